@@ -1,0 +1,418 @@
+"""Loading `cards/`: the only code that reads it.
+
+Each check appends to one list of problems rather than stopping, so a run reports every
+mistake in every file at once; `ValidationFailed` carries them, sorted by file and line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from pathlib import Path
+from typing import Any
+
+from . import ruletext
+from .models import (
+    CARD_KEYS,
+    Card,
+    CardTypeSpec,
+    Counter,
+    Deck,
+    DecksFile,
+    DeckSpec,
+    FieldSpec,
+    Game,
+    GameFile,
+    RuleSection,
+    RulesFile,
+)
+from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of
+from .rulesets import RULESETS
+from .schema import validate
+from .yamlsource import Document, read
+
+GAME_FILE, DECKS_FILE, RULES_FILE = "game.yaml", "decks.yaml", "rules.yaml"
+_IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def game_dirs(cards_dir: Path) -> list[Path]:
+    """The game directories under `cards_dir`: those holding a game.yaml, by name."""
+    return sorted(p for p in Path(cards_dir).iterdir() if (p / GAME_FILE).is_file())
+
+
+def load_games(cards_dir: Path | str = "cards", slugs: list[str] | None = None) -> tuple[Game, ...]:
+    """Every game in `cards_dir` (or those in `slugs`); raises ValidationFailed with all problems."""
+    cards_dir = Path(cards_dir)
+    if not cards_dir.is_dir():
+        raise ValidationFailed([Problem(display_path(cards_dir), 0, 0, "", "no such directory of games")])
+    dirs = game_dirs(cards_dir)
+    if slugs:
+        known = {d.name: d for d in dirs}
+        missing = [s for s in slugs if s not in known]
+        if missing:
+            raise ValidationFailed(
+                Problem(display_path(cards_dir), 0, 0, "", f"no game '{s}'{did_you_mean(s, known) or '; the games are ' + one_of(known)}")
+                for s in missing
+            )
+        dirs = [known[s] for s in slugs]
+    if not dirs:
+        raise ValidationFailed([Problem(display_path(cards_dir), 0, 0, "", f"no game here: a game is a directory holding {GAME_FILE}")])
+    games, problems = [], []
+    for d in dirs:
+        game, found = _GameLoader(d).load()
+        games.append(game)
+        problems += found
+    if problems:
+        raise ValidationFailed(problems)
+    return tuple(games)
+
+
+def load_game(game_dir: Path | str) -> Game:
+    game, problems = _GameLoader(Path(game_dir)).load()
+    if problems:
+        raise ValidationFailed(problems)
+    return game
+
+
+class _GameLoader:
+    def __init__(self, root: Path):
+        self.root = root
+        self.problems: list[Problem] = []
+        self.card_at: dict[str, tuple[Document, tuple]] = {}  # card id -> where it is written
+
+    # -- files
+
+    def _read(self, name: str) -> Document | None:
+        path = self.root / name
+        if not path.is_file():
+            self.problems.append(Problem(display_path(path), 0, 0, "", f"missing file: every game needs {name}"))
+            return None
+        doc, found = read(path)
+        self.problems += found
+        if doc is not None and not isinstance(doc.data, dict):
+            self.problems.append(doc.problem((), f"expected a mapping (key: value lines), got {describe(doc.data)}"))
+            return None
+        return doc
+
+    def _validate(self, model, doc: Document | None, data=None, prefix: tuple = ()):
+        if doc is None:
+            return None
+        value, found = validate(model, doc.data if data is None else data, doc, prefix=prefix)
+        self.problems += found
+        return value
+
+    def load(self) -> tuple[Game | None, list[Problem]]:
+        game_doc = self._read(GAME_FILE)
+        decks_doc = self._read(DECKS_FILE)
+        rules_doc = self._read(RULES_FILE)
+        spec: GameFile | None = self._validate(GameFile, game_doc)
+        decks_spec: DecksFile | None = self._validate(DecksFile, decks_doc)
+        rules_spec: RulesFile | None = self._validate(RulesFile, rules_doc)
+
+        ruleset = constants = None
+        if spec is not None:
+            ruleset = RULESETS.get(spec.ruleset)
+            if ruleset is None:
+                hint = did_you_mean(spec.ruleset, RULESETS) or f"; the rulesets are {one_of(RULESETS)}"
+                self.problems.append(game_doc.problem(("ruleset",), f"unknown ruleset '{spec.ruleset}'{hint}"))
+            else:
+                constants = self._validate(ruleset.constants, game_doc, spec.constants, ("constants",))
+            self._unique([e.name for e in spec.elements], game_doc, ("elements",), "name", "element")
+
+        elements = [e.name for e in spec.elements] if spec else None
+        if decks_spec is not None:
+            self._check_deck_types(decks_spec, decks_doc)
+        decks = self._load_cards(decks_spec, elements)
+
+        if spec is None or constants is None or decks_spec is None or rules_spec is None or decks is None:
+            return None, self.problems
+
+        context = self._context(spec, constants, decks)
+        decks = {d: self._deck(d, decks_spec, cards, context) for d, cards in decks.items()}
+        rules = self._render_rules(rules_spec, rules_doc, context)
+        counters = self._counters(spec, game_doc, context)
+        game = Game(
+            slug=self.root.name,
+            root=self.root,
+            title=spec.title,
+            ruleset=spec.ruleset,
+            pitch=spec.pitch,
+            players=spec.players,
+            play_minutes=spec.play_minutes,
+            elements=spec.elements,
+            constants=constants,
+            counters=counters,
+            card_types=decks_spec.card_types,
+            decks=types.MappingProxyType(decks),
+            rules=rules,
+        )
+        if not self.problems:
+            ruleset.check(game, _Report(self, game_doc))
+        return (None if self.problems else game), self.problems
+
+    def _unique(self, names: list[str], doc: Document, loc: tuple, field: str, what: str) -> None:
+        seen: set[str] = set()
+        for i, name in enumerate(names):
+            if name in seen:
+                self.problems.append(doc.problem(loc + (i, field), f"{what} '{name}' is given twice"))
+            seen.add(name)
+
+    def _check_deck_types(self, spec: DecksFile, doc: Document) -> None:
+        for deck_id, deck in spec.decks.items():
+            for i, t in enumerate(deck.types):
+                if t not in spec.card_types:
+                    hint = did_you_mean(t, spec.card_types) or f"; the card types are {one_of(spec.card_types)}"
+                    self.problems.append(doc.problem(("decks", deck_id, "types", i), f"unknown card type '{t}'{hint}"))
+
+    # -- cards
+
+    def _card_files(self) -> list[Path]:
+        fixed = {GAME_FILE, DECKS_FILE, RULES_FILE}
+        return sorted(p for p in self.root.iterdir() if p.suffix in (".yaml", ".yml") and p.name not in fixed)
+
+    def _load_cards(self, spec: DecksFile | None, elements: list[str] | None) -> dict[str, list] | None:
+        """Deck id -> [(card, doc, loc)], validated against the card types; None if unusable."""
+        by_deck: dict[str, list] = {d: [] for d in (spec.decks if spec else ())}
+        mentioned: set[str] = set()
+        names: dict[str, str] = {}
+        files = self._card_files()
+        if not files:
+            self.problems.append(Problem(display_path(self.root), 0, 0, "", "no card files: add a YAML file whose keys are deck ids"))
+        for path in files:
+            doc, found = read(path)
+            self.problems += found
+            if doc is None:
+                continue
+            if not isinstance(doc.data, dict):
+                self.problems.append(doc.problem((), f"expected deck ids, each with a list of cards; got {describe(doc.data)}"))
+                continue
+            if spec is None:
+                continue
+            for deck_id, cards in doc.data.items():
+                if deck_id not in spec.decks:
+                    hint = did_you_mean(deck_id, spec.decks) or f"; the decks (decks.yaml) are {one_of(spec.decks)}"
+                    self.problems.append(doc.problem((deck_id,), f"unknown deck '{deck_id}'{hint}", key=True))
+                    continue
+                mentioned.add(deck_id)
+                if not isinstance(cards, list):
+                    self.problems.append(doc.problem((deck_id,), f"expected a list of cards, got {describe(cards)}"))
+                    continue
+                for i, raw in enumerate(cards):
+                    card = self._card(raw, doc, (deck_id, i), deck_id, spec, elements, names)
+                    if card is not None:
+                        by_deck[deck_id].append((card, doc, (deck_id, i)))
+        if spec is None:
+            return None
+        decks_doc_path = display_path(self.root / DECKS_FILE)
+        for deck_id, cards in by_deck.items():
+            if deck_id not in mentioned:
+                self.problems.append(Problem(decks_doc_path, 0, 0, f"decks.{deck_id}", "the deck has no cards: list them under its id in a card file"))
+        return by_deck
+
+    def _card(self, raw: Any, doc: Document, loc: tuple, deck_id: str, spec: DecksFile, elements, names) -> Card | None:
+        problems: list[Problem] = []
+
+        def bad(field_loc: tuple, message: str, key: bool = False) -> None:
+            problems.append(doc.problem(loc + field_loc, message, key=key))
+
+        if not isinstance(raw, dict):
+            bad((), f"expected a card (a mapping with id, name, count and its fields), got {describe(raw)}")
+            self.problems += problems
+            return None
+        deck: DeckSpec = spec.decks[deck_id]
+        type_id = raw.get("type", deck.types[0])  # a deck's first card type is its default
+        if type_id not in deck.types:
+            hint = did_you_mean(type_id, deck.types) or f"; deck '{deck_id}' holds {one_of(deck.types)}"
+            bad(("type",), f"unknown card type {describe(type_id)}{hint}")
+            type_id = None
+        ctype: CardTypeSpec | None = spec.card_types.get(type_id) if type_id else None
+
+        card_id, name, count = raw.get("id"), raw.get("name"), raw.get("count", 1)
+        if card_id is None:
+            bad((), "missing required key 'id'")
+        elif not isinstance(card_id, str) or not card_id or set(card_id) - _IDENT_CHARS or card_id.startswith("-") or "--" in card_id or card_id.endswith("-"):
+            bad(("id",), f"{describe(card_id)} is not a valid card id: use lowercase letters, digits and single dashes, like 'fire-bolt'")
+        elif card_id in self.card_at:
+            first_doc, first_loc = self.card_at[card_id]
+            line = first_doc.position(first_loc + ("id",))[0]
+            bad(("id",), f"card id '{card_id}' is used already ({first_doc.shown}:{line}); ids must be unique within a game")
+        if name is None:
+            bad((), "missing required key 'name'")
+        elif not isinstance(name, str) or not name.strip():
+            bad(("name",), f"expected the card's name as text, got {describe(name)}")
+        elif name in names:
+            bad(("name",), f"card name '{name}' is used already by '{names[name]}'; give each card its own name")
+        if isinstance(count, bool) or not isinstance(count, int):
+            bad(("count",), f"expected a whole number of copies, got {describe(count)}")
+        elif count < 1:
+            bad(("count",), f"a card's count must be a positive whole number, got {count}")
+        for opt in ("art", "flavor"):
+            if opt in raw and not (isinstance(raw[opt], str) and raw[opt].strip()):
+                bad((opt,), f"expected text, got {describe(raw[opt])}")
+
+        fields: dict[str, Any] = {}
+        if ctype is not None:
+            accepted = list(CARD_KEYS) + list(ctype.fields)
+            for key in raw:
+                if key not in accepted:
+                    hint = did_you_mean(key, accepted) or f"; a '{type_id}' card has {one_of(accepted)}"
+                    bad((key,), f"unknown key '{key}'{hint}", key=True)
+            for fname, fspec in ctype.fields.items():
+                if fname not in raw:
+                    if fspec.required:
+                        bad((), f"missing required key '{fname}' (a '{type_id}' card needs it)")
+                    continue
+                value, message = _field_value(raw[fname], fspec, elements)
+                if message:
+                    bad((fname,) + value, message)
+                else:
+                    fields[fname] = value
+
+        if problems:
+            self.problems += problems
+            return None
+        self.card_at[card_id] = (doc, loc)
+        names[name] = card_id
+        return Card(
+            id=card_id,
+            name=name,
+            deck=deck_id,
+            type=type_id,
+            count=count,
+            fields=types.MappingProxyType(fields),
+            art=raw.get("art"),
+            flavor=raw.get("flavor"),
+        )
+
+    # -- rendering text with the constants
+
+    def _context(self, spec: GameFile, constants, decks: dict[str, list]) -> dict[str, Any]:
+        context = constants.model_dump()
+        context["game"] = {
+            "title": spec.title,
+            "players": spec.players.model_dump(),
+            "elements": [e.name for e in spec.elements],
+        }
+        context["decks"] = {
+            d: {"unique": len(cards), "total": sum(c.count for c, _, _ in cards)} for d, cards in decks.items()
+        }
+        return context
+
+    def _text_problem(self, doc: Document, loc: tuple, err: ruletext.TextError) -> Problem:
+        line, column = doc.position(loc)
+        if doc.is_block(loc):
+            line += err.line
+            column = doc.column_of(line, err.needle)
+        return Problem(doc.shown, line, column, format_path(loc), err.message)
+
+    def _deck(self, deck_id: str, spec: DecksFile, cards: list, context: dict) -> Deck:
+        """The deck, with each card's text fields rendered with the constants."""
+        rendered = []
+        for card, doc, loc in cards:
+            fields = dict(card.fields)
+            for fname, fspec in spec.card_types[card.type].fields.items():
+                if fspec.type in ("text", "line") and fname in fields:
+                    text, errors = ruletext.render(fields[fname], context)
+                    self.problems += [self._text_problem(doc, loc + (fname,), e) for e in errors]
+                    fields[fname] = text
+            rendered.append(dataclasses.replace(card, fields=types.MappingProxyType(fields)))
+        deck = spec.decks[deck_id]
+        return Deck(deck_id, deck.name, deck.back, deck.types, tuple(rendered))
+
+    def _render_rules(self, spec: RulesFile, doc: Document, context: dict) -> tuple[RuleSection, ...]:
+        self._unique([s.id for s in spec.rules], doc, ("rules",), "id", "section id")
+        sections = []
+        for i, section in enumerate(spec.rules):
+            text, errors = ruletext.render(section.text, context)
+            self.problems += [self._text_problem(doc, ("rules", i, "text"), e) for e in errors]
+            sections.append(RuleSection(section.id, section.title, section.text, text or ""))
+        return tuple(sections)
+
+    def _counters(self, spec: GameFile, doc: Document, context: dict) -> tuple[Counter, ...]:
+        self._unique([c.id for c in spec.counters], doc, ("counters",), "id", "counter id")
+        counters = []
+        for i, c in enumerate(spec.counters):
+            values = {}
+            for bound in ("start", "min", "max"):
+                value = getattr(c, bound)
+                if isinstance(value, str):
+                    value = _constant(value, context)
+                    if not isinstance(value, int) or isinstance(value, bool):
+                        hint = did_you_mean(getattr(c, bound), [k for k, v in context.items() if isinstance(v, int)])
+                        self.problems.append(doc.problem(("counters", i, bound), f"'{getattr(c, bound)}' is not a whole-number constant{hint}"))
+                        value = None
+                values[bound] = value
+            lo, hi, start = values["min"], values["max"], values["start"]
+            if start is not None and ((lo is not None and start < lo) or (hi is not None and start > hi)):
+                self.problems.append(doc.problem(("counters", i, "start"), f"start ({start}) lies outside min..max ({lo}..{hi})"))
+            counters.append(Counter(c.id, c.label, c.scope, start, lo, hi, c.step))
+        return tuple(counters)
+
+
+def _constant(dotted: str, context: dict):
+    value: Any = context
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _field_value(value: Any, spec: FieldSpec, elements: list[str] | None) -> tuple[Any, str]:
+    """(the value, '') if it fits the field, else (loc inside the value, message)."""
+    t = spec.type
+    if t == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return (), f"expected a whole number, got {describe(value)}"
+        if spec.min is not None and value < spec.min:
+            return (), f"must be at least {spec.min}, got {value}"
+        if spec.max is not None and value > spec.max:
+            return (), f"must be at most {spec.max}, got {value}"
+        return value, ""
+    if t == "flag":
+        if not isinstance(value, bool):
+            return (), f"expected true or false, got {describe(value)}"
+        return value, ""
+    if t in ("text", "line", "choice", "element"):
+        if not isinstance(value, str) or not value.strip():
+            return (), f"expected text, got {describe(value)}" + (" (put quotes around it to make it text)" if isinstance(value, (bool, int, float)) else "")
+        if t == "choice" and value not in spec.choices:
+            return (), f"unknown value '{value}'{did_you_mean(value, spec.choices) or '; expected ' + one_of(spec.choices)}"
+        if t == "element":
+            return _element(value, elements, ())
+        return value, ""
+    # elements: a list of element names
+    if not isinstance(value, list):
+        return (), f"expected a list of elements, got {describe(value)}"
+    for i, item in enumerate(value):
+        _, message = _element(item, elements, (i,))
+        if message:
+            return (i,), message
+    if spec.min is not None and len(value) < spec.min:
+        return (), f"must list at least {spec.min} element(s), got {len(value)}"
+    if spec.max is not None and len(value) > spec.max:
+        return (), f"must list at most {spec.max} element(s), got {len(value)}"
+    return tuple(value), ""
+
+
+def _element(value: Any, elements: list[str] | None, loc: tuple) -> tuple[Any, str]:
+    if not isinstance(value, str):
+        return loc, f"expected an element's name, got {describe(value)}"
+    if elements is not None and value not in elements:
+        hint = did_you_mean(value, elements) or (f"; the elements are {one_of(elements)}" if elements else "; this game declares no elements")
+        return loc, f"unknown element '{value}'{hint}"
+    return value, ""
+
+
+class _Report:
+    """Positions for the ruleset checks' findings."""
+
+    def __init__(self, loader: _GameLoader, game_doc: Document):
+        self.loader, self.game_doc = loader, game_doc
+
+    def constant(self, loc: tuple, message: str, *, key: bool = False) -> None:
+        self.loader.problems.append(self.game_doc.problem(("constants",) + loc, message, key=key))
+
+    def card(self, card: Card, loc: tuple, message: str) -> None:
+        doc, card_loc = self.loader.card_at[card.id]
+        self.loader.problems.append(doc.problem(card_loc + loc, message))

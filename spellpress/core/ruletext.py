@@ -1,0 +1,93 @@
+"""Rule and card text whose numbers are jinja2 references to the game's constants.
+
+`{{ starting_health }}` in rules.yaml or on a card becomes the number in game.yaml, so a
+changed constant changes every text that mentions it. Single braces (`{fire}`) are left alone
+for the card renderer's inline icons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import jinja2
+from jinja2 import nodes
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from .problems import did_you_mean
+
+_ENV = ImmutableSandboxedEnvironment(
+    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True
+)
+
+
+@dataclass(frozen=True)
+class TextError:
+    line: int  # 1-based line inside the text
+    needle: str  # what to look for on that line to place the column ('' if unknown)
+    message: str
+
+
+def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list[TextError]]:
+    """The text with its references filled in, or None and what is wrong with it."""
+    if "{{" not in source and "{%" not in source and "{#" not in source:
+        return source, []
+    try:
+        tree = _ENV.parse(source)
+    except jinja2.TemplateSyntaxError as exc:
+        return None, [TextError(exc.lineno or 1, "{", f"text reference syntax error: {exc.message}")]
+    errors = list(_unknown_references(tree, context))
+    if errors:
+        return None, errors
+    try:
+        return _ENV.from_string(tree).render(context), []
+    except jinja2.TemplateError as exc:
+        return None, [TextError(1, "{{", f"text reference cannot be filled in: {exc}")]
+    except Exception as exc:  # e.g. a division by zero in an expression
+        return None, [TextError(1, "{{", f"text reference cannot be filled in: {exc}")]
+
+
+def _unknown_references(tree: nodes.Template, context: Mapping[str, object]):
+    local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    for node in tree.find_all((nodes.Getattr, nodes.Name)):
+        chain = _chain(node)
+        if chain is None or chain[0] in local:
+            continue
+        # Report each chain once: from its outermost Getattr, or from a bare Name.
+        if isinstance(node, nodes.Name) and _is_inside_getattr(tree, node):
+            continue
+        if isinstance(node, nodes.Getattr) and _is_inside_getattr(tree, node):
+            continue
+        problem = _resolve(chain, context)
+        if problem:
+            yield TextError(node.lineno, chain[-1] if len(chain) > 1 else chain[0], problem)
+
+
+def _chain(node) -> list[str] | None:
+    names: list[str] = []
+    while isinstance(node, nodes.Getattr):
+        names.append(node.attr)
+        node = node.node
+    if isinstance(node, nodes.Name) and node.ctx == "load":
+        names.append(node.name)
+        return names[::-1]
+    return None
+
+
+def _is_inside_getattr(tree, target) -> bool:
+    return any(g.node is target for g in tree.find_all(nodes.Getattr))
+
+
+def _resolve(chain: list[str], context: Mapping[str, object]) -> str | None:
+    if chain[0] not in context:
+        hint = did_you_mean(chain[0], [k for k in context if not k.startswith("_")])
+        return f"unknown constant '{chain[0]}'{hint}"
+    value = context[chain[0]]
+    for i, name in enumerate(chain[1:], start=1):
+        keys = list(value) if isinstance(value, Mapping) else []
+        if name not in keys:
+            where = ".".join(chain[:i])
+            hint = did_you_mean(name, keys) or (f"; it has {', '.join(keys)}" if keys else "")
+            return f"'{where}' has no '{name}'{hint}"
+        value = value[name]
+    return None

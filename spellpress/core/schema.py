@@ -1,0 +1,162 @@
+"""The declared schema's building blocks, and pydantic's errors turned into designer's words.
+
+Models are pydantic (frozen, unknown keys forbidden, scalars strict so that `"3"` is not taken
+for 3 nor `yes` for text). `validate` runs a model over a YAML document's data and maps each
+error back to the line and column where the value, or the offending key, is written.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Annotated, Any, Union
+
+import pydantic
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+from .problems import Problem, describe, did_you_mean, one_of
+from .yamlsource import Document
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+
+
+Int = Annotated[int, pydantic.Strict()]
+PositiveInt = Annotated[int, pydantic.Strict(), Field(gt=0)]
+NonNegativeInt = Annotated[int, pydantic.Strict(), Field(ge=0)]
+Flag = Annotated[bool, pydantic.Strict()]
+Text = Annotated[str, pydantic.Strict(), StringConstraints(min_length=1)]
+Ident = Annotated[
+    str, pydantic.Strict(), StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=60)
+]
+Color = Annotated[str, pydantic.Strict(), StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+K = typing.TypeVar("K")
+V = typing.TypeVar("V")
+
+
+def _freeze(value: dict) -> Mapping:
+    return types.MappingProxyType(value)
+
+
+# A read-only mapping: YAML mappings keep their order, and models stay immutable.
+FrozenMap = Annotated[
+    Mapping[K, V],
+    AfterValidator(_freeze),
+    pydantic.WrapSerializer(lambda value, handler: handler(dict(value))),
+]
+
+
+class Range(Model):
+    min: PositiveInt
+    max: PositiveInt
+
+    @pydantic.model_validator(mode="after")
+    def _ordered(self):
+        if self.max < self.min:
+            raise ValueError(f"max ({self.max}) is less than min ({self.min})")
+        return self
+
+
+def validate(model: type[BaseModel], data: Any, doc: Document, *, prefix: tuple = ()):
+    """Validate `data` (found at `prefix` in `doc`) as `model`: (instance or None, problems)."""
+    try:
+        return model.model_validate(data), []
+    except pydantic.ValidationError as exc:
+        return None, [_problem(model, err, doc, prefix) for err in exc.errors()]
+
+
+_IDENT_HINT = "use lowercase letters, digits and single dashes, like 'fire-bolt'"
+
+
+def _problem(model: type[BaseModel], err: dict, doc: Document, prefix: tuple) -> Problem:
+    loc = tuple(p for p in err["loc"] if p != "[key]")
+    kind, value, ctx = err["type"], err.get("input"), err.get("ctx") or {}
+    full = prefix + loc
+    if kind == "extra_forbidden":
+        parent = _model_at(model, loc[:-1])
+        accepted = list(parent.model_fields) if parent else []
+        hint = did_you_mean(loc[-1], accepted)
+        if not hint and accepted:
+            hint = f"; expected one of: {one_of(accepted)}"
+        return doc.problem(full, f"unknown key '{loc[-1]}'{hint}", key=True)
+    if kind == "missing":
+        return doc.problem(full, f"missing required key '{loc[-1]}'")
+    return doc.problem(full, _message(kind, value, ctx, err["msg"]))
+
+
+def _message(kind: str, value: Any, ctx: dict, fallback: str) -> str:
+    got = describe(value)
+    quote = " (put quotes around it to make it text)" if isinstance(value, (bool, int, float)) else ""
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"expected a whole number, got {got}"
+    if kind in ("string_type",):
+        return f"expected text, got {got}{quote}"
+    if kind == "bool_type":
+        return f"expected true or false, got {got}"
+    if kind in ("model_type", "model_attributes_type", "dict_type", "mapping_type"):
+        return f"expected a mapping (key: value lines), got {got}"
+    if kind in ("list_type", "tuple_type"):
+        return f"expected a list, got {got}"
+    if kind == "greater_than":
+        return f"must be more than {ctx['gt']}, got {value}"
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx['ge']}, got {value}"
+    if kind == "less_than_equal":
+        return f"must be at most {ctx['le']}, got {value}"
+    if kind == "too_short":
+        return f"must hold at least {ctx['min_length']} item(s), got {ctx.get('actual_length', 0)}"
+    if kind == "too_long":
+        return f"must hold at most {ctx['max_length']} item(s), got {ctx.get('actual_length')}"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_pattern_mismatch":
+        if "#" in ctx.get("pattern", ""):
+            return f"expected a colour like '#d9480f', got {got}"
+        return f"{got} is not a valid id: {_IDENT_HINT}"
+    if kind == "string_too_long":
+        return f"must be at most {ctx['max_length']} characters long"
+    if kind in ("literal_error", "enum"):
+        expected = ctx.get("expected", "")
+        choices = [c.strip().strip("'") for c in expected.replace(" or ", ",").split(",") if c.strip()]
+        hint = did_you_mean(value, choices) or f"; expected {expected}"
+        return f"unknown value {got}{hint}"
+    if kind == "value_error":
+        return str(ctx.get("error", fallback))
+    return fallback
+
+
+def _unwrap(t):
+    while True:
+        origin = typing.get_origin(t)
+        if origin is Annotated:
+            t = typing.get_args(t)[0]
+        elif origin in (Union, types.UnionType):
+            t = next(a for a in typing.get_args(t) if a is not type(None))
+        else:
+            return t
+
+
+def _model_at(root: type[BaseModel], loc: tuple):
+    """The model class that validates the value at `loc`, for listing its accepted keys."""
+    t: Any = root
+    for part in loc:
+        t = _unwrap(t)
+        origin = typing.get_origin(t)
+        if isinstance(t, type) and issubclass(t, BaseModel) and isinstance(part, str):
+            field = t.model_fields.get(part)
+            if field is None:
+                return None
+            t = field.annotation
+        elif origin in (tuple, list):
+            t = typing.get_args(t)[0]
+        elif origin in (Mapping, dict, typing.Mapping, Mapping.__class__) or (
+            origin is not None and issubclass(origin, Mapping)
+        ):
+            t = typing.get_args(t)[1]
+        else:
+            return None
+    t = _unwrap(t)
+    return t if isinstance(t, type) and issubclass(t, BaseModel) else None
