@@ -26,7 +26,7 @@ from .models import (
     RuleSection,
     RulesFile,
 )
-from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of
+from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
 from .rulesets import RULESETS
 from .schema import validate
 from .yamlsource import Document, read
@@ -109,20 +109,14 @@ class _GameLoader:
         decks_spec: DecksFile | None = self._validate(DecksFile, decks_doc)
         rules_spec: RulesFile | None = self._validate(RulesFile, rules_doc)
 
-        ruleset = constants = None
+        ruleset, constants = self._constants(game_doc, spec)
         if spec is not None:
-            ruleset = RULESETS.get(spec.ruleset)
-            if ruleset is None:
-                hint = did_you_mean(spec.ruleset, RULESETS) or f"; the rulesets are {one_of(RULESETS)}"
-                self.problems.append(game_doc.problem(("ruleset",), f"unknown ruleset '{spec.ruleset}'{hint}"))
-            else:
-                constants = self._validate(ruleset.constants, game_doc, spec.constants, ("constants",))
             self._unique([e.name for e in spec.elements], game_doc, ("elements",), "name", "element")
 
-        elements = [e.name for e in spec.elements] if spec else None
+        elements = _element_names(game_doc)
         if decks_spec is not None:
             self._check_deck_types(decks_spec, decks_doc)
-        decks = self._load_cards(decks_spec, elements)
+        decks = self._load_cards(decks_spec, decks_doc, elements)
 
         if spec is None or constants is None or decks_spec is None or rules_spec is None or decks is None:
             return None, self.problems
@@ -150,6 +144,24 @@ class _GameLoader:
             ruleset.check(game, _Report(self, game_doc))
         return (None if self.problems else game), self.problems
 
+    def _constants(self, doc: Document | None, spec: GameFile | None):
+        """The ruleset and its typed constants, checked even when the rest of game.yaml is not."""
+        if doc is None:
+            return None, None
+        name = spec.ruleset if spec else doc.data.get("ruleset")
+        if not isinstance(name, str):
+            return None, None
+        ruleset = RULESETS.get(name)
+        if ruleset is None:
+            if spec is not None:  # a malformed name is reported by the GameFile schema already
+                hint = did_you_mean(name, RULESETS) or f"; the rulesets are {one_of(RULESETS)}"
+                self.problems.append(doc.problem(("ruleset",), f"unknown ruleset '{name}'{hint}"))
+            return None, None
+        raw = doc.data.get("constants")
+        if not isinstance(raw, dict):  # reported by the GameFile schema
+            return ruleset, None
+        return ruleset, self._validate(ruleset.constants, doc, raw, ("constants",))
+
     def _unique(self, names: list[str], doc: Document, loc: tuple, field: str, what: str) -> None:
         seen: set[str] = set()
         for i, name in enumerate(names):
@@ -170,10 +182,11 @@ class _GameLoader:
         fixed = {GAME_FILE, DECKS_FILE, RULES_FILE}
         return sorted(p for p in self.root.iterdir() if p.suffix in (".yaml", ".yml") and p.name not in fixed)
 
-    def _load_cards(self, spec: DecksFile | None, elements: list[str] | None) -> dict[str, list] | None:
+    def _load_cards(self, spec: DecksFile | None, decks_doc: Document | None, elements: list[str] | None) -> dict[str, list] | None:
         """Deck id -> [(card, doc, loc)], validated against the card types; None if unusable."""
         by_deck: dict[str, list] = {d: [] for d in (spec.decks if spec else ())}
         mentioned: set[str] = set()
+        all_read = True
         names: dict[str, str] = {}
         files = self._card_files()
         if not files:
@@ -182,6 +195,7 @@ class _GameLoader:
             doc, found = read(path)
             self.problems += found
             if doc is None:
+                all_read = False
                 continue
             if not isinstance(doc.data, dict):
                 self.problems.append(doc.problem((), f"expected deck ids, each with a list of cards; got {describe(doc.data)}"))
@@ -203,10 +217,9 @@ class _GameLoader:
                         by_deck[deck_id].append((card, doc, (deck_id, i)))
         if spec is None:
             return None
-        decks_doc_path = display_path(self.root / DECKS_FILE)
-        for deck_id, cards in by_deck.items():
-            if deck_id not in mentioned:
-                self.problems.append(Problem(decks_doc_path, 0, 0, f"decks.{deck_id}", "the deck has no cards: list them under its id in a card file"))
+        for deck_id in by_deck:
+            if deck_id not in mentioned and all_read:
+                self.problems.append(decks_doc.problem(("decks", deck_id), f"the deck has no cards: list them under '{deck_id}:' in a card file", key=True))
         return by_deck
 
     def _card(self, raw: Any, doc: Document, loc: tuple, deck_id: str, spec: DecksFile, elements, names) -> Card | None:
@@ -221,7 +234,9 @@ class _GameLoader:
             return None
         deck: DeckSpec = spec.decks[deck_id]
         type_id = raw.get("type", deck.types[0])  # a deck's first card type is its default
-        if type_id not in deck.types:
+        if type_id in deck.types and type_id not in spec.card_types:
+            type_id = None  # the deck names a type that does not exist: reported with decks.yaml
+        elif type_id not in deck.types:
             hint = did_you_mean(type_id, deck.types) or f"; deck '{deck_id}' holds {one_of(deck.types)}"
             bad(("type",), f"unknown card type {describe(type_id)}{hint}")
             type_id = None
@@ -239,7 +254,7 @@ class _GameLoader:
         if name is None:
             bad((), "missing required key 'name'")
         elif not isinstance(name, str) or not name.strip():
-            bad(("name",), f"expected the card's name as text, got {describe(name)}")
+            bad(("name",), f"expected the card's name as text, got {describe(name)}{quote_hint(name)}")
         elif name in names:
             bad(("name",), f"card name '{name}' is used already by '{names[name]}'; give each card its own name")
         if isinstance(count, bool) or not isinstance(count, int):
@@ -268,7 +283,7 @@ class _GameLoader:
                 else:
                     fields[fname] = value
 
-        if problems:
+        if problems or ctype is None:
             self.problems += problems
             return None
         self.card_at[card_id] = (doc, loc)
@@ -358,6 +373,15 @@ def _constant(dotted: str, context: dict):
     return value
 
 
+def _element_names(doc: Document | None) -> list[str] | None:
+    """The element names game.yaml declares, read leniently so that cards are checked even
+    when game.yaml has problems of its own; None when they cannot be told."""
+    raw = doc.data.get("elements", []) if doc is not None else None
+    if not isinstance(raw, list):
+        return None
+    return [e["name"] for e in raw if isinstance(e, dict) and isinstance(e.get("name"), str)]
+
+
 def _field_value(value: Any, spec: FieldSpec, elements: list[str] | None) -> tuple[Any, str]:
     """(the value, '') if it fits the field, else (loc inside the value, message)."""
     t = spec.type
@@ -375,7 +399,7 @@ def _field_value(value: Any, spec: FieldSpec, elements: list[str] | None) -> tup
         return value, ""
     if t in ("text", "line", "choice", "element"):
         if not isinstance(value, str) or not value.strip():
-            return (), f"expected text, got {describe(value)}" + (" (put quotes around it to make it text)" if isinstance(value, (bool, int, float)) else "")
+            return (), f"expected text, got {describe(value)}{quote_hint(value)}"
         if t == "choice" and value not in spec.choices:
             return (), f"unknown value '{value}'{did_you_mean(value, spec.choices) or '; expected ' + one_of(spec.choices)}"
         if t == "element":

@@ -93,3 +93,8 @@ def describe(value: object) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return type(value).__name__
+
+
+def quote_hint(value: object) -> str:
+    """YAML reads `yes`, `no`, `on` and bare numbers as booleans and numbers, not text."""
+    return " (put quotes around it to make it text)" if isinstance(value, (bool, int, float)) else ""

@@ -78,6 +78,9 @@ def _is_inside_getattr(tree, target) -> bool:
     return any(g.node is target for g in tree.find_all(nodes.Getattr))
 
 
+_MAPPING_METHODS = ("items", "keys", "values", "get")
+
+
 def _resolve(chain: list[str], context: Mapping[str, object]) -> str | None:
     if chain[0] not in context:
         hint = did_you_mean(chain[0], [k for k in context if not k.startswith("_")])
@@ -85,6 +88,8 @@ def _resolve(chain: list[str], context: Mapping[str, object]) -> str | None:
     value = context[chain[0]]
     for i, name in enumerate(chain[1:], start=1):
         keys = list(value) if isinstance(value, Mapping) else []
+        if name not in keys and name in _MAPPING_METHODS and isinstance(value, Mapping):
+            return None  # `{% for k, v in ammo.items() %}`
         if name not in keys:
             where = ".".join(chain[:i])
             hint = did_you_mean(name, keys) or (f"; it has {', '.join(keys)}" if keys else "")

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Union
 import pydantic
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-from .problems import Problem, describe, did_you_mean, one_of
+from .problems import Problem, describe, did_you_mean, one_of, quote_hint
 from .yamlsource import Document
 
 
@@ -89,7 +89,7 @@ def _problem(model: type[BaseModel], err: dict, doc: Document, prefix: tuple) ->
 
 def _message(kind: str, value: Any, ctx: dict, fallback: str) -> str:
     got = describe(value)
-    quote = " (put quotes around it to make it text)" if isinstance(value, (bool, int, float)) else ""
+    quote = quote_hint(value)
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return f"expected a whole number, got {got}"
     if kind in ("string_type",):

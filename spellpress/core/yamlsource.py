@@ -17,14 +17,33 @@ from yaml.resolver import Resolver
 
 from .problems import Problem, display_path, format_path
 
+class _TooDeep(Exception):
+    def __init__(self, mark):
+        self.mark = mark
+
+
+class _DepthLimit(Composer):
+    """Stops at MAX_DEPTH nested values, at a depth that does not depend on the stack left."""
+
+    _depth = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 try:
     from yaml._yaml import CParser
 
-    class _Loader(Composer, CParser, SafeConstructor, Resolver):
+    class _Loader(_DepthLimit, CParser, SafeConstructor, Resolver):
         """libyaml's fast parser under PyYAML's Python composer.
 
-        libyaml's own composer recurses in C and crashes the process on deeply nested input;
-        the Python one raises RecursionError, which we report.
+        libyaml's own composer recurses in C and crashes the process on deeply nested input.
         """
 
         def __init__(self, stream):
@@ -34,9 +53,13 @@ try:
             Resolver.__init__(self)
 
 except ImportError:  # PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+
+    class _Loader(_DepthLimit, yaml.SafeLoader):
+        pass
+
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 100
 MAX_VALUES = 100_000  # values after alias expansion; a card file has a few thousand
 
 Loc = tuple  # ('spells', 3, 'cost', 1)
@@ -131,8 +154,12 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
         return fail(f"YAML syntax error: {what}", line, column)
     except yaml.YAMLError as exc:
         return fail(f"YAML syntax error: {exc}")
-    except RecursionError:
-        return fail("the YAML is nested too deeply to read")
+    except _TooDeep as deep:
+        return fail(
+            f"values are nested more than {MAX_DEPTH} deep here; a card file needs a few levels",
+            deep.mark.line + 1,
+            deep.mark.column + 1,
+        )
     finally:
         loader.dispose()
 
@@ -144,6 +171,12 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
     builder = _Builder(doc, problems, loader)
     try:
         doc.data = builder.value(root, ())
+    except _TooDeep as deep:
+        return fail(
+            f"values are nested more than {MAX_DEPTH} deep here; a card file needs a few levels",
+            deep.mark.line + 1,
+            deep.mark.column + 1,
+        )
     except _TooLarge:
         return fail(
             f"aliases (*name) expand to more than {MAX_VALUES:,} values; "
@@ -157,9 +190,8 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
             cyc.node.start_mark.line + 1,
             cyc.node.start_mark.column + 1,
         )
-    except RecursionError:
-        return fail("the YAML is nested too deeply to read")
     return (None if problems else doc), problems
+
 
 
 class _Builder:
@@ -174,6 +206,8 @@ class _Builder:
         self.count += 1
         if self.count > MAX_VALUES:
             raise _TooLarge
+        if len(loc) > MAX_DEPTH:  # aliases can nest deeper than the text itself
+            raise _TooDeep(node.start_mark)
         self.doc.value_at.setdefault(loc, (node.start_mark.line + 1, node.start_mark.column + 1))
         if isinstance(node, yaml.ScalarNode):
             if node.style in ("|", ">"):

@@ -23,13 +23,15 @@ class Level(Model):
 
 class Modifier(Model):
     name: Text
-    op: Literal["add", "multiply", "double_up"]
+    # roll: add `amount` rolls of the game's die (the rulebook's contents hold a die that no
+    # other rule uses, so a modifier is where it comes into play)
+    op: Literal["add", "multiply", "roll", "double_up"]
     amount: PositiveInt | None = None
 
     @pydantic.model_validator(mode="after")
     def _amount(self):
         if (self.op == "double_up") == (self.amount is not None):
-            raise ValueError("'add' and 'multiply' need an amount; 'double_up' takes none")
+            raise ValueError("'add', 'multiply' and 'roll' need an amount; 'double_up' takes none")
         return self
 
 
@@ -70,9 +72,18 @@ def check(game: Game, report) -> None:
     if expected - 1 != c.challenges_per_game:
         report.constant(("levels",), f"the levels cover challenges 1-{expected - 1}, but challenges_per_game is {c.challenges_per_game}")
     modifiers = [m.name for m in c.modifiers]
+    for i, name in enumerate(modifiers):
+        if name in modifiers[:i]:
+            report.constant(("modifiers", i, "name"), f"modifier '{name}' is given twice")
     if c.double_up_fallback not in modifiers:
         hint = did_you_mean(c.double_up_fallback, modifiers) or f"; the modifiers are {one_of(modifiers)}"
         report.constant(("double_up_fallback",), f"unknown modifier '{c.double_up_fallback}'{hint}")
+    elif next(m for m in c.modifiers if m.name == c.double_up_fallback).op == "double_up":
+        report.constant(("double_up_fallback",), f"'{c.double_up_fallback}' is itself a Double Up!: name a modifier that is not")
+    for k, m in c.matchups.items():
+        for i, e in enumerate(m.resists):
+            if e in m.weak_to:
+                report.constant(("matchups", k, "resists", i), f"'{k}' is both weak to and resistant to '{e}'")
     for card in game.cards:
         modifier = card.get("modifier")
         if modifier is not None and modifier not in modifiers:

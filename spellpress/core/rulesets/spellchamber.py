@@ -37,6 +37,7 @@ class Constants(Model):
     scenarios_per_deck: PositiveInt
     beginner_scenario: PositiveInt
     ghosts_from_players: PositiveInt
+    ghost_drafts: PositiveInt  # spells a ghost drafts from the spell deck as its battle turn begins
     spell_deck: Ident
     ammo_deck: Ident
 
@@ -70,8 +71,29 @@ def check(game: Game, report) -> None:
         if deck.cards and c.beginner_scenario not in seen:
             report.constant(("beginner_scenario",), f"deck '{spec.deck}' has no scenario numbered {c.beginner_scenario}")
     ammo = game.decks.get(c.ammo_deck)
+    supply = dict.fromkeys(c.ammo, 0)
     for card in ammo.cards if ammo else ():
         kind = card.get("kind")
         if kind not in c.ammo:
             hint = did_you_mean(kind, list(c.ammo)) or f"; the kinds are {one_of(c.ammo)}"
             report.card(card, ("kind",), f"unknown ammo kind '{kind}'{hint}")
+        else:
+            supply[kind] += card.count
+    # The chamber deck is built from the ammo cards in the box: each scenario must fit in it.
+    if ammo and ammo.cards:
+        for spec in c.scenario_decks.values():
+            deck = game.decks.get(spec.deck)
+            for card in deck.cards if deck else ():
+                for kind in AMMO_KINDS:
+                    if card.get(kind, 0) > supply[kind]:
+                        report.card(card, (kind,), f"the scenario needs {card.get(kind)} {c.ammo[kind].name} ammo but deck '{c.ammo_deck}' holds {supply[kind]}")
+    spells = game.decks.get(c.spell_deck)
+    for card in spells.cards if spells else ():
+        slots = card.get("slots")
+        if slots is not None and slots > c.spell_slots:
+            report.card(card, ("slots",), f"the spell takes {slots} slots but a wizard has only {c.spell_slots} (spell_slots)")
+        hybrid, powered_text = card.get("kind") == "hybrid", card.get("powered_text")
+        if hybrid and not powered_text:
+            report.card(card, (), "a hybrid spell needs a 'powered_text': what it does when its caster is powered up")
+        elif powered_text and not hybrid:
+            report.card(card, ("powered_text",), "only a hybrid spell has a 'powered_text'; make the spell's kind 'hybrid' or remove it")

@@ -1,0 +1,32 @@
+# Spellpress: `make build` sets up and builds everything; `make test` runs every test.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup build test bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Validate every game, then write what exists so far into build/.
+build: setup
+	$(BIN)/spellpress validate cards
+	mkdir -p build
+	$(BIN)/spellpress list --json > build/catalog.json.tmp && mv build/catalog.json.tmp build/catalog.json
+	@echo "wrote build/catalog.json"
+
+test: setup
+	$(BIN)/pytest
+
+bench: setup
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf build $(VENV) *.egg-info .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,94 @@
+"""The `spellpress` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .core import Game, ValidationFailed, load_games
+
+
+def _load(cards: str) -> tuple[Game, ...] | None:
+    try:
+        return load_games(Path(cards))
+    except ValidationFailed as failed:
+        for problem in failed.problems:
+            print(problem, file=sys.stderr)
+        n = len(failed.problems)
+        print(f"{n} problem{'s' if n != 1 else ''} found in {cards}", file=sys.stderr)
+        return None
+
+
+def catalog(games: tuple[Game, ...]) -> dict:
+    """The shape of `spellpress list --json` (documented in the README)."""
+    return {
+        "games": [
+            {
+                "slug": g.slug,
+                "title": g.title,
+                "players": {"min": g.players.min, "max": g.players.max},
+                "decks": [
+                    {"id": d.id, "name": d.name, "unique": d.unique, "total": d.total}
+                    for d in g.decks.values()
+                ],
+                "unique": sum(d.unique for d in g.decks.values()),
+                "total": sum(d.total for d in g.decks.values()),
+            }
+            for g in games
+        ]
+    }
+
+
+def cmd_validate(args) -> int:
+    games = _load(args.cards)
+    if games is None:
+        return 1
+    cards = sum(len(g.cards) for g in games)
+    print(f"ok: {len(games)} games, {sum(len(g.decks) for g in games)} decks, {cards} unique cards in {args.cards}")
+    return 0
+
+
+def cmd_list(args) -> int:
+    games = _load(args.cards)
+    if games is None:
+        return 1
+    data = catalog(games)
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    for game in data["games"]:
+        players = game["players"]
+        print(f"{game['title']} ({game['slug']}), {players['min']}-{players['max']} players: "
+              f"{game['unique']} unique cards, {game['total']} in all")
+        for deck in game["decks"]:
+            print(f"  {deck['name']:<28} {deck['unique']:>4} unique {deck['total']:>5} cards  [{deck['id']}]")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="spellpress", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check every game's YAML and report every problem at once")
+    v.add_argument("cards", nargs="?", default="cards", metavar="CARDS_DIR", help="default: ./cards")
+    v.set_defaults(run=cmd_validate)
+
+    ls = sub.add_parser("list", help="the games, their decks, and unique and total cards")
+    ls.add_argument("--json", action="store_true", help="print JSON (shape in the README)")
+    ls.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+    ls.set_defaults(run=cmd_list)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # `spellpress list | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).parent))  # tests' own helpers (broken_cases)
+
+
+@pytest.fixture(scope="session")
+def cards_dir() -> Path:
+    return ROOT / "cards"
+
+
+@pytest.fixture(scope="session")
+def games(cards_dir):
+    from spellpress.core import load_games
+
+    return {g.slug: g for g in load_games(cards_dir)}

@@ -1,0 +1,44 @@
+"""Every kind of mistake a designer makes gets its exact file, line, column and message."""
+
+import subprocess
+import sys
+
+import pytest
+
+from broken_cases import CASES, build_case
+from spellpress.cli import main
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_broken_fixture_is_reported_exactly(case, tmp_path, monkeypatch, capsys):
+    build_case(case, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "cards"]) == 1
+    err = capsys.readouterr().err
+    assert err == (case / "expected.txt").read_text()
+    assert "Traceback" not in err
+
+
+def test_there_is_a_fixture_for_each_kind_of_error():
+    assert len(CASES) >= 12
+
+
+def test_problems_come_in_file_and_line_order():
+    expected = (next(c for c in CASES if c.name == "many-at-once") / "expected.txt").read_text()
+    lines = [l for l in expected.splitlines() if l.startswith("cards/")]
+    keys = [(l.split(":")[0], int(l.split(":")[1]), int(l.split(":")[2])) for l in lines]
+    assert len({k[0] for k in keys}) == 2 and keys == sorted(keys)
+
+
+def test_installed_command_prints_no_traceback_for_every_case(tmp_path):
+    """The real console entry point, in a subprocess, over all broken cases at once."""
+    for i, case in enumerate(CASES):
+        build_case(case, tmp_path / str(i))
+    for i, case in enumerate(CASES):
+        run = subprocess.run(
+            [sys.executable, "-m", "spellpress.cli", "validate", "cards"],
+            cwd=tmp_path / str(i), capture_output=True, text=True, timeout=60,
+        )
+        assert run.returncode == 1, case.name
+        assert run.stderr == (case / "expected.txt").read_text(), case.name
+        assert run.stdout == ""
