@@ -1,4 +1,4 @@
-"""The `spellpress` command."""
+"""spellpress: print-and-play cards, rulebooks and a table companion from one YAML source per game."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Building a broken fixture: a base game from tests/fixtures/games with the case's files over it.
 
 Each case in tests/fixtures/broken/<case>/ holds a directory named after its base game with the
-files that replace the base's, and `expected.txt`: what `spellpress validate cards` prints.
+files that replace the base's (an empty `NAME.deleted` removes NAME), and `expected.txt`: what
+`spellpress validate cards` prints.
 """
 
 from __future__ import annotations
@@ -20,5 +21,8 @@ def build_case(case: Path, root: Path) -> Path:
         target = cards / overlay.name
         shutil.copytree(FIXTURES / "games" / overlay.name, target)
         for f in overlay.iterdir():
-            shutil.copyfile(f, target / f.name)
+            if f.suffix == ".deleted":
+                (target / f.stem).unlink()
+            else:
+                shutil.copyfile(f, target / f.name)
     return cards

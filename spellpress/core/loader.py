@@ -32,6 +32,7 @@ from .schema import validate
 from .yamlsource import Document, read
 
 GAME_FILE, DECKS_FILE, RULES_FILE = "game.yaml", "decks.yaml", "rules.yaml"
+MAX_COUNT = 500  # copies of one card: a sanity bound, far above any real deck
 _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 
@@ -261,6 +262,8 @@ class _GameLoader:
             bad(("count",), f"expected a whole number of copies, got {describe(count)}")
         elif count < 1:
             bad(("count",), f"a card's count must be a positive whole number, got {count}")
+        elif count > MAX_COUNT:
+            bad(("count",), f"a count of {count} is more copies than a deck holds; at most {MAX_COUNT}")
         for opt in ("art", "flavor"):
             if opt in raw and not (isinstance(raw[opt], str) and raw[opt].strip()):
                 bad((opt,), f"expected text, got {describe(raw[opt])}")

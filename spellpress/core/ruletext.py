@@ -35,7 +35,7 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     try:
         tree = _ENV.parse(source)
     except jinja2.TemplateSyntaxError as exc:
-        return None, [TextError(exc.lineno or 1, "{", f"text reference syntax error: {exc.message}")]
+        return None, [TextError(exc.lineno or 1, "{", f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})")]
     errors = list(_unknown_references(tree, context))
     if errors:
         return None, errors
