@@ -140,6 +140,7 @@ class _GameLoader:
             card_types=decks_spec.card_types,
             decks=types.MappingProxyType(decks),
             rules=rules,
+            text_context=types.MappingProxyType(context),
         )
         if not self.problems:
             ruleset.check(game, _Report(self, game_doc))

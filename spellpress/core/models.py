@@ -224,6 +224,7 @@ class Game:
     card_types: Mapping[str, CardTypeSpec]
     decks: Mapping[str, Deck]
     rules: tuple[RuleSection, ...]
+    text_context: Mapping[str, Any]  # what `{{ references }}` in rule and card text resolve to
 
     @property
     def cards(self) -> tuple[Card, ...]:

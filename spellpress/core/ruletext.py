@@ -7,6 +7,8 @@ for the card renderer's inline icons.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -28,23 +30,62 @@ class TextError:
     message: str
 
 
+_SIMPLE = re.compile(r"\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}")
+
+
 def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list[TextError]]:
     """The text with its references filled in, or None and what is wrong with it."""
     if "{{" not in source and "{%" not in source and "{#" not in source:
         return source, []
+    fast = _render_simple(source, context)
+    if fast is not None:
+        return fast, []
     try:
-        tree = _ENV.parse(source)
+        tree, template = _compile(source)
     except jinja2.TemplateSyntaxError as exc:
         return None, [TextError(exc.lineno or 1, "{", f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})")]
     errors = list(_unknown_references(tree, context))
     if errors:
         return None, errors
     try:
-        return _ENV.from_string(tree).render(context), []
+        return template.render(context), []
     except jinja2.TemplateError as exc:
         return None, [TextError(1, "{{", f"text reference cannot be filled in: {exc}")]
     except Exception as exc:  # e.g. a division by zero in an expression
         return None, [TextError(1, "{{", f"text reference cannot be filled in: {exc}")]
+
+
+def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
+    """Most texts only name constants; filling those in needs no compiled template.
+
+    None when the text holds anything else, or a name that does not resolve (jinja2 then
+    renders it, or reports the problem).
+    """
+    missing = False
+
+    def value(match: re.Match) -> str:
+        nonlocal missing
+        current: object = context
+        for part in match.group(1).split("."):
+            if not isinstance(current, Mapping) or part not in current:
+                missing = True
+                return ""
+            current = current[part]
+        if isinstance(current, (Mapping, list, tuple)):
+            missing = True  # printed as jinja2 prints it, by jinja2
+        return str(current)
+
+    out = _SIMPLE.sub(value, source)
+    if missing or "{{" in out or "{%" in out or "{#" in out:
+        return None
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _compile(source: str) -> tuple[nodes.Template, jinja2.Template]:
+    """Parsed and compiled once per text per process (watch mode reloads the same texts)."""
+    tree = _ENV.parse(source)
+    return tree, _ENV.from_string(tree)
 
 
 def _unknown_references(tree: nodes.Template, context: Mapping[str, object]):
