@@ -65,7 +65,14 @@ def validate(model: type[BaseModel], data: Any, doc: Document, *, prefix: tuple 
     try:
         return model.model_validate(data), []
     except pydantic.ValidationError as exc:
-        return None, [_problem(model, err, doc, prefix) for err in exc.errors()]
+        errors = exc.errors()
+        locs = [e["loc"] for e in errors]
+        # A list whose items failed is also said to be too short; the items' errors suffice.
+        errors = [
+            e for e in errors
+            if e["type"] != "too_short" or not any(l[: len(e["loc"])] == e["loc"] and l != e["loc"] for l in locs)
+        ]
+        return None, [_problem(model, err, doc, prefix) for err in errors]
 
 
 _IDENT_HINT = "use lowercase letters, digits and single dashes, like 'fire-bolt'"
@@ -87,42 +94,42 @@ def _problem(model: type[BaseModel], err: dict, doc: Document, prefix: tuple) ->
     return doc.problem(full, _message(kind, value, ctx, err["msg"]))
 
 
+# pydantic's error kinds, in a designer's words; formatted with got, quote, value and ctx.
+_MESSAGES = {
+    "int_type": "expected a whole number, got {got}",
+    "int_parsing": "expected a whole number, got {got}",
+    "int_from_float": "expected a whole number, got {got}",
+    "string_type": "expected text, got {got}{quote}",
+    "bool_type": "expected true or false, got {got}",
+    "model_type": "expected a mapping (key: value lines), got {got}",
+    "model_attributes_type": "expected a mapping (key: value lines), got {got}",
+    "dict_type": "expected a mapping (key: value lines), got {got}",
+    "mapping_type": "expected a mapping (key: value lines), got {got}",
+    "list_type": "expected a list, got {got}",
+    "tuple_type": "expected a list, got {got}",
+    "greater_than": "must be more than {ctx[gt]}, got {value}",
+    "greater_than_equal": "must be at least {ctx[ge]}, got {value}",
+    "less_than_equal": "must be at most {ctx[le]}, got {value}",
+    "too_short": "must hold at least {ctx[min_length]} item(s), got {ctx[actual_length]}",
+    "too_long": "must hold at most {ctx[max_length]} item(s), got {ctx[actual_length]}",
+    "string_too_short": "must not be empty",
+    "string_too_long": "must be at most {ctx[max_length]} characters long",
+}
+
+
 def _message(kind: str, value: Any, ctx: dict, fallback: str) -> str:
     got = describe(value)
-    quote = quote_hint(value)
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return f"expected a whole number, got {got}"
-    if kind in ("string_type",):
-        return f"expected text, got {got}{quote}"
-    if kind == "bool_type":
-        return f"expected true or false, got {got}"
-    if kind in ("model_type", "model_attributes_type", "dict_type", "mapping_type"):
-        return f"expected a mapping (key: value lines), got {got}"
-    if kind in ("list_type", "tuple_type"):
-        return f"expected a list, got {got}"
-    if kind == "greater_than":
-        return f"must be more than {ctx['gt']}, got {value}"
-    if kind == "greater_than_equal":
-        return f"must be at least {ctx['ge']}, got {value}"
-    if kind == "less_than_equal":
-        return f"must be at most {ctx['le']}, got {value}"
-    if kind == "too_short":
-        return f"must hold at least {ctx['min_length']} item(s), got {ctx.get('actual_length', 0)}"
-    if kind == "too_long":
-        return f"must hold at most {ctx['max_length']} item(s), got {ctx.get('actual_length')}"
-    if kind == "string_too_short":
-        return "must not be empty"
+    if kind in _MESSAGES:
+        return _MESSAGES[kind].format(got=got, quote=quote_hint(value), value=value, ctx=ctx)
     if kind == "string_pattern_mismatch":
         if "#" in ctx.get("pattern", ""):
             return f"expected a colour like '#d9480f', got {got}"
         return f"{got} is not a valid id: {_IDENT_HINT}"
-    if kind == "string_too_long":
-        return f"must be at most {ctx['max_length']} characters long"
     if kind in ("literal_error", "enum"):
         expected = ctx.get("expected", "")
         choices = [c.strip().strip("'") for c in expected.replace(" or ", ",").split(",") if c.strip()]
         hint = did_you_mean(value, choices) or f"; expected {expected}"
-        return f"unknown value {got}{hint}"
+        return f"unknown value {repr(value) if isinstance(value, str) else got}{hint}"
     if kind == "value_error":
         return str(ctx.get("error", fallback))
     return fallback

@@ -55,7 +55,7 @@ try:
 except ImportError:  # PyYAML built without libyaml
 
     class _Loader(_DepthLimit, yaml.SafeLoader):
-        pass
+        """PyYAML's pure-Python loader, with the same depth limit."""
 
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -105,7 +105,7 @@ class Document:
 
 
 class _TooLarge(Exception):
-    pass
+    """Aliases expanded past MAX_VALUES."""
 
 
 class _Cycle(Exception):
