@@ -301,6 +301,7 @@ class _GameLoader:
             fields=types.MappingProxyType(fields),
             art=raw.get("art"),
             flavor=raw.get("flavor"),
+            where="{}:{}:{}".format(doc.shown, *doc.position(loc)),
         )
 
     # -- rendering text with the constants

@@ -10,7 +10,7 @@ A game directory holds:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -109,6 +109,9 @@ class FieldSpec(Model):
 class CardTypeSpec(Model):
     name: Text
     template: Text
+    # A double-sided card type (a wizard whose back is its powered-up side) names the layout of
+    # its back, drawn with the card's own fields; other cards show their deck's back.
+    back: Text | None = None
     fields: FrozenMap[FieldName, FieldSpec] = Field(default_factory=dict)
 
     @pydantic.field_validator("fields")
@@ -163,6 +166,7 @@ class Card:
     fields: Mapping[str, FieldValue]  # the card type's fields; text fields already rendered
     art: str | None = None  # path relative to the game's directory
     flavor: str | None = None
+    where: str = field(default="", compare=False)  # 'file:line:column' of the card, for messages
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)

@@ -1,0 +1,76 @@
+"""Positioned drawing primitives: what a laid-out card is, before any backend draws it.
+
+Coordinates are millimetres from the card's trim corner at the top left, y growing down; a card
+with bleed spans -bleed .. width + bleed. Text arrives already broken into lines and placed on
+its baseline, so the PDF and PNG backends only draw and cannot disagree about layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Color = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Color | None = None
+    stroke: Color | None = None
+    width: float = 0.0  # stroke width, mm
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Ellipse:
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+    fill: Color | None = None
+    stroke: Color | None = None
+    width: float = 0.0
+
+
+@dataclass(frozen=True)
+class Poly:
+    points: tuple[tuple[float, float], ...]
+    fill: Color | None = None
+    stroke: Color | None = None
+    width: float = 0.0
+    closed: bool = True
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float  # left end of the baseline
+    y: float  # baseline
+    text: str
+    font: str  # a key of fonts.FONTS
+    size: float  # points
+    color: Color
+
+
+@dataclass(frozen=True)
+class Image:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float  # the image is scaled to cover the box and cropped to it
+
+
+Primitive = Rect | Ellipse | Poly | Text | Image
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """One face of a card, laid out."""
+
+    width: float  # trim size, mm
+    height: float
+    bleed: float
+    items: tuple[Primitive, ...]

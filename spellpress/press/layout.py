@@ -1,0 +1,315 @@
+"""A card plus its layout becomes a Drawing: text set with the font's own metrics, icons placed.
+
+Text is wrapped greedily and shrunk a quarter point at a time down to its box's `min_size`;
+text that still does not fit is a problem that names the card. `{fire}` in text is an inline
+icon: an element's disc, or any icon of templates/icons.yaml.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.models import Card, Deck, Game
+from ..core.problems import Problem, did_you_mean
+from . import fonts
+from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
+from .icons import WHITE, IconSet
+from .templates import Box, Layout
+
+PT = 25.4 / 72  # millimetres per point
+MIN_TEXT_SIZE = 6.0  # the floor text shrinks to when its box gives no min_size
+_ICON = re.compile(r"\{([a-z0-9-]+)\}")
+_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+class DoesNotFit(Exception):
+    pass
+
+
+def hex_color(value: str) -> Color:
+    return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
+
+
+def mix(a: Color, b: Color, t: float) -> Color:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
+
+
+@dataclass
+class Face:
+    """What a layout is drawn with: a card's values, or a deck's for a shared back."""
+
+    values: dict  # placeholder name -> value
+    elements: tuple[str, ...]  # the card's elements, for 'element' colours and art
+    art: Path | None
+    seed: str  # varies the generated art
+    label: str  # how problems name it
+
+
+class Layouter:
+    def __init__(self, game: Game, icons: IconSet):
+        self.game = game
+        self.icons = icons
+        self.colors = {e.name: hex_color(e.color) for e in game.elements}
+        self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
+        self.problems: list[Problem] = []
+        self.warnings: list[str] = []
+
+    # -- faces
+
+    def card_face(self, card: Card) -> Face:
+        deck = self.game.decks[card.deck]
+        values = {"name": card.name, "flavor": card.flavor or "", "count": card.count,
+                  "type": self.game.card_types[card.type].name, "deck": deck.name, "game": self.game.title}
+        elements: list[str] = []
+        for key, value in card.fields.items():
+            values[key] = ", ".join(value) if isinstance(value, tuple) else value
+            spec = self.game.card_types[card.type].fields[key]
+            if spec.type in ("element", "elements"):
+                names = [value] if spec.type == "element" else list(value)
+                elements += names
+                # '{cost_icons}' in a layout's text shows the elements as inline icons
+                values[f"{key}_icons"] = " ".join("{%s}" % n.lower() for n in names)
+                values[f"{key}_or"] = " or ".join(names)
+        art = None
+        if card.art:
+            art = self.game.root / card.art
+            if not art.is_file():
+                self.warnings.append(f"{card.where}: card '{card.id}': art file {card.art} not found; drawing a placeholder")
+                art = None
+        return Face(values, tuple(dict.fromkeys(elements)), art, card.id, f"{card.where}: card '{card.id}'")
+
+    def deck_face(self, deck: Deck) -> Face:
+        values = {"name": deck.name, "deck": deck.name, "game": self.game.title, "flavor": "",
+                  "count": deck.total, "type": ""}
+        return Face(values, tuple(e.name for e in self.game.elements), None, deck.id, f"deck '{deck.id}' back")
+
+    # -- drawing
+
+    def draw(self, face: Face, layout: Layout) -> Drawing:
+        items: list[Primitive] = []
+        for name, box in layout.boxes:
+            if box.when and face.values.get(box.when) in (None, "", ()):
+                continue
+            try:
+                items += self._box(face, layout, box)
+            except DoesNotFit as exc:
+                self.problems.append(Problem("", 0, 0, "", f"{face.label}: {name}: {exc}"))
+        return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
+
+    def _color(self, name: str | None, face: Face, layout: Layout) -> Color | None:
+        if name is None:
+            return None
+        if name.startswith("#"):
+            return hex_color(name)
+        if name == "element":
+            return self.colors.get(face.elements[0]) if face.elements else hex_color(layout.palette.get("accent", "#888888"))
+        return hex_color(layout.palette[name]) if name in layout.palette else (0, 0, 0)
+
+    def _box(self, face: Face, layout: Layout, box: Box) -> list[Primitive]:
+        x, y, w, h = layout.area(box)
+        fill, stroke = self._color(box.fill, face, layout), self._color(box.stroke, face, layout)
+        if box.kind == "rect":
+            return [Rect(x, y, w, h, fill, stroke, box.width if stroke else 0, box.radius)]
+        if box.kind == "ellipse":
+            return [Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, fill, stroke, box.width if stroke else 0)]
+        if box.kind == "text":
+            text = _FIELD.sub(lambda m: str(face.values.get(m.group(1), m.group(0))), box.text)
+            if not text.strip():
+                return []
+            return self.text(text, x, y, w, h, box, self._color(box.color, face, layout), face)
+        if box.kind == "icons":
+            return self._icon_row(face.values.get(box.field, ""), x, y, w, h, box)
+        if box.kind == "icon":
+            size = min(w, h)
+            return self.icons.glyph(box.icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE)
+        if box.kind == "stat":
+            return self._stat(face.values.get(box.field), x, y, w, h, box, fill, self._color(box.color, face, layout))
+        return self._art(face, x, y, w, h, layout)
+
+    def _icon_row(self, value, x, y, w, h, box: Box) -> list[Primitive]:
+        names = [n.strip() for n in str(value).split(",") if n.strip()]
+        if not names:
+            return []
+        gap = h * 0.12
+        size = min(h, (w + gap) / len(names) - gap)
+        total = len(names) * size + (len(names) - 1) * gap
+        left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[box.align]
+        out: list[Primitive] = []
+        for i, name in enumerate(names):
+            out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.colors.get(name, (90, 90, 90)))
+        return out
+
+    def _stat(self, value, x, y, w, h, box: Box, fill, color) -> list[Primitive]:
+        if value in (None, ""):
+            return []
+        label_h = h * 0.26 if box.label else 0
+        size = min(w, h - label_h)
+        sx, sy = x + (w - size) / 2, y
+        out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40))
+        text = str(value)
+        pt = size * 0.5 / PT
+        while fonts.width(text, "bold", pt) > size * 0.7 and pt > 4:
+            pt -= 0.25
+        tw = fonts.width(text, "bold", pt)
+        out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, "bold", pt, color or WHITE))
+        if box.label:
+            lpt = min(label_h / PT * 0.8, 6.0)
+            lw = fonts.width(box.label, "bold", lpt)
+            out.append(Text(x + (w - lw) / 2, y + h - label_h * 0.2, box.label, "bold", lpt, fill or (40, 40, 40)))
+        return out
+
+    # -- text
+
+    def text(self, text: str, x, y, w, h, box: Box, color: Color, face: Face) -> list[Primitive]:
+        floor = box.min_size if box.min_size is not None else min(MIN_TEXT_SIZE, box.size)
+        unknown = [m for m in _ICON.findall(text) if m not in self.icon_names]
+        if unknown:
+            hint = did_you_mean(unknown[0], sorted(self.icon_names))
+            raise DoesNotFit(f"unknown inline icon '{{{unknown[0]}}}'{hint}")
+        size = box.size
+        while True:
+            lines = self._wrap(text, box.font, size, w)
+            if lines is not None and len(lines) * size * box.leading * PT <= h + 1e-6:
+                break
+            if size - 0.25 < floor - 1e-9:
+                raise DoesNotFit(
+                    f"the text does not fit its box ({w:g} x {h:g} mm) even at {floor:g} pt; shorten it"
+                )
+            size -= 0.25
+        return self._set(lines, x, y, w, h, box, size, color)
+
+    def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float]]:
+        """A word as (kind, text, width) pieces: 'text' runs and 'icon' names."""
+        pieces, at = [], 0
+        for m in _ICON.finditer(word):
+            if m.start() > at:
+                run = word[at:m.start()]
+                pieces.append(("text", run, fonts.width(run, font, size)))
+            pieces.append(("icon", m.group(1), size * PT * 1.05))
+            at = m.end()
+        if at < len(word):
+            run = word[at:]
+            pieces.append(("text", run, fonts.width(run, font, size)))
+        return pieces
+
+    def _wrap(self, text: str, font: str, size: float, width: float):
+        """Lines of words, each word a list of pieces; None if a word is wider than the box."""
+        space = fonts.width(" ", font, size)
+        lines = []
+        for paragraph in text.split("\n"):
+            line, line_w = [], 0.0
+            for word in paragraph.split():
+                pieces = self._tokens(word, font, size)
+                ww = sum(p[2] for p in pieces)
+                if ww > width:
+                    return None
+                if line and line_w + space + ww > width:
+                    lines.append((line, line_w))
+                    line, line_w = [], 0.0
+                line_w += (space if line else 0) + ww
+                line.append(pieces)
+            lines.append((line, line_w))
+        return lines
+
+    def _set(self, lines, x, y, w, h, box: Box, size: float, color: Color) -> list[Primitive]:
+        step = size * box.leading * PT
+        block = len(lines) * step
+        top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}[box.valign]
+        baseline = top + fonts.ascent(box.font) * size * PT + (step - size * PT) / 2
+        space = fonts.width(" ", box.font, size)
+        out: list[Primitive] = []
+        for words, line_w in lines:
+            cx = {"left": x, "center": x + (w - line_w) / 2, "right": x + w - line_w}[box.align]
+            for i, pieces in enumerate(words):
+                if i:
+                    cx += space
+                for kind, value, pw in pieces:
+                    if kind == "text":
+                        out.append(Text(cx, baseline, value, box.font, size, color))
+                    else:
+                        d = size * PT * 0.95
+                        top_icon = baseline - size * PT * 0.36 - d / 2
+                        if value in self.icons and value not in {e.icon for e in self.game.elements}:
+                            out += self.icons.glyph(value, cx, top_icon, d, color, WHITE)
+                        else:
+                            name = next(e.name for e in self.game.elements if e.icon == value)
+                            out += self.icons.element(name, cx, top_icon, d, self.colors[name])
+                    cx += pw
+            baseline += step
+        return out
+
+    # -- art
+
+    def _art(self, face: Face, x, y, w, h, layout: Layout) -> list[Primitive]:
+        if face.art is not None:
+            return [Image(str(face.art), x, y, w, h)]
+        return placeholder(face, x, y, w, h, self, layout)
+
+
+def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> list[Primitive]:
+    """Generated art for a card without a picture: rays and rings in the card's colours,
+    with its element's glyph at the centre; the card's id varies the pattern."""
+    digest = hashlib.sha256(face.seed.encode()).digest()
+    colors = [layouter.colors[e] for e in face.elements if e in layouter.colors]
+    base = colors[0] if colors else hex_color(layout.palette.get("accent", "#8a6d3b"))
+    second = colors[1] if len(colors) > 1 else mix(base, (255, 255, 255), 0.45)
+    light, dark = mix(base, (255, 255, 255), 0.78), mix(base, (0, 0, 0), 0.25)
+    cx = x + w * (0.35 + digest[0] / 255 * 0.3)
+    cy = y + h * (0.4 + digest[1] / 255 * 0.2)
+    out: list[Primitive] = [Rect(x, y, w, h, fill=light)]
+    rays = 9 + digest[2] % 8
+    turn = digest[3] / 255 * math.pi
+    reach = math.hypot(w, h)
+    for i in range(rays):
+        a0 = turn + i * 2 * math.pi / rays
+        a1 = a0 + math.pi / rays
+        pts = [(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)), (cx + reach * math.cos(a1), cy + reach * math.sin(a1))]
+        out.append(Poly(tuple(_clip(p, x, y, w, h) for p in _clip_triangle(pts, x, y, w, h)), fill=mix(light, base, 0.22)))
+    rmax = min(w, h) * 0.42
+    for k, t in enumerate((1.0, 0.74, 0.5)):
+        r = rmax * t
+        out.append(Ellipse(cx, cy, r, r, fill=(mix(light, second, 0.35), mix(light, base, 0.5), base)[k]))
+    size = rmax * 0.9
+    glyphs = [e.lower() for e in face.elements if e.lower() in layouter.icons]
+    glyph = glyphs[0] if glyphs else ("arcane" if "arcane" in layouter.icons else None)
+    if glyph:
+        out += layouter.icons.glyph(glyph, cx - size / 2, cy - size / 2, size, WHITE, dark)
+    return out
+
+
+def _clip_triangle(pts, x, y, w, h):
+    """The polygon of a triangle clipped to the box (Sutherland-Hodgman)."""
+    poly = pts
+    for edge in ("left", "right", "top", "bottom"):
+        out = []
+        for i, cur in enumerate(poly):
+            prev = poly[i - 1]
+            inside = lambda p: {"left": p[0] >= x, "right": p[0] <= x + w, "top": p[1] >= y, "bottom": p[1] <= y + h}[edge]
+            if inside(cur):
+                if not inside(prev):
+                    out.append(_cross(prev, cur, edge, x, y, w, h))
+                out.append(cur)
+            elif inside(prev):
+                out.append(_cross(prev, cur, edge, x, y, w, h))
+        poly = out
+        if not poly:
+            break
+    return poly
+
+
+def _cross(a, b, edge, x, y, w, h):
+    if edge in ("left", "right"):
+        ex = x if edge == "left" else x + w
+        t = (ex - a[0]) / (b[0] - a[0])
+        return ex, a[1] + t * (b[1] - a[1])
+    ey = y if edge == "top" else y + h
+    t = (ey - a[1]) / (b[1] - a[1])
+    return a[0] + t * (b[0] - a[0]), ey
+
+
+def _clip(p, x, y, w, h):
+    return min(max(p[0], x), x + w), min(max(p[1], y), y + h)

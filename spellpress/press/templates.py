@@ -1,0 +1,216 @@
+"""Card layouts: declarative YAML in `templates/`, with named boxes and inheritance.
+
+A layout names the layout it `extends` (a path under templates/ without `.yaml`); its
+`palette` and `boxes` are merged over the parent's, box by box and key by key, so a card type's
+layout says only what differs from its game's. `templates/poker.yaml` is the root: the card's
+trim size, bleed and safe zone in millimetres, which every layout inherits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pydantic
+
+from ..core.problems import Problem, ValidationFailed, did_you_mean, display_path
+from ..core.schema import Color, FrozenMap, Model, Text, validate
+from ..core.yamlsource import Document, read
+
+Number = pydantic.confloat(strict=False, ge=-50, le=200)
+Font = Literal["regular", "bold", "italic", "bold-italic"]
+AREAS = ("bleed", "trim", "safe")
+SHAPES = ("circle", "shield", "heart", "diamond", "burst", "hexagon")
+
+
+class Box(Model):
+    """One named box of a layout, drawn in the layout's order."""
+
+    kind: Literal["rect", "ellipse", "text", "icons", "icon", "stat", "art"]
+    area: Literal["bleed", "trim", "safe"] | None = None  # instead of x, y, w, h
+    x: Number | None = None
+    y: Number | None = None
+    w: Number | None = None
+    h: Number | None = None
+    when: Text | None = None  # draw only when the card has this field
+    fill: Text | None = None  # a palette name, '#rrggbb', or 'element'
+    stroke: Text | None = None
+    width: Number = 0.3
+    radius: Number = 0.0
+    text: str | None = None  # for text: '{name}', '{text}', '{field}' ...
+    font: Font = "regular"
+    size: pydantic.confloat(gt=0, le=72) = 8.0
+    min_size: pydantic.confloat(gt=0, le=72) | None = None
+    color: Text = "ink"
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    leading: pydantic.confloat(ge=0.8, le=3) = 1.2
+    field: Text | None = None  # for icons and stat: the card field shown
+    icon: Text | None = None  # for icon: an icon's name
+    shape: Literal[SHAPES] = "circle"  # type: ignore[valid-type]
+    label: str | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _complete(self):
+        if self.area is None and None in (self.x, self.y, self.w, self.h):
+            raise ValueError("a box needs x, y, w and h (millimetres from the trim's top left), or an area")
+        needs = {"text": "text", "icons": "field", "stat": "field", "icon": "icon"}.get(self.kind)
+        if needs and getattr(self, needs) is None:
+            raise ValueError(f"a '{self.kind}' box needs '{needs}'")
+        if self.min_size is not None and self.min_size > self.size:
+            raise ValueError(f"min_size ({self.min_size}) is more than size ({self.size})")
+        return self
+
+
+class LayoutSpec(Model):
+    extends: Text | None = None
+    size: tuple[pydantic.PositiveFloat, pydantic.PositiveFloat] | None = None
+    bleed: pydantic.NonNegativeFloat | None = None
+    safe: pydantic.NonNegativeFloat | None = None
+    palette: FrozenMap[Text, Color] = pydantic.Field(default_factory=dict)
+    boxes: FrozenMap[Text, Box] = pydantic.Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    width: float
+    height: float
+    bleed: float
+    safe: float
+    palette: dict
+    boxes: tuple[tuple[str, Box], ...]
+    fingerprint: str  # hash of everything that shapes it, for incremental builds
+
+    def area(self, box: Box) -> tuple[float, float, float, float]:
+        if box.area == "bleed":
+            return -self.bleed, -self.bleed, self.width + 2 * self.bleed, self.height + 2 * self.bleed
+        if box.area == "trim":
+            return 0.0, 0.0, self.width, self.height
+        if box.area == "safe":
+            return self.safe, self.safe, self.width - 2 * self.safe, self.height - 2 * self.safe
+        return box.x, box.y, box.w, box.h
+
+
+class Templates:
+    """Loads layouts by name from a templates directory, each once."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._layouts: dict[str, Layout] = {}
+
+    def get(self, name: str) -> Layout:
+        """The named layout; raises ValidationFailed with every problem in its chain."""
+        if name not in self._layouts:
+            self._layouts[name] = self._load(name)
+        return self._layouts[name]
+
+    def _chain(self, name: str, problems: list[Problem]) -> list[tuple[str, Document]]:
+        """[(name, doc)] from the named layout up to its root."""
+        chain: list[tuple[str, Document]] = []
+        while name is not None:
+            if name in (n for n, _ in chain):
+                problems.append(Problem(display_path(self.root / f"{name}.yaml"), 0, 0, "extends", "layouts extend each other in a circle"))
+                break
+            path = self.root / f"{name}.yaml"
+            if not path.is_file():
+                known = sorted(str(p.relative_to(self.root).with_suffix("")) for p in self.root.rglob("*.yaml"))
+                where = f"extended by {chain[-1][0]}" if chain else "named in decks.yaml"
+                problems.append(Problem(display_path(path), 0, 0, "", f"no such layout '{name}' ({where}){did_you_mean(name, known)}"))
+                break
+            doc, found = read(path)
+            problems += found
+            if doc is None:
+                break
+            if not isinstance(doc.data, dict):
+                problems.append(doc.problem((), "expected a mapping (key: value lines)"))
+                break
+            chain.append((name, doc))
+            parent = doc.data.get("extends")
+            name = parent if isinstance(parent, str) else None
+        return chain
+
+    def _load(self, name: str) -> Layout:
+        problems: list[Problem] = []
+        chain = self._chain(name, problems)
+        if problems:
+            raise ValidationFailed(problems)
+        merged: dict = {}
+        for _, doc in reversed(chain):  # root first
+            merged = _merge(merged, doc.data)
+        merged.pop("extends", None)
+        spec, found = validate(LayoutSpec, merged, chain[0][1])
+        # Each problem belongs in the file that last wrote the field.
+        problems += [_relocate(p, chain) for p in found]
+        if spec is None:
+            raise ValidationFailed(problems)
+        missing = [k for k in ("size", "bleed", "safe") if getattr(spec, k) is None]
+        if missing:
+            raise ValidationFailed([Problem(chain[-1][1].shown, 1, 1, "", f"the root layout must give {', '.join(missing)}")])
+        layout = Layout(
+            name=name,
+            width=spec.size[0],
+            height=spec.size[1],
+            bleed=spec.bleed,
+            safe=spec.safe,
+            palette=dict(spec.palette),
+            boxes=tuple(spec.boxes.items()),
+            fingerprint=hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest(),
+        )
+        problems += _outside_safe(layout, chain)
+        if problems:
+            raise ValidationFailed(problems)
+        return layout
+
+
+def _merge(base: dict, over: dict) -> dict:
+    """`over` on top of `base`, mappings merged key by key; a null box removes it."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        elif value is None and key in out and isinstance(out[key], dict):
+            del out[key]
+        else:
+            out[key] = value
+    return out
+
+
+def _owner(loc: tuple, chain: list[tuple[str, Document]]) -> Document:
+    for _, doc in chain:  # child first: the last writer wins
+        value = doc.data
+        for part in loc:
+            if isinstance(value, dict) and part in value:
+                value = value[part]
+            else:
+                break
+        else:
+            return doc
+    return chain[0][1]
+
+
+def _relocate(problem: Problem, chain) -> Problem:
+    loc = tuple(int(p) if p.isdigit() else p for p in problem.path.replace("[", ".").replace("]", "").split(".") if p)
+    doc = _owner(loc, chain)
+    key = "unknown key" in problem.message
+    fresh = doc.problem(loc, problem.message, key=key)
+    return fresh
+
+
+def _outside_safe(layout: Layout, chain) -> list[Problem]:
+    """Text and rule icons must lie inside the safe zone (GUIDE: 1/8 in inside the trim)."""
+    problems = []
+    s, eps = layout.safe, 1e-6
+    for name, box in layout.boxes:
+        if box.kind not in ("text", "icons", "icon", "stat"):
+            continue
+        x, y, w, h = layout.area(box)
+        if x < s - eps or y < s - eps or x + w > layout.width - s + eps or y + h > layout.height - s + eps:
+            doc = _owner(("boxes", name), chain)
+            problems.append(doc.problem(("boxes", name), (
+                f"the '{name}' box ({x:g}, {y:g}, {w:g} x {h:g} mm) reaches outside the safe zone "
+                f"({s:g} .. {layout.width - s:g} x {s:g} .. {layout.height - s:g} mm)")))
+    return problems
