@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.models import Card, Deck, Game
-from ..core.problems import Problem, did_you_mean
+from ..core.problems import Problem, did_you_mean, display_path
 from . import fonts
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
@@ -46,7 +46,8 @@ class Face:
     elements: tuple[str, ...]  # the card's elements, for 'element' colours and art
     art: Path | None
     seed: str  # varies the generated art
-    label: str  # how problems name it
+    label: str  # how problems name it: "card 'fire-bolt'"
+    where: tuple[str, int, int] = ("", 0, 0)  # the card's file, line and column
 
 
 class Layouter:
@@ -80,12 +81,14 @@ class Layouter:
             if not art.is_file():
                 self.warnings.append(f"{card.where}: card '{card.id}': art file {card.art} not found; drawing a placeholder")
                 art = None
-        return Face(values, tuple(dict.fromkeys(elements)), art, card.id, f"{card.where}: card '{card.id}'")
+        file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
+        return Face(values, tuple(dict.fromkeys(elements)), art, card.id, f"card '{card.id}'", (file, int(line), int(column)))
 
     def deck_face(self, deck: Deck) -> Face:
         values = {"name": deck.name, "deck": deck.name, "game": self.game.title, "flavor": "",
                   "count": deck.total, "type": ""}
-        return Face(values, tuple(e.name for e in self.game.elements), None, deck.id, f"deck '{deck.id}' back")
+        return Face(values, tuple(e.name for e in self.game.elements), None, deck.id, f"the back of deck '{deck.id}'",
+                    (display_path(self.game.root / "decks.yaml"), 0, 0))
 
     # -- drawing
 
@@ -97,7 +100,7 @@ class Layouter:
             try:
                 items += self._box(face, layout, box)
             except DoesNotFit as exc:
-                self.problems.append(Problem("", 0, 0, "", f"{face.label}: {name}: {exc}"))
+                self.problems.append(Problem(*face.where, "", f"{face.label}, box '{name}' of layout {layout.name}: {exc}"))
         return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
 
     def _color(self, name: str | None, face: Face, layout: Layout) -> Color | None:

@@ -1,0 +1,317 @@
+"""`spellpress build`: every output of every game, incremental, atomic and deterministic.
+
+Every face (a card's front, a back) is laid out first; the layout is cheap and its display list
+holds everything that shapes the picture, so its hash, with the art's bytes, the font files and
+the renderer's version, is the face's content hash. An output is rewritten only when the hashes
+it is made of change (the manifest in each game's output directory remembers them), so an edit
+to one card re-renders that card's images only. Nothing is written until every game has laid
+out without a problem, and every file is replaced atomically: a failed build leaves the last
+good outputs in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from ..core import Game, ValidationFailed, load_games
+from ..core.problems import Problem
+from . import fonts, images, sheets
+from .displaylist import Drawing, Image
+from .icons import IconSet
+from .layout import Layouter
+from .templates import Templates
+
+RENDERER_VERSION = "1"  # bump when a change to the drawing code changes pictures
+KINDS = ("sheets", "fold", "png", "tts", "overview")
+PAPER_NAMES = tuple(sheets.PAPERS)
+MANIFEST = ".spellpress-manifest.json"
+
+
+@dataclass(frozen=True)
+class Options:
+    cards: Path = Path("cards")
+    templates: Path = Path("templates")
+    out: Path = Path("build")
+    games: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = KINDS
+    papers: tuple[str, ...] = PAPER_NAMES
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    jobs: int = os.cpu_count() or 1
+    progress: bool = True
+
+
+@dataclass
+class FaceOut:
+    """A laid-out face and what identifies its picture."""
+
+    key: str  # file-name stem: the card id, 'back-<deck>' or '<card id>-back'
+    drawing: Drawing
+    hash: str
+
+
+@dataclass
+class GamePlan:
+    game: Game
+    fronts: dict[str, FaceOut] = field(default_factory=dict)  # card id -> front
+    backs: dict[str, FaceOut] = field(default_factory=dict)  # card id -> its back (shared or own)
+    deck_backs: dict[str, FaceOut] = field(default_factory=dict)  # deck id -> the deck's back
+
+
+@dataclass
+class Report:
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
+    """Load and lay out every face; raises ValidationFailed with every problem of every game."""
+    games = load_games(options.cards, list(options.games) or None)
+    templates = Templates(options.templates)
+    icons = IconSet.load(options.templates / "icons.yaml")
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    plans = []
+    base = hashlib.sha256(f"{RENDERER_VERSION}:{fonts.fingerprint()}".encode()).hexdigest()
+
+    def layout(name: str):
+        try:
+            return templates.get(name)
+        except ValidationFailed as failed:
+            problems.extend(failed.problems)
+            return None
+
+    for game in games:
+        layouter = Layouter(game, icons)
+        p = GamePlan(game)
+        for deck in game.decks.values():
+            back = layout(deck.back)
+            if back is not None:
+                p.deck_backs[deck.id] = _face(f"back-{deck.id}", layouter.draw(layouter.deck_face(deck), back), base)
+            for card in deck.cards:
+                ctype = game.card_types[card.type]
+                front = layout(ctype.template)
+                if front is not None:
+                    p.fronts[card.id] = _face(card.id, layouter.draw(layouter.card_face(card), front), base)
+                if ctype.back:
+                    own = layout(ctype.back)
+                    if own is not None:
+                        p.backs[card.id] = _face(f"{card.id}-back", layouter.draw(layouter.card_face(card), own), base)
+                elif deck.id in p.deck_backs:
+                    p.backs[card.id] = p.deck_backs[deck.id]
+        problems += layouter.problems
+        warnings += layouter.warnings
+        plans.append(p)
+    if problems:
+        raise ValidationFailed(problems)
+    return plans, warnings
+
+
+def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
+    h = hashlib.sha256(base.encode())
+    h.update(repr(drawing).encode())
+    for item in drawing.items:
+        if isinstance(item, Image):
+            h.update(Path(item.path).read_bytes())
+    return FaceOut(key, drawing, h.hexdigest())
+
+
+def build(options: Options) -> Report:
+    plans, warnings = plan(options)
+    report = Report(warnings=warnings)
+    for p in plans:
+        _GameBuild(p, options, report).run()
+    return report
+
+
+class _GameBuild:
+    def __init__(self, plan: GamePlan, options: Options, report: Report):
+        self.plan, self.options, self.report = plan, options, report
+        self.game = plan.game
+        self.out = options.out / self.game.slug
+        self.cache = self.out / ".cache"
+        self.old = self._read_manifest()
+        self.new: dict[str, str] = {}
+
+    def _read_manifest(self) -> dict[str, str]:
+        try:
+            data = json.loads((self.out / MANIFEST).read_text())
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def _fresh(self, rel: str, digest: str) -> bool:
+        """Record `rel` as made from `digest`; True when it already is and is on disk."""
+        self.new[rel] = digest
+        if self.old.get(rel) == digest and (self.out / rel).is_file():
+            self.report.unchanged.append(self.out / rel)
+            return True
+        return False
+
+    def _write(self, rel: str, data: bytes) -> None:
+        images.atomic_write(self.out / rel, data)
+        self.report.written.append(self.out / rel)
+
+    def run(self) -> None:
+        kinds = self.options.kinds
+        if "sheets" in kinds or "fold" in kinds:
+            self._sheets()
+        if {"png", "tts", "overview"} & set(kinds):
+            self._rasters()
+        self._remove_stale()
+        images.atomic_write(self.out / MANIFEST, json.dumps(self.new, indent=1, sort_keys=True).encode())
+
+    # -- PDFs
+
+    def _sheet_cards(self) -> tuple[list[sheets.SheetCard], str]:
+        """Every card its count times, and the hash of that sequence of faces."""
+        cards, digest = [], hashlib.sha256(RENDERER_VERSION.encode())
+        for deck in self.game.decks.values():
+            for card in deck.cards:
+                front, back = self.plan.fronts[card.id], self.plan.backs[card.id]
+                item = sheets.SheetCard(sheets.Face(front.key, front.drawing), sheets.Face(back.key, back.drawing), deck.name)
+                cards += [item] * card.count
+                digest.update(f"{front.hash}{back.hash}{deck.name}{card.count}".encode())
+        return cards, digest.hexdigest()
+
+    def _sheets(self) -> None:
+        cards, digest = self._sheet_cards()
+        first = next(iter(self.plan.fronts.values())).drawing
+        size = (first.width, first.height, first.bleed)
+        offset = self.options.back_offset
+        for paper in self.options.papers:
+            if "sheets" in self.options.kinds:
+                rel = f"cards-{paper}.pdf"
+                if not self._fresh(rel, f"{digest}:{offset}"):
+                    sheet = sheets.Sheet(sheets.PAPERS[paper], sheets.DUPLEX_GRIDS[paper], *size)
+                    self._write(rel, sheets.duplex_pdf(cards, sheet, self.game.title, offset))
+            if "fold" in self.options.kinds:
+                rel = f"cards-fold-{paper}.pdf"
+                if not self._fresh(rel, digest):
+                    sheet = sheets.Sheet(sheets.PAPERS[paper], sheets.FOLD_GRID, *size)
+                    self._write(rel, sheets.fold_pdf(cards, sheet, self.game.title))
+
+    # -- images
+
+    def _faces(self) -> list[FaceOut]:
+        """Every unique face once: fronts, own backs, deck backs."""
+        seen, out = set(), []
+        for face in [*self.plan.fronts.values(), *self.plan.backs.values(), *self.plan.deck_backs.values()]:
+            if face.key not in seen:
+                seen.add(face.key)
+                out.append(face)
+        return out
+
+    def _thumb(self, face: FaceOut) -> Path:
+        return self.cache / f"{face.hash[:32]}.png"
+
+    def _rasters(self) -> None:
+        kinds = self.options.kinds
+        jobs = []
+        for face in self._faces():
+            png = None
+            if "png" in kinds and not self._fresh(f"png/{face.key}.png", face.hash):
+                png = str(self.out / "png" / f"{face.key}.png")
+            thumb = self._thumb(face)
+            need_thumb = {"tts", "overview"} & set(kinds) and not thumb.is_file()
+            if png or need_thumb:
+                jobs.append(images.RenderJob(face.drawing, png, str(thumb) if need_thumb else None))
+                if png:
+                    self.report.written.append(Path(png))
+        _render(jobs, self.options, self.game.slug)
+        if "tts" in kinds:
+            self._tts()
+        if "overview" in kinds:
+            rows = [[self._thumb(self.plan.fronts[c.id]) for c in deck.cards] + [self._thumb(self.plan.deck_backs[deck.id])]
+                    for deck in self.game.decks.values()]
+            digest = hashlib.sha256(json.dumps([[p.name for p in r] for r in rows]).encode()).hexdigest()
+            if not self._fresh("overview.png", digest):
+                self._write("overview.png", images.overview(rows))
+        self._prune_cache()
+
+    def _tts(self) -> None:
+        index = []
+        for deck in self.game.decks.values():
+            slots = [card for card in deck.cards for _ in range(card.count)]
+            back = self.plan.deck_backs[deck.id]
+            own_backs = any(self.plan.backs[c.id] is not back for c in deck.cards)
+            rel = f"tts/{deck.id}-back.png"
+            if not self._fresh(rel, back.hash):
+                self._write(rel, images.png_bytes(_open(self._thumb(back))))
+            for n, chunk in enumerate(sheets.chunks(slots, images.TTS_PER_SHEET), start=1):
+                fronts = [self._thumb(self.plan.fronts[c.id]) for c in chunk]
+                cols, rows = images.tts_grid(len(fronts))
+                entry = {"sheet": f"{deck.id}-{n}.png", "deck": deck.name, "cards": len(fronts), "width": cols, "height": rows,
+                         "back": f"{deck.id}-back.png"}
+                rel = f"tts/{deck.id}-{n}.png"
+                if not self._fresh(rel, hashlib.sha256("".join(p.name for p in fronts).encode()).hexdigest()):
+                    self._write(rel, images.tts_sheet(fronts, self._thumb(back)))
+                if own_backs:  # double-sided cards: a sheet of their backs in the same grid
+                    backs = [self._thumb(self.plan.backs[c.id]) for c in chunk]
+                    rel = f"tts/{deck.id}-{n}-backs.png"
+                    entry["backs"] = f"{deck.id}-{n}-backs.png"
+                    if not self._fresh(rel, hashlib.sha256("".join(p.name for p in backs).encode()).hexdigest()):
+                        self._write(rel, images.tts_sheet(backs, self._thumb(back)))
+                index.append(entry)
+        data = json.dumps({"game": self.game.title, "sheets": index}, indent=2).encode()
+        if not self._fresh("tts/sheets.json", hashlib.sha256(data).hexdigest()):
+            self._write("tts/sheets.json", data)
+
+    def _prune_cache(self) -> None:
+        keep = {self._thumb(f).name for f in self._faces()}
+        for path in self.cache.glob("*.png") if self.cache.is_dir() else ():
+            if path.name not in keep:
+                path.unlink()
+
+    def _remove_stale(self) -> None:
+        """Outputs an earlier build made that this one, asked for the same kind, no longer makes
+        (a deleted card's image); outputs of kinds or papers not asked for are kept as they are."""
+        for rel in set(self.old) - set(self.new):
+            kind, paper = _kind_of(rel)
+            if kind not in self.options.kinds or (paper and paper not in self.options.papers):
+                self.new[rel] = self.old[rel]
+                continue
+            path = self.out / rel
+            if path.is_file():
+                path.unlink()
+                self.report.removed.append(path)
+
+
+def _kind_of(rel: str) -> tuple[str, str | None]:
+    """The kind of output a manifest entry is, and its paper if it has one."""
+    if rel.startswith(("png/", "tts/")):
+        return rel.split("/", 1)[0], None
+    for prefix, kind in (("cards-fold-", "fold"), ("cards-", "sheets")):
+        if rel.startswith(prefix):
+            return kind, rel[len(prefix):].removesuffix(".pdf")
+    return "overview", None
+
+
+def _open(path: Path):
+    from PIL import Image as PILImage
+
+    with PILImage.open(path) as im:
+        return im.convert("RGB")
+
+
+def _render(jobs: list[images.RenderJob], options: Options, label: str) -> None:
+    """Draw the faces, over every core when there are enough of them to pay for the workers."""
+    bar = tqdm(total=len(jobs), desc=f"{label}: images", unit="face", disable=not (options.progress and sys.stderr.isatty()) or not jobs)
+    if options.jobs > 1 and len(jobs) >= 8:
+        with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+            for _ in pool.map(images.run_job, jobs, chunksize=4):
+                bar.update()
+    else:
+        for job in jobs:
+            images.run_job(job)
+            bar.update()
+    bar.close()

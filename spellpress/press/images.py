@@ -1,0 +1,107 @@
+"""Raster outputs: each card at 300 DPI with bleed, Tabletop Simulator deck sheets, the overview.
+
+Tabletop Simulator (GUIDE section 2) takes a deck sheet of at most 10 x 7 cards and 4096 px a
+side, whose last slot is the hidden card: so at most 69 cards a sheet. Cards there are trimmed,
+409 x 572 px, which is poker's shape within the size limit.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image as PILImage
+
+from .displaylist import Drawing
+from . import raster
+
+TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
+TTS_CARD = (409, 572)  # trimmed poker in a 10 x 7 grid within 4096 x 4096
+TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot shows the hidden card
+OVERVIEW_CARD = (180, 252)
+
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that readers see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private; outputs are ordinary files
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def png_bytes(image: PILImage.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """Draw one face: its print PNG (with bleed) and/or its trimmed thumbnail."""
+
+    drawing: Drawing
+    png: str | None  # where the 300 DPI image goes, or None
+    thumb: str | None  # where the trimmed TTS-size image goes, or None
+
+
+def run_job(job: RenderJob) -> None:
+    """Runs in a worker process: everything it needs travels in the job."""
+    if job.png:
+        atomic_write(Path(job.png), png_bytes(raster.render(job.drawing)))
+    if job.thumb:
+        dpi = TTS_CARD[0] / job.drawing.width * 25.4
+        image = raster.render(job.drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
+        atomic_write(Path(job.thumb), png_bytes(image))
+
+
+def tts_grid(n: int) -> tuple[int, int]:
+    """Columns and rows for n cards plus the hidden-card slot."""
+    cols = min(TTS_COLS, n + 1)
+    return cols, math.ceil((n + 1) / cols)
+
+
+def tts_sheet(thumbs: list[Path], hidden: Path) -> bytes:
+    """Cards left to right, top to bottom; the hidden card in the grid's last slot."""
+    cols, rows = tts_grid(len(thumbs))
+    w, h = TTS_CARD
+    sheet = PILImage.new("RGB", (cols * w, rows * h), (0, 0, 0))
+    cache: dict[Path, PILImage.Image] = {}
+    for i, path in enumerate(thumbs + [None] * (cols * rows - 1 - len(thumbs)) + [hidden]):
+        if path is None:
+            continue
+        if path not in cache:
+            cache[path] = PILImage.open(path).convert("RGB")
+        sheet.paste(cache[path], ((i % cols) * w, (i // cols) * h))
+    assert sheet.width <= TTS_MAX_PX and sheet.height <= TTS_MAX_PX
+    return png_bytes(sheet)
+
+
+def overview(rows_of_thumbs: list[list[Path]], background=(40, 36, 48)) -> bytes:
+    """Every unique face small, a row per deck."""
+    w, h = OVERVIEW_CARD
+    gap = 12
+    cols = max(1, min(10, max(len(r) for r in rows_of_thumbs)))
+    lines = sum(math.ceil(len(r) / cols) for r in rows_of_thumbs)
+    image = PILImage.new("RGB", (gap + cols * (w + gap), gap + lines * (h + gap)), background)
+    line = 0
+    for row in rows_of_thumbs:
+        for i, path in enumerate(row):
+            with PILImage.open(path) as thumb:
+                small = thumb.convert("RGB").resize((w, h), PILImage.LANCZOS)
+            image.paste(small, (gap + (i % cols) * (w + gap), gap + (line + i // cols) * (h + gap)))
+        line += math.ceil(len(row) / cols)
+    return png_bytes(image)
