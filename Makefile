@@ -14,12 +14,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# Validate every game, then write what exists so far into build/.
+# Every output of every game into build/ (incremental: unchanged files are left alone).
 build: setup
-	$(BIN)/spellpress validate cards
-	mkdir -p build
+	$(BIN)/spellpress build
 	$(BIN)/spellpress list --json > build/catalog.json.tmp && mv build/catalog.json.tmp build/catalog.json
-	@echo "wrote build/catalog.json"
 
 test: setup
 	$(BIN)/pytest

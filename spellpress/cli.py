@@ -14,10 +14,7 @@ def _load(cards: str) -> tuple[Game, ...] | None:
     try:
         return load_games(Path(cards))
     except ValidationFailed as failed:
-        for problem in failed.problems:
-            print(problem, file=sys.stderr)
-        n = len(failed.problems)
-        print(f"{n} problem{'s' if n != 1 else ''} found in {cards}", file=sys.stderr)
+        _report(failed, cards)
         return None
 
 
@@ -41,12 +38,30 @@ def catalog(games: tuple[Game, ...]) -> dict:
     }
 
 
+def _report(failed: ValidationFailed, where: str) -> int:
+    for problem in failed.problems:
+        print(problem, file=sys.stderr)
+    n = len(failed.problems)
+    print(f"{n} problem{'s' if n != 1 else ''} found in {where}", file=sys.stderr)
+    return 1
+
+
 def cmd_validate(args) -> int:
     games = _load(args.cards)
     if games is None:
         return 1
     cards = sum(len(g.cards) for g in games)
-    print(f"ok: {len(games)} games, {sum(len(g.decks) for g in games)} decks, {cards} unique cards in {args.cards}")
+    note = ""
+    if Path(args.templates).is_dir():
+        from .press.build import Options, plan  # layouts: every text must fit its box
+
+        try:
+            plan(Options(cards=Path(args.cards), templates=Path(args.templates)))
+        except ValidationFailed as failed:
+            return _report(failed, args.cards)
+    else:
+        note = f" (layouts not checked: no templates directory {args.templates})"
+    print(f"ok: {len(games)} games, {sum(len(g.decks) for g in games)} decks, {cards} unique cards in {args.cards}{note}")
     return 0
 
 
@@ -67,18 +82,38 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    if _load(args.cards) is None:
+        return 1
+    from companion.server import run  # Flask and gunicorn are needed by this command alone
+
+    return run(host=args.host, port=args.port, db=args.db, cards=args.cards)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="spellpress", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check every game's YAML and report every problem at once")
     v.add_argument("cards", nargs="?", default="cards", metavar="CARDS_DIR", help="default: ./cards")
+    v.add_argument("--templates", default="templates", metavar="DIR", help="card layouts (default: ./templates)")
     v.set_defaults(run=cmd_validate)
+
+    from .press import cli as press_cli
+
+    press_cli.add_commands(sub)
 
     ls = sub.add_parser("list", help="the games, their decks, and unique and total cards")
     ls.add_argument("--json", action="store_true", help="print JSON (shape in the README)")
     ls.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     ls.set_defaults(run=cmd_list)
+
+    sv = sub.add_parser("serve", help="the table companion, for the phones on the local network")
+    sv.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one, 0.0.0.0)")
+    sv.add_argument("--port", type=int, default=8000, help="default: 8000")
+    sv.add_argument("--db", metavar="PATH", help="the SQLite file (default: ~/.local/share/spellpress/companion.db)")
+    sv.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+    sv.set_defaults(run=cmd_serve)
     return p
 
 

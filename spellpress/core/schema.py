@@ -20,7 +20,7 @@ from .yamlsource import Document
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, defer_build=True)
 
 
 Int = Annotated[int, pydantic.Strict()]

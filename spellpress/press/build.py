@@ -128,9 +128,35 @@ def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
 def build(options: Options) -> Report:
     plans, warnings = plan(options)
     report = Report(warnings=warnings)
-    for p in plans:
-        _GameBuild(p, options, report).run()
+    games = [_GameBuild(p, options, report) for p in plans]
+    # PDFs and card images of every game share one pool; the sheets that are made of the
+    # images (Tabletop Simulator, overview) follow once those are drawn.
+    _execute([job for g in games for job in g.jobs()], options)
+    for g in games:
+        g.finish()
     return report
+
+
+@dataclass(frozen=True)
+class PdfJob:
+    """One PDF of sheets, made in a worker: everything it needs travels with it."""
+
+    fold: bool
+    paper: str
+    cards: list
+    size: tuple[float, float, float]
+    title: str
+    back_offset: tuple[float, float]
+    path: str
+
+    def run(self) -> None:
+        grid = sheets.FOLD_GRID if self.fold else sheets.DUPLEX_GRIDS[self.paper]
+        sheet = sheets.Sheet(sheets.PAPERS[self.paper], grid, *self.size)
+        if self.fold:
+            data = sheets.fold_pdf(self.cards, sheet, self.title)
+        else:
+            data = sheets.duplex_pdf(self.cards, sheet, self.title, self.back_offset)
+        images.atomic_write(Path(self.path), data)
 
 
 class _GameBuild:
@@ -161,12 +187,18 @@ class _GameBuild:
         images.atomic_write(self.out / rel, data)
         self.report.written.append(self.out / rel)
 
-    def run(self) -> None:
+    def jobs(self) -> list:
+        """The PDFs and face images this build must (re)make; fresh ones are skipped."""
+        return self._sheets() + self._render_jobs()
+
+    def finish(self) -> None:
         kinds = self.options.kinds
-        if "sheets" in kinds or "fold" in kinds:
-            self._sheets()
-        if {"png", "tts", "overview"} & set(kinds):
-            self._rasters()
+        if "tts" in kinds:
+            self._tts()
+        if "overview" in kinds:
+            self._overview()
+        if {"tts", "overview"} & set(kinds):
+            self._prune_cache()
         self._remove_stale()
         images.atomic_write(self.out / MANIFEST, json.dumps(self.new, indent=1, sort_keys=True).encode())
 
@@ -183,22 +215,19 @@ class _GameBuild:
                 digest.update(f"{front.hash}{back.hash}{deck.name}{card.count}".encode())
         return cards, digest.hexdigest()
 
-    def _sheets(self) -> None:
+    def _sheets(self) -> list[PdfJob]:
         cards, digest = self._sheet_cards()
         first = next(iter(self.plan.fronts.values())).drawing
         size = (first.width, first.height, first.bleed)
         offset = self.options.back_offset
+        jobs = []
         for paper in self.options.papers:
-            if "sheets" in self.options.kinds:
-                rel = f"cards-{paper}.pdf"
-                if not self._fresh(rel, f"{digest}:{offset}"):
-                    sheet = sheets.Sheet(sheets.PAPERS[paper], sheets.DUPLEX_GRIDS[paper], *size)
-                    self._write(rel, sheets.duplex_pdf(cards, sheet, self.game.title, offset))
-            if "fold" in self.options.kinds:
-                rel = f"cards-fold-{paper}.pdf"
-                if not self._fresh(rel, digest):
-                    sheet = sheets.Sheet(sheets.PAPERS[paper], sheets.FOLD_GRID, *size)
-                    self._write(rel, sheets.fold_pdf(cards, sheet, self.game.title))
+            for fold, kind, rel, key in ((False, "sheets", f"cards-{paper}.pdf", f"{digest}:{offset}"),
+                                         (True, "fold", f"cards-fold-{paper}.pdf", digest)):
+                if kind in self.options.kinds and not self._fresh(rel, key):
+                    jobs.append(PdfJob(fold, paper, cards, size, self.game.title, offset, str(self.out / rel)))
+                    self.report.written.append(self.out / rel)
+        return jobs
 
     # -- images
 
@@ -214,29 +243,26 @@ class _GameBuild:
     def _thumb(self, face: FaceOut) -> Path:
         return self.cache / f"{face.hash[:32]}.png"
 
-    def _rasters(self) -> None:
+    def _render_jobs(self) -> list[images.RenderJob]:
         kinds = self.options.kinds
         jobs = []
         for face in self._faces():
             png = None
             if "png" in kinds and not self._fresh(f"png/{face.key}.png", face.hash):
                 png = str(self.out / "png" / f"{face.key}.png")
+                self.report.written.append(Path(png))
             thumb = self._thumb(face)
-            need_thumb = {"tts", "overview"} & set(kinds) and not thumb.is_file()
+            need_thumb = {"tts", "overview"} & set(kinds) and not (thumb.is_file() and images.small_thumb(thumb).is_file())
             if png or need_thumb:
                 jobs.append(images.RenderJob(face.drawing, png, str(thumb) if need_thumb else None))
-                if png:
-                    self.report.written.append(Path(png))
-        _render(jobs, self.options, self.game.slug)
-        if "tts" in kinds:
-            self._tts()
-        if "overview" in kinds:
-            rows = [[self._thumb(self.plan.fronts[c.id]) for c in deck.cards] + [self._thumb(self.plan.deck_backs[deck.id])]
-                    for deck in self.game.decks.values()]
-            digest = hashlib.sha256(json.dumps([[p.name for p in r] for r in rows]).encode()).hexdigest()
-            if not self._fresh("overview.png", digest):
-                self._write("overview.png", images.overview(rows))
-        self._prune_cache()
+        return jobs
+
+    def _overview(self) -> None:
+        rows = [[self._thumb(self.plan.fronts[c.id]) for c in deck.cards] + [self._thumb(self.plan.deck_backs[deck.id])]
+                for deck in self.game.decks.values()]
+        digest = hashlib.sha256(json.dumps([[p.name for p in r] for r in rows]).encode()).hexdigest()
+        if not self._fresh("overview.png", digest):
+            self._write("overview.png", images.overview(rows))
 
     def _tts(self) -> None:
         index = []
@@ -267,7 +293,7 @@ class _GameBuild:
             self._write("tts/sheets.json", data)
 
     def _prune_cache(self) -> None:
-        keep = {self._thumb(f).name for f in self._faces()}
+        keep = {p.name for f in self._faces() for p in (self._thumb(f), images.small_thumb(self._thumb(f)))}
         for path in self.cache.glob("*.png") if self.cache.is_dir() else ():
             if path.name not in keep:
                 path.unlink()
@@ -303,15 +329,22 @@ def _open(path: Path):
         return im.convert("RGB")
 
 
-def _render(jobs: list[images.RenderJob], options: Options, label: str) -> None:
-    """Draw the faces, over every core when there are enough of them to pay for the workers."""
-    bar = tqdm(total=len(jobs), desc=f"{label}: images", unit="face", disable=not (options.progress and sys.stderr.isatty()) or not jobs)
-    if options.jobs > 1 and len(jobs) >= 8:
-        with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-            for _ in pool.map(images.run_job, jobs, chunksize=4):
+def _run(job) -> None:
+    job.run()
+
+
+def _execute(jobs: list, options: Options) -> None:
+    """Run the jobs, over every core when there is enough work to pay for starting workers."""
+    show = options.progress and sys.stderr.isatty() and bool(jobs)
+    bar = tqdm(total=len(jobs), desc="building", unit="file", disable=not show)
+    if options.jobs > 1 and len(jobs) > 1:
+        # Largest first, so that a PDF does not start last and leave a core idle.
+        jobs = sorted(jobs, key=lambda j: isinstance(j, PdfJob), reverse=True)
+        with ProcessPoolExecutor(max_workers=min(options.jobs, len(jobs))) as pool:
+            for _ in pool.map(_run, jobs, chunksize=1 if len(jobs) < 64 else 4):
                 bar.update()
     else:
         for job in jobs:
-            images.run_job(job)
+            job.run()
             bar.update()
     bar.close()

@@ -43,9 +43,10 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def png_bytes(image: PILImage.Image) -> bytes:
+def png_bytes(image: PILImage.Image, *, fast: bool = False) -> bytes:
+    """PNG data; `fast` trades a larger file for a quicker save (big composite sheets)."""
     out = io.BytesIO()
-    image.save(out, "PNG")
+    image.save(out, "PNG", compress_level=1 if fast else 6)
     return out.getvalue()
 
 
@@ -55,17 +56,22 @@ class RenderJob:
 
     drawing: Drawing
     png: str | None  # where the 300 DPI image goes, or None
-    thumb: str | None  # where the trimmed TTS-size image goes, or None
+    thumb: str | None  # where the trimmed TTS-size image goes (and, beside it, the overview's)
 
 
-def run_job(job: RenderJob) -> None:
-    """Runs in a worker process: everything it needs travels in the job."""
-    if job.png:
-        atomic_write(Path(job.png), png_bytes(raster.render(job.drawing)))
-    if job.thumb:
-        dpi = TTS_CARD[0] / job.drawing.width * 25.4
-        image = raster.render(job.drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
-        atomic_write(Path(job.thumb), png_bytes(image))
+    def run(self) -> None:
+        """Runs in a worker process: everything it needs travels in the job."""
+        if self.png:
+            atomic_write(Path(self.png), png_bytes(raster.render(self.drawing)))
+        if self.thumb:
+            dpi = TTS_CARD[0] / self.drawing.width * 25.4
+            image = raster.render(self.drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
+            atomic_write(Path(self.thumb), png_bytes(image))
+            atomic_write(small_thumb(Path(self.thumb)), png_bytes(image.resize(OVERVIEW_CARD, PILImage.LANCZOS)))
+
+
+def small_thumb(thumb: Path) -> Path:
+    return thumb.with_name(thumb.stem + "-small.png")
 
 
 def tts_grid(n: int) -> tuple[int, int]:
@@ -87,7 +93,7 @@ def tts_sheet(thumbs: list[Path], hidden: Path) -> bytes:
             cache[path] = PILImage.open(path).convert("RGB")
         sheet.paste(cache[path], ((i % cols) * w, (i // cols) * h))
     assert sheet.width <= TTS_MAX_PX and sheet.height <= TTS_MAX_PX
-    return png_bytes(sheet)
+    return png_bytes(sheet, fast=True)
 
 
 def overview(rows_of_thumbs: list[list[Path]], background=(40, 36, 48)) -> bytes:
@@ -100,8 +106,7 @@ def overview(rows_of_thumbs: list[list[Path]], background=(40, 36, 48)) -> bytes
     line = 0
     for row in rows_of_thumbs:
         for i, path in enumerate(row):
-            with PILImage.open(path) as thumb:
-                small = thumb.convert("RGB").resize((w, h), PILImage.LANCZOS)
-            image.paste(small, (gap + (i % cols) * (w + gap), gap + (line + i // cols) * (h + gap)))
+            with PILImage.open(small_thumb(path)) as small:
+                image.paste(small.convert("RGB"), (gap + (i % cols) * (w + gap), gap + (line + i // cols) * (h + gap)))
         line += math.ceil(len(row) / cols)
-    return png_bytes(image)
+    return png_bytes(image, fast=True)

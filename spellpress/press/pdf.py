@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from PIL import Image as PILImage
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
 
 MM = 72 / 25.4  # points per millimetre
+rl_config.useA85 = 0  # streams stay binary: smaller files, and no time spent encoding them
 
 
 def define_form(canvas: Canvas, name: str, drawing: Drawing) -> None:

@@ -117,7 +117,8 @@ class Templates:
                 break
             path = self.root / f"{name}.yaml"
             if not path.is_file():
-                known = sorted(str(p.relative_to(self.root).with_suffix("")) for p in self.root.rglob("*.yaml"))
+                folder = self.root / Path(name).parent
+                known = sorted(str(p.relative_to(self.root).with_suffix("")) for p in folder.glob("*.yaml")) if folder.is_dir() else []
                 where = f"extended by {chain[-1][0]}" if chain else "named in decks.yaml"
                 problems.append(Problem(display_path(path), 0, 0, "", f"no such layout '{name}' ({where}){did_you_mean(name, known)}"))
                 break

@@ -1,0 +1,74 @@
+"""`spellpress build` and `spellpress watch`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from ..core import ValidationFailed
+from . import build as press_build
+from .watch import watch
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected X,Y in millimetres, like 0.5,-1") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise argparse.ArgumentTypeError("a back offset of more than 20 mm means the printer needs another fix")
+    return x, y
+
+
+def add_commands(sub) -> None:
+    for name, helptext in (("build", "make the print outputs into build/"),
+                           ("watch", "build, then build again whenever a card or layout is saved")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("games", nargs="*", metavar="GAME", help="game slugs (default: every game)")
+        p.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+        p.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
+        p.add_argument("--out", default="build", metavar="DIR", help="default: ./build")
+        p.add_argument("--only", nargs="+", choices=press_build.KINDS, metavar="KIND",
+                       help=f"only these kinds: {', '.join(press_build.KINDS)}")
+        p.add_argument("--paper", choices=press_build.PAPER_NAMES, action="append",
+                       help="a4 or letter (default: both)")
+        p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                       help="shift the backs of duplex sheets by X,Y mm (see the calibration page)")
+        p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+        p.set_defaults(run=cmd_build if name == "build" else cmd_watch)
+
+
+def options(args) -> press_build.Options:
+    o = press_build.Options(
+        cards=Path(args.cards), templates=Path(args.templates), out=Path(args.out), games=tuple(args.games),
+        kinds=tuple(args.only or press_build.KINDS), papers=tuple(dict.fromkeys(args.paper or press_build.PAPER_NAMES)),
+        back_offset=args.back_offset,
+    )
+    return o if args.jobs is None else press_build.Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
+
+
+def run_once(o: press_build.Options) -> int:
+    start = time.perf_counter()
+    try:
+        report = press_build.build(o)
+    except ValidationFailed as failed:
+        for problem in failed.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(failed.problems)} problem(s); nothing was written, the last good outputs are as they were",
+              file=sys.stderr)
+        return 1
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"built in {time.perf_counter() - start:.2f} s: {len(report.written)} written, "
+          f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {o.out}")
+    return 0
+
+
+def cmd_build(args) -> int:
+    return run_once(options(args))
+
+
+def cmd_watch(args) -> int:
+    return watch(options(args), run_once)

@@ -1,0 +1,45 @@
+"""`spellpress watch`: build, then build again whenever a card, a layout or a picture changes.
+
+It polls modification times ten times a second: a few hundred small files cost nothing to
+stat, and polling behaves the same on every filesystem and editor (some save by renaming).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+POLL_SECONDS = 0.1
+
+
+def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
+    seen = {}
+    for root in roots:
+        for path in root.rglob("*") if root.is_dir() else ():
+            try:
+                if path.is_file() and not path.name.startswith("."):
+                    st = path.stat()
+                    seen[path] = (st.st_mtime_ns, st.st_size)
+            except OSError:  # removed while we looked
+                continue
+    return seen
+
+
+def watch(options, run: Callable, stop: threading.Event | None = None) -> int:
+    roots = [options.cards, options.templates]
+    run(options)
+    before = snapshot(roots)
+    print(f"watching {', '.join(map(str, roots))}; Ctrl-C to stop", file=sys.stderr)
+    try:
+        while stop is None or not stop.is_set():
+            time.sleep(POLL_SECONDS)
+            now = snapshot(roots)
+            if now != before:
+                before = now
+                run(options)
+    except KeyboardInterrupt:
+        pass
+    return 0
