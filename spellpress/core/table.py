@@ -1,0 +1,468 @@
+"""A table at play: its events, the reducer that folds them into state, and undo.
+
+A table is an append-only list of events. `decide` checks an action against the current state
+and turns it into an event's data, drawing any randomness from the `randbelow` it is handed
+(the companion passes `secrets.randbelow`); `evolve` applies one event; `fold` replays a whole
+list. State is a plain, JSON-ready dict that is never changed in place: each step returns a
+new one. Starting values and bounds come from the game's counters, copied into the table's
+first event so that a game in progress keeps the numbers it was started with.
+
+A change of a number is a delta, so two phones tapping at once both count, in either order;
+a delta that would pass a counter's bound stops at the bound. Undo takes back the latest
+change that is still standing and must name the version it was made against: if anything
+happened since, the player is undoing something they have not seen, and it is refused.
+Draws (dice, coin, who goes first) are never undone, so nobody can draw again until they like
+the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .models import Game
+
+NAME_MAX = 24  # characters in a player's name: it has to fit on a phone's row
+MAX_DELTA = 10_000  # a larger typed amount on a counter with no bounds is taken for a typo
+DICE_SIDES = (2, 100)
+DICE_COUNT = (1, 20)
+
+RandBelow = Callable[[int], int]
+
+
+class TableError(Exception):
+    """An action or a set-up the table refuses; the state stays as it was."""
+
+
+class Invalid(TableError):
+    """The request makes no sense for this table (unknown counter, a value out of range...)."""
+
+
+class Conflict(TableError):
+    """The request made sense, but not any more: a stale version, nothing left to undo."""
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int  # 1, 2, 3...: the table's version once the event is applied
+    type: str
+    data: Mapping[str, Any]
+    by: int | None = None  # the player whose phone did it
+    at: float = 0.0  # seconds since the epoch
+
+
+# ---------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    players: tuple[int, int] | None = None  # the player counts it suits; None for any
+
+    def suits(self, players: int) -> bool:
+        return self.players is None or self.players[0] <= players <= self.players[1]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice made when a table starts, for the whole table or for each player."""
+
+    id: str
+    label: str
+    scope: str  # "table" or "player"
+    choices: tuple[Choice, ...]
+    preferred: tuple[str, ...] = ()  # the default, where it suits the number of players
+
+    def values(self, players: int) -> list[str]:
+        return [c.value for c in self.choices if c.suits(players)]
+
+    def default(self, players: int, index: int = 0) -> str:
+        """The preferred choice, else the first that suits; players get different ones in turn."""
+        values = self.values(players)
+        for value in self.preferred:
+            if value in values:
+                return value
+        return values[index % len(values)]
+
+    def label_of(self, value: str) -> str:
+        return next((c.label for c in self.choices if c.value == value), value)
+
+
+def _magicka_mayhem(game: Game) -> tuple[Option, ...]:
+    c = game.constants
+    return (
+        Option("mode", "Mode", "table", tuple(Choice(m.id, m.name) for m in c.modes)),
+        Option("mayhem", "Mayhem", "table", tuple(Choice(m.id, m.name) for m in c.mayhem_levels), (c.default_mayhem,)),
+    )
+
+
+def _spellchamber(game: Game) -> tuple[Option, ...]:
+    c = game.constants
+    choices, preferred = [], []
+    for spec in c.scenario_decks.values():
+        for card in sorted(game.decks[spec.deck].cards, key=lambda card: card["number"]):
+            ammo = ", ".join(f"{card[kind]} {effect.name}" for kind, effect in c.ammo.items())
+            label = f"{card.name}: {card['spells_per_player']} spells each, {ammo}"
+            choices.append(Choice(card.id, label, (spec.players.min, spec.players.max)))
+            if card["number"] == c.beginner_scenario:
+                preferred.append(card.id)
+    return (Option("scenario", "Scenario", "table", tuple(choices), tuple(preferred)),)
+
+
+def _sorcerer_duel(game: Game) -> tuple[Option, ...]:
+    decks = game.constants.player_decks
+    return (Option("deck", "Deck", "player", tuple(Choice(d, game.decks[d].name) for d in decks)),)
+
+
+_OPTIONS: dict[str, Callable[[Game], tuple[Option, ...]]] = {
+    "magicka-mayhem": _magicka_mayhem,
+    "spellchamber": _spellchamber,
+    "sorcerer-duel": _sorcerer_duel,
+}
+
+
+def game_options(game: Game) -> tuple[Option, ...]:
+    """The options a table of `game` starts with, read from its constants and decks."""
+    build = _OPTIONS.get(game.ruleset)
+    return build(game) if build else ()
+
+
+# ---------------------------------------------------------------------------- starting
+
+
+_MARKUP = re.compile(r"<\s*[a-zA-Z/!?]|&#?[a-zA-Z0-9]+;")
+
+
+def clean_name(raw: Any) -> str:
+    """A player's name with its spaces tidied; markup and control characters are refused."""
+    if not isinstance(raw, str):
+        raise Invalid("a name must be text")
+    name = " ".join(raw.split())
+    if not name:
+        raise Invalid("a name cannot be empty")
+    if any(not ch.isprintable() for ch in name):
+        raise Invalid("a name cannot hold control characters")
+    if _MARKUP.search(name):
+        raise Invalid("a name cannot hold markup such as <b> or &amp;")
+    if len(name) > NAME_MAX:
+        raise Invalid(f"a name has at most {NAME_MAX} characters; '{name[:NAME_MAX]}…' is longer")
+    return name
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Invalid(f"{what} must be a whole number, got {value!r}"[:200])
+    return value
+
+
+def _choose(option: Option, given: Any, players: int) -> str:
+    values = option.values(players)
+    if given not in values:
+        raise Invalid(f"{option.label.lower()} must be one of {', '.join(values)} for {players} players; got {given!r}"[:300])
+    return given
+
+
+def start(game: Game, players: Any, options: Any = None) -> dict:
+    """The data of a table's first event: its players, options and counters.
+
+    `players` is a number of players, or a list of names or of {"name", "options"}; `options`
+    maps the game's table options to a choice. Options left out take their defaults.
+    """
+    low, high = game.players.min, game.players.max
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [f"Player {i + 1}" for i in range(min(max(players, 0), high + 1))]
+    if not isinstance(players, list):
+        raise Invalid("players must be a list of names, or a number of players")
+    if not low <= len(players) <= high:
+        raise Invalid(f"{game.title} is for {low} to {high} players; got {len(players)}")
+    entries = [p if isinstance(p, dict) else {"name": p} for p in players]
+    names = [clean_name(p.get("name")) for p in entries]
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise Invalid(f"two players are called '{name}'; give each their own name")
+        seen.add(name.casefold())
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise Invalid("options must be an object")
+    specs = game_options(game)
+    table_specs = {o.id: o for o in specs if o.scope == "table"}
+    player_specs = {o.id: o for o in specs if o.scope == "player"}
+    _known_keys(options, table_specs, "table option")
+    n = len(names)
+    chosen = {o.id: _choose(o, options[o.id], n) if o.id in options else o.default(n) for o in table_specs.values()}
+    seats = []
+    for i, (entry, name) in enumerate(zip(entries, names)):
+        given = entry.get("options") or {}
+        if not isinstance(given, dict):
+            raise Invalid(f"the options of player {i} must be an object")
+        _known_keys(given, player_specs, "player option")
+        seats.append({
+            "name": name,
+            "options": {o.id: _choose(o, given[o.id], n) if o.id in given else o.default(n, i) for o in player_specs.values()},
+        })
+    return {
+        "game": game.slug,
+        "title": game.title,
+        "max_players": high,
+        "counters": [asdict(c) for c in game.counters],
+        "options": chosen,
+        "players": seats,
+    }
+
+
+def _known_keys(given: dict, known: Mapping[str, Option], what: str) -> None:
+    for key in given:
+        if key not in known:
+            names = ", ".join(known) or "none"
+            raise Invalid(f"unknown {what} {key!r}; this game's are: {names}"[:300])
+
+
+def join(game: Game, state: dict, name: Any) -> dict:
+    """The data of a 'join' event: the seat of the player by that name, or a new player's."""
+    name = clean_name(name)
+    for i, player in enumerate(state["players"]):
+        if player["name"].casefold() == name.casefold():
+            return {"player": i, "name": player["name"], "new": False}
+    n = len(state["players"])
+    if n >= state["max_players"]:
+        names = ", ".join(p["name"] for p in state["players"])
+        raise Conflict(f"the table is full; join as one of its players: {names}")
+    options = {o.id: o.default(n + 1, n) for o in game_options(game) if o.scope == "player"}
+    return {"player": n, "name": name, "new": True, "options": options}
+
+
+# ---------------------------------------------------------------------------- deciding
+
+
+def counter_spec(state: dict, counter_id: Any) -> dict:
+    for spec in state["counter_specs"]:
+        if spec["id"] == counter_id:
+            return spec
+    names = ", ".join(s["id"] for s in state["counter_specs"]) or "none"
+    raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
+
+
+def _player(state: dict, value: Any) -> int:
+    index = _int(value, "player")
+    if not 0 <= index < len(state["players"]):
+        raise Invalid(f"no player {index}: players are numbered 0 to {len(state['players']) - 1}")
+    return index
+
+
+def _clamp(value: int, spec: Mapping) -> int:
+    if spec["min"] is not None:
+        value = max(value, spec["min"])
+    if spec["max"] is not None:
+        value = min(value, spec["max"])
+    return value
+
+
+def _adjust(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+    spec = counter_spec(state, action.get("counter"))
+    player = _player(state, action.get("player")) if spec["scope"] == "player" else None
+    if spec["scope"] == "table" and action.get("player") is not None:
+        raise Invalid(f"{spec['label']} belongs to the whole table: leave 'player' out")
+    delta = _int(action.get("delta"), "delta")
+    if delta == 0:
+        raise Invalid("a delta of 0 changes nothing")
+    if delta % spec["step"]:
+        raise Invalid(f"{spec['label']} moves in steps of {spec['step']}; {delta} is not one")
+    bounded = spec["min"] is not None and spec["max"] is not None
+    limit = spec["max"] - spec["min"] if bounded else MAX_DELTA
+    if abs(delta) > limit:
+        raise Invalid(f"a change of {delta} is more than {spec['label']} can move (at most {limit} at once)")
+    before = (state["players"][player]["counters"] if player is not None else state["counters"])[spec["id"]]
+    return {"player": player, "counter": spec["id"], "delta": delta, "from": before, "to": _clamp(before + delta, spec)}
+
+
+def _undo(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+    target = state["undo"]
+    if target is None:
+        raise Conflict("there is nothing to undo")
+    return {"target": target["seq"], "text": target["text"]}
+
+
+def _roll(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+    sides = _int(action.get("sides"), "sides")
+    count = _int(action.get("count", 1), "count")
+    if not DICE_SIDES[0] <= sides <= DICE_SIDES[1]:
+        raise Invalid(f"a die has {DICE_SIDES[0]} to {DICE_SIDES[1]} sides; got {sides}")
+    if not DICE_COUNT[0] <= count <= DICE_COUNT[1]:
+        raise Invalid(f"roll {DICE_COUNT[0]} to {DICE_COUNT[1]} dice at once; got {count}")
+    return {"sides": sides, "count": count, "results": [randbelow(sides) + 1 for _ in range(count)]}
+
+
+def _coin(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+    return {"result": ("heads", "tails")[randbelow(2)]}
+
+
+def _first(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+    return {"player": randbelow(len(state["players"]))}
+
+
+_DECIDE = {"adjust": _adjust, "undo": _undo, "roll": _roll, "coin": _coin, "first": _first}
+ORDERED = ("undo",)  # actions that must carry the version they were made against
+ACTIONS = tuple(_DECIDE)
+
+
+def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tuple[str, dict]:
+    """The event (type, data) that `action` makes at `version`, or TableError."""
+    if not isinstance(action, dict):
+        raise Invalid("an action must be an object")
+    kind = action.get("type")
+    if kind not in _DECIDE:
+        raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(ACTIONS)}"[:300])
+    if kind in ORDERED:
+        made_at = _int(action.get("version"), "version")
+        if made_at != version:
+            raise Conflict(f"the table is at version {version}, not {made_at}: look again before you {kind}")
+    return kind, _DECIDE[kind](state, action, randbelow)
+
+
+# ---------------------------------------------------------------------------- evolving
+
+
+def _new_player(name: str, options: Mapping, specs: list) -> dict:
+    counters = {s["id"]: s["start"] for s in specs if s["scope"] == "player"}
+    return {"name": name, "counters": counters, "options": dict(options)}
+
+
+def _on_create(state: None, event: Event) -> dict:
+    d = event.data
+    specs = [dict(s) for s in d["counters"]]
+    return {
+        "game": d["game"],
+        "title": d["title"],
+        "max_players": d["max_players"],
+        "counter_specs": specs,
+        "options": dict(d["options"]),
+        "counters": {s["id"]: s["start"] for s in specs if s["scope"] == "table"},
+        "players": [_new_player(p["name"], p["options"], specs) for p in d["players"]],
+        "first_player": None,
+        "last_draw": None,
+        "undo": None,
+    }
+
+
+def _on_join(state: dict, event: Event) -> dict:
+    if not event.data["new"]:
+        return state
+    player = _new_player(event.data["name"], event.data["options"], state["counter_specs"])
+    return {**state, "players": [*state["players"], player]}
+
+
+def _on_adjust(state: dict, event: Event) -> dict:
+    d = event.data
+    spec = counter_spec(state, d["counter"])
+    if d["player"] is None:
+        new = {**state, "counters": _moved(state["counters"], spec, d["delta"])}
+    else:
+        players = list(state["players"])
+        player = players[d["player"]]
+        players[d["player"]] = {**player, "counters": _moved(player["counters"], spec, d["delta"])}
+        new = {**state, "players": players}
+    new["undo"] = {"seq": event.seq, "text": describe(event, new)}
+    return new
+
+
+def _moved(counters: Mapping, spec: Mapping, delta: int) -> dict:
+    return {**counters, spec["id"]: _clamp(counters[spec["id"]] + delta, spec)}
+
+
+def _on_draw(state: dict, event: Event) -> dict:
+    new = {**state, "last_draw": {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data}}
+    if event.type == "first":
+        new["first_player"] = event.data["player"]
+    return new
+
+
+_EVOLVE = {
+    "create": _on_create,
+    "join": _on_join,
+    "adjust": _on_adjust,
+    "roll": _on_draw,
+    "coin": _on_draw,
+    "first": _on_draw,
+}
+
+
+def evolve(state: dict | None, event: Event) -> dict:
+    """The state after `event`. An undo is applied by `fold`, which sees the whole history."""
+    if event.type == "undo":
+        raise ValueError("an undo is applied by replaying the table's events: use fold()")
+    return _EVOLVE[event.type](state, event)
+
+
+def undone(events: Iterable[Event]) -> set[int]:
+    return {e.data["target"] for e in events if e.type == "undo"}
+
+
+def fold(events: Iterable[Event]) -> dict:
+    """The state that `events` (from the table's first) lead to, leaving out undone ones."""
+    events = list(events)
+    skip = undone(events)
+    state = None
+    for event in events:
+        if event.type != "undo" and event.seq not in skip:
+            state = evolve(state, event)
+    return state
+
+
+# ---------------------------------------------------------------------------- the log
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"\N{MINUS SIGN}{-n}"
+
+
+def _name(state: dict, index: int | None) -> str:
+    return state["players"][index]["name"] if index is not None and index < len(state["players"]) else "someone"
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe(event: Event, state: dict) -> str:
+    """One line of the table's log, in words a player reads."""
+    d, who = event.data, _name(state, event.by)
+    if event.type == "create":
+        return f"{who} started {d['title']} for {_and([p['name'] for p in d['players']])}"
+    if event.type == "join":
+        return f"{d['name']} joined" + (" as a new player" if d["new"] else "")
+    if event.type == "adjust":
+        spec = counter_spec(state, d["counter"])
+        owner = f"{_name(state, d['player'])}: " if d["player"] is not None else ""
+        text = f"{owner}{spec['label']} {_signed(d['delta'])} \N{RIGHTWARDS ARROW} {d['to']}"
+        if d["to"] != d["from"] + d["delta"]:
+            text += f" (stops at {d['to']})"
+        return text + (f" (by {who})" if event.by != d["player"] else "")
+    if event.type == "undo":
+        return f"{who} undid: {d['text']}"
+    if event.type == "roll":
+        dice = f"{d['count']}d{d['sides']}"
+        total = " + ".join(map(str, d["results"])) + (f" = {sum(d['results'])}" if d["count"] > 1 else "")
+        return f"{who} rolled {dice}: {total}"
+    if event.type == "coin":
+        return f"{who} flipped a coin: {d['result']}"
+    if event.type == "first":
+        return f"{who} drew who goes first: {_name(state, d['player'])}"
+    return event.type
+
+
+def log_entry(event: Event, state: dict, undone_seqs: set[int]) -> dict:
+    """An event as the log shows it."""
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "text": describe(event, state),
+        "by": event.by,
+        "at": event.at,
+        "undone": event.seq in undone_seqs,
+        "data": dict(event.data),
+    }
