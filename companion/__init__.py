@@ -1,0 +1,88 @@
+"""The table companion: a Flask app that every phone at the table shares (docs/api.md).
+
+`create_app()` reads its settings from `config`, else from the environment
+(SPELLPRESS_DB, SPELLPRESS_CARDS), so a production WSGI server can build it as
+`companion:create_app()`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from spellpress.core import load_games
+
+from . import api, errors, pages
+from .context import Companion
+from .live import Hub
+from .store import Store
+
+
+def default_database() -> Path:
+    """Where a table's events live when nobody says: the user's data directory."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "spellpress" / "companion.db"
+
+
+DEFAULTS = {
+    "CARDS": "cards",
+    "CODE_TTL": 12 * 3600,  # seconds a join code works; any seat can ask for a new one
+    "JOIN_FAILURES": (10, 300),  # wrong codes a client may try within so many seconds
+    "MAX_CONTENT_LENGTH": 16 * 1024,
+    "STREAM_KEEPALIVE": 15,
+    "STREAM_SECONDS": 300,  # a stream ends now and then; the phone reconnects at once
+    "PROXY_HOPS": 0,  # proxies in front whose X-Forwarded-* headers are to be trusted
+    "LAN_URL": None,  # what a QR code points at when the page was opened on localhost
+}
+
+
+def create_app(config: Mapping | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(DEFAULTS, DATABASE=default_database())
+    for key, env in (("DATABASE", "SPELLPRESS_DB"), ("CARDS", "SPELLPRESS_CARDS")):
+        if os.environ.get(env):
+            app.config[key] = os.environ[env]
+    app.config.update(config or {})
+
+    games = {g.slug: g for g in load_games(Path(app.config["CARDS"]))}
+    store = Store(
+        app.config["DATABASE"], code_ttl=app.config["CODE_TTL"], join_failures=tuple(app.config["JOIN_FAILURES"])
+    )
+    app.extensions["spellpress"] = Companion(games, store, Hub(store))
+    app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder))
+
+    errors.register(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    app.after_request(_headers)
+    if app.config["PROXY_HOPS"]:
+        hops = app.config["PROXY_HOPS"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
+    return app
+
+
+def _asset_version(static: Path) -> str:
+    """A digest of the static files, so that phones fetch them again after an upgrade."""
+    digest = hashlib.sha256()
+    for path in sorted(static.iterdir()):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+def _headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"  # a table's address is its key to read it
+    return response

@@ -1,0 +1,173 @@
+"""The JSON API that the phone pages use (documented in docs/api.md)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from spellpress.core import table
+from spellpress.core.models import Game
+
+from .errors import BadRequest, NotFound, Unauthorized
+from .context import companion
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body() -> dict:
+    """The request's JSON object; an oversized body was refused (413) before it was read."""
+    try:
+        data = json.loads(request.get_data() or b"null")
+    except ValueError as err:
+        raise BadRequest(f"the body is not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return data
+
+
+def _seat(table_id: str) -> int:
+    """The player whose seat token the request carries; 401 without a valid one."""
+    kind, _, token = request.headers.get("Authorization", "").partition(" ")
+    if kind.lower() != "bearer" or not token.strip():
+        raise Unauthorized("this needs a seat: send Authorization: Bearer <seat token>")
+    player = companion().store.seat(table_id, token.strip())
+    if player is None:
+        raise Unauthorized("that seat token is not one of this table's")
+    return player
+
+
+def _game(slug: object) -> Game:
+    games = companion().games
+    if not isinstance(slug, str) or slug not in games:
+        raise NotFound(f"unknown game {slug!r}; the games are: {', '.join(games)}"[:300])
+    return games[slug]
+
+
+def game_json(game: Game) -> dict:
+    return {
+        "slug": game.slug,
+        "title": game.title,
+        "players": {"min": game.players.min, "max": game.players.max},
+        "counters": [c.__dict__ for c in game.counters],
+        "options": [
+            {
+                "id": o.id,
+                "label": o.label,
+                "scope": o.scope,
+                "choices": [{"value": c.value, "label": c.label, "players": c.players} for c in o.choices],
+            }
+            for o in table.game_options(game)
+        ],
+    }
+
+
+@bp.get("/games")
+def games():
+    return jsonify(games=[game_json(g) for g in companion().games.values()])
+
+
+@bp.post("/tables")
+def create_table():
+    body = _body()
+    game = _game(body.get("game"))
+    seat, code, expires, version, state = companion().store.create(game, body.get("players"), body.get("options"))
+    return jsonify(
+        id=seat.table_id, code=code, code_expires=expires, token=seat.token, player=seat.player,
+        version=version, state=state,
+    ), 201
+
+
+@bp.get("/codes/<code>")
+def look_up_code(code: str):
+    """Who sits at the table a code leads to, so that a phone can pick its player."""
+    store = companion().store
+    version, state = store.read(store.resolve(code, request.remote_addr or ""))
+    return jsonify(
+        title=state["title"], game=state["game"], players=[p["name"] for p in state["players"]],
+        room=len(state["players"]) < state["max_players"],
+    )
+
+
+@bp.post("/tables/join")
+def join_table():
+    body = _body()
+    store = companion().store
+    table_id = store.resolve(body.get("code"), request.remote_addr or "")
+    _, state = store.read(table_id)
+    seat, version, state = store.join(table_id, _game(state["game"]), body.get("name"))
+    companion().hub.publish(table_id, version)
+    return jsonify(id=table_id, token=seat.token, player=seat.player, version=version, state=state)
+
+
+@bp.get("/tables/<table_id>")
+def get_table(table_id: str):
+    version, state = companion().store.read(table_id)
+    return jsonify(id=table_id, version=version, state=state)
+
+
+@bp.post("/tables/<table_id>/actions")
+def act(table_id: str):
+    player = _seat(table_id)
+    outcome = companion().store.act(table_id, player, _body(), secrets.randbelow)
+    if not outcome.repeated:
+        companion().hub.publish(table_id, outcome.version)
+    entry = table.log_entry(outcome.event, outcome.state, set())
+    return jsonify(version=outcome.version, state=outcome.state, event=entry, repeated=outcome.repeated)
+
+
+@bp.get("/tables/<table_id>/log")
+def log(table_id: str):
+    after = request.args.get("after", 0, type=int)
+    limit = max(1, min(request.args.get("limit", 200, type=int), 500))
+    version, _, entries = companion().store.log(table_id, after, limit)
+    return jsonify(version=version, events=entries)
+
+
+@bp.get("/tables/<table_id>/code")
+def get_code(table_id: str):
+    _seat(table_id)
+    current = companion().store.code(table_id)
+    if current is None:
+        return jsonify(code=None, expires=None)
+    return jsonify(code=current[0], expires=current[1])
+
+
+@bp.post("/tables/<table_id>/code")
+def renew_code(table_id: str):
+    _seat(table_id)
+    code, expires = companion().store.new_code(table_id)
+    return jsonify(code=code, expires=expires)
+
+
+def _sse(kind: str, version: int, payload: dict) -> str:
+    return f"id: {version}\nevent: {kind}\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n"
+
+
+@bp.get("/tables/<table_id>/stream")
+def stream(table_id: str):
+    """Server-Sent Events: the whole state at once, then again with the new log entries each
+    time the table changes; a comment line now and then so a vanished phone is noticed."""
+    store, hub = companion().store, companion().hub
+    version, state = store.read(table_id)
+    last_seen = request.headers.get("Last-Event-ID", type=int)
+    keepalive = current_app.config["STREAM_KEEPALIVE"]
+    lifetime = current_app.config["STREAM_SECONDS"]
+
+    def events():
+        with hub.listen(table_id, version) as wait:
+            entries = store.log(table_id, after=last_seen)[2] if last_seen is not None else []
+            yield "retry: 1000\n" + _sse("state", version, {"version": version, "state": state, "events": entries})
+            seen, ends = version, time.monotonic() + lifetime
+            while time.monotonic() < ends and not hub.closed:
+                if wait(seen, keepalive) == seen:
+                    yield ": still here\n\n"
+                    continue
+                now_version, now_state, entries = store.log(table_id, after=seen)
+                yield _sse("state", now_version, {"version": now_version, "state": now_state, "events": entries})
+                seen = now_version
+
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return Response(events(), mimetype="text/event-stream", headers=headers)

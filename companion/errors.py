@@ -1,0 +1,71 @@
+"""Refusals, each with an HTTP status and a reason; the API answers them as {"error": reason}."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from spellpress.core.table import Conflict, Invalid
+
+
+class ApiError(Exception):
+    status = 400
+
+    def __init__(self, message: str, headers: dict | None = None):
+        super().__init__(message)
+        self.message, self.headers = message, headers or {}
+
+
+class BadRequest(ApiError):
+    status = 400
+
+
+class Unauthorized(ApiError):
+    status = 401
+
+    def __init__(self, message: str):
+        super().__init__(message, {"WWW-Authenticate": 'Bearer realm="spellpress"'})
+
+
+class NotFound(ApiError):
+    status = 404
+
+
+class Gone(ApiError):
+    status = 410
+
+
+class TooManyRequests(ApiError):
+    status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, {"Retry-After": str(retry_after)})
+
+
+def _answer(message: str, status: int, headers: dict | None = None):
+    response = jsonify(error=message)
+    response.status_code = status
+    response.headers.update(headers or {})
+    return response
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(err: ApiError):
+        return _answer(err.message, err.status, err.headers)
+
+    @app.errorhandler(Invalid)
+    def invalid(err: Invalid):
+        return _answer(str(err), 422)
+
+    @app.errorhandler(Conflict)
+    def conflict(err: Conflict):
+        return _answer(str(err), 409)
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        """JSON for the API (an oversized body, a wrong method...); Flask's own page elsewhere."""
+        if not request.path.startswith("/api/"):
+            return err
+        reasons = {413: f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"}
+        return _answer(reasons.get(err.code, err.description or err.name), err.code)

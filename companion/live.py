@@ -1,0 +1,87 @@
+"""Waking the phones that watch a table when its version moves.
+
+A write in this process publishes the table's new version at once. Writes by other processes
+(a server run with several workers on one SQLite file) are noticed by a watcher thread that
+asks SQLite's `data_version` a few times a second while anyone is listening.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from .store import Store
+
+
+class Hub:
+    def __init__(self, store: Store, poll: float = 0.2):
+        self.store, self.poll = store, poll
+        self._lock = threading.Lock()
+        self._waiting: dict[str, threading.Condition] = {}
+        self._listeners: dict[str, int] = {}
+        self._versions: dict[str, int] = {}
+        self._watcher: threading.Thread | None = None
+        self.closed = False
+
+    def publish(self, table_id: str, version: int) -> None:
+        with self._lock:
+            if table_id in self._waiting and version > self._versions.get(table_id, 0):
+                self._versions[table_id] = version
+                self._waiting[table_id].notify_all()
+
+    def close(self) -> None:
+        """End every stream (the server is stopping): the phones reconnect to the next one."""
+        with self._lock:
+            self.closed = True
+            for cond in self._waiting.values():
+                cond.notify_all()
+
+    @contextmanager
+    def listen(self, table_id: str, version: int) -> Iterator[Callable[[int, float], int]]:
+        """While open, `wait(seen, timeout)` returns the table's latest version once it passes
+        `seen`, or `seen` after `timeout` seconds or once the hub is closed."""
+        with self._lock:
+            if table_id not in self._waiting:
+                self._waiting[table_id] = threading.Condition(self._lock)
+                self._versions[table_id] = version
+            self._listeners[table_id] = self._listeners.get(table_id, 0) + 1
+            cond = self._waiting[table_id]
+            if self._watcher is None:
+                self._watcher = threading.Thread(target=self._watch, name="spellpress-watcher", daemon=True)
+                self._watcher.start()
+
+        def wait(seen: int, timeout: float) -> int:
+            with self._lock:
+                cond.wait_for(lambda: self.closed or self._versions[table_id] > seen, timeout)
+                return max(seen, self._versions[table_id])
+
+        try:
+            yield wait
+        finally:
+            with self._lock:
+                self._listeners[table_id] -= 1
+                if not self._listeners[table_id]:
+                    del self._listeners[table_id], self._waiting[table_id], self._versions[table_id]
+
+    def _watch(self) -> None:
+        """Publish what other processes wrote; ends when nobody listens any more."""
+        db = self.store.open()
+        seen = None
+        try:
+            while True:
+                with self._lock:
+                    tables = list(self._listeners)
+                    if not tables:
+                        self._watcher = None
+                        return
+                changed = db.execute("PRAGMA data_version").fetchone()[0]
+                if changed != seen:
+                    seen = changed
+                    marks = ",".join("?" * len(tables))
+                    for row in db.execute(f"SELECT id, version FROM tables WHERE id IN ({marks})", tables):
+                        self.publish(row["id"], row["version"])
+                time.sleep(self.poll)
+        finally:
+            db.close()

@@ -1,0 +1,105 @@
+"""The phone pages: server-rendered HTML that a little JavaScript keeps live."""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import urlsplit
+
+import segno
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+
+from spellpress.core import table
+
+from .context import companion
+from .errors import ApiError
+from .store import normal_code
+
+bp = Blueprint("pages", __name__)
+
+@bp.app_context_processor
+def _assets():
+    version = current_app.config["ASSET_VERSION"]
+    return {"asset": lambda name: url_for("static", filename=name, v=version)}
+
+
+def _base_url() -> str:
+    """The address other phones reach this server by: the page's own, unless that is localhost."""
+    lan = current_app.config["LAN_URL"]
+    if lan and urlsplit(request.host_url).hostname in ("localhost", "127.0.0.1", "::1"):
+        return lan.rstrip("/") + "/"
+    return request.host_url
+
+
+@bp.get("/")
+def home():
+    return render_template("home.html", games=companion().games.values())
+
+
+@bp.get("/new/<slug>")
+def new_table(slug: str):
+    game = companion().games.get(slug) or abort(404)
+    return render_template("new.html", game=game, options=table.game_options(game))
+
+
+@bp.get("/join")
+@bp.get("/join/<code>")
+def join(code: str = ""):
+    return render_template("join.html", code=normal_code(code) or "")
+
+
+@bp.get("/join/<code>/qr.svg")
+def join_qr(code: str):
+    """A QR code of the join address: a phone's camera opens it straight away."""
+    code = normal_code(code) or abort(404)
+    svg = io.BytesIO()
+    segno.make(f"{_base_url()}join/{code}", error="m").save(svg, kind="svg", scale=6, border=2, light="#fff")
+    return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
+
+def _table(table_id: str):
+    try:
+        return companion().store.read(table_id)
+    except ApiError:
+        abort(404)
+
+
+def _board_context(state: dict) -> dict:
+    game = companion().games.get(state["game"])
+    options = {o.id: o for o in table.game_options(game)} if game else {}
+
+    def option_text(values: dict) -> str:
+        return " · ".join(options[k].label_of(v) if k in options else v for k, v in values.items())
+
+    return {"state": state, "option_text": option_text, "max_delta": table.MAX_DELTA}
+
+
+@bp.get("/t/<table_id>")
+def table_page(table_id: str):
+    version, state = _table(table_id)
+    game = companion().games.get(state["game"])
+    die = getattr(game.constants, "die_sides", None) if game else None
+    return render_template(
+        "table.html", table_id=table_id, version=version, die=die,
+        dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, **_board_context(state),
+    )
+
+
+@bp.get("/t/<table_id>/board")
+def board(table_id: str):
+    """The players and counters alone, for a page whose table gained a player."""
+    version, state = _table(table_id)
+    return render_template("_board.html", version=version, **_board_context(state))
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    return current_app.response_class(
+        render_template("manifest.webmanifest"), mimetype="application/manifest+json"
+    )
+
+
+@bp.get("/sw.js")
+def service_worker():
+    response = current_app.response_class(render_template("sw.js"), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,638 @@
+// Spellpress companion: the little JavaScript that the server-rendered pages need.
+// Names and log lines are only ever set with textContent, never as HTML.
+"use strict";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+// ---------------------------------------------------------------- shared helpers
+
+const store = {
+  get(key, fallback) {
+    try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+  },
+  set(key, value) {
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: memory only */ }
+  },
+};
+
+// This phone's seats: table id -> {token, player, title, names, at}.
+const seats = {
+  all: () => store.get("spellpress.seats", {}),
+  get: (id) => seats.all()[id],
+  put(id, seat) { store.set("spellpress.seats", { ...seats.all(), [id]: { ...seat, at: Date.now() } }); },
+};
+
+async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = "Bearer " + token;
+  const response = await fetch(path, {
+    method, headers, cache: "no-store",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await response.json(); } catch { /* not JSON */ }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+let toastTimer = null;
+function toast(text) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
+}
+
+function requestId() {
+  return (crypto.randomUUID && crypto.randomUUID()) ||
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function normalCode(raw) {
+  return (raw || "").toUpperCase().replace(/[\s-]/g, "");
+}
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch(() => { /* http on a LAN: no offline shell */ });
+}
+
+// ---------------------------------------------------------------- home
+
+function homePage() {
+  $("[data-join-code]").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = normalCode($("#code").value);
+    if (code) location.href = "/join/" + encodeURIComponent(code);
+  });
+  const mine = Object.entries(seats.all()).sort((a, b) => b[1].at - a[1].at).slice(0, 8);
+  if (!mine.length) return;
+  const list = $("#mine-list");
+  for (const [id, seat] of mine) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = "/t/" + encodeURIComponent(id);
+    a.textContent = seat.title || "A table";
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = (seat.names || []).join(", ");
+    a.append(who);
+    li.append(a);
+    list.append(li);
+  }
+  $("#mine").hidden = false;
+}
+
+// ---------------------------------------------------------------- starting a table
+
+function newPage() {
+  const form = $("#new-table");
+  const error = $("#form-error");
+  const count = () => Number($("input[name=count]:checked", form).value);
+
+  function fit() {
+    const n = count();
+    $$(".names li", form).forEach((li) => { li.hidden = Number(li.dataset.seat) >= n; });
+    const groups = new Set($$("[data-option]", form).map((input) => input.dataset.option));
+    for (const option of groups) {
+      const inputs = $$(`[data-option="${option}"]`, form);
+      for (const input of inputs) {
+        const label = input.closest(".choice");
+        const min = Number(label.dataset.playersMin || 0);
+        const max = Number(label.dataset.playersMax || Infinity);
+        label.hidden = n < min || n > max;
+        if (label.hidden) input.checked = false;
+      }
+      if (!inputs.some((input) => input.checked)) {
+        const shown = inputs.filter((input) => !input.closest(".choice").hidden);
+        (shown.find((input) => input.hasAttribute("data-preferred")) || shown[0] || {}).checked = true;
+      }
+    }
+  }
+  form.addEventListener("change", (event) => { if (event.target.name === "count") fit(); });
+  fit();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    const n = count();
+    const players = $$(".names li", form).slice(0, n).map((li, i) => {
+      const options = {};
+      $$("[data-player-option]", li).forEach((select) => { options[select.dataset.playerOption] = select.value; });
+      return { name: $("input", li).value.trim() || `Player ${i + 1}`, options };
+    });
+    const options = {};
+    $$("[data-option]:checked", form).forEach((input) => { options[input.dataset.option] = input.value; });
+    const button = $("button[type=submit]", form);
+    button.disabled = true;
+    try {
+      const table = await api("POST", "/api/tables", { game: document.body.dataset.game, players, options });
+      seats.put(table.id, {
+        token: table.token, player: table.player, title: table.state.title,
+        names: table.state.players.map((p) => p.name),
+      });
+      location.href = `/t/${encodeURIComponent(table.id)}?invite=1`;
+    } catch (err) {
+      error.textContent = err.status ? err.message : "No connection to the server; try again.";
+      error.hidden = false;
+      button.disabled = false;
+    }
+  });
+}
+
+// ---------------------------------------------------------------- joining
+
+function joinPage() {
+  const error = $("#join-error");
+  let code = "";
+
+  function fail(err) {
+    error.textContent = err.status ? err.message : "No connection to the server; try again.";
+    error.hidden = false;
+  }
+
+  async function join(name) {
+    error.hidden = true;
+    try {
+      const table = await api("POST", "/api/tables/join", { code, name });
+      seats.put(table.id, {
+        token: table.token, player: table.player, title: table.state.title,
+        names: table.state.players.map((p) => p.name),
+      });
+      location.href = "/t/" + encodeURIComponent(table.id);
+    } catch (err) { fail(err); }
+  }
+
+  async function find() {
+    error.hidden = true;
+    code = normalCode($("#code").value);
+    if (!code) return;
+    try {
+      const found = await api("GET", "/api/codes/" + encodeURIComponent(code));
+      $("#pick-h").textContent = found.title;
+      const names = $("#pick-names");
+      names.replaceChildren();
+      for (const name of found.players) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "btn big";
+        button.textContent = name;
+        button.addEventListener("click", () => join(name));
+        names.append(button);
+      }
+      $("#new-player").hidden = !found.room;
+      $("#pick").hidden = false;
+    } catch (err) { fail(err); }
+  }
+
+  $("#find").addEventListener("submit", (event) => { event.preventDefault(); find(); });
+  $("#new-player").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = $("#new-name").value.trim();
+    if (name) join(name);
+  });
+  if ($("#code").value) find();
+}
+
+// ---------------------------------------------------------------- the table
+
+function tablePage() {
+  const id = document.body.dataset.table;
+  const maxDelta = Number(document.body.dataset.maxDelta);
+  const seat = seats.get(id);
+  const initial = JSON.parse($("#state").textContent);
+  let version = initial.version;
+  let state = initial.state;
+  let log = [];
+  let lastLogSeq = 0;
+
+  // Taps waiting for the server, kept through a reload: {rid, action, sent}.
+  const pendingKey = "spellpress.pending." + id;
+  let pending = store.get(pendingKey, []);
+  const savePending = () => store.set(pendingKey, pending);
+
+  const key = (player, counter) => `${player ?? ""}/${counter}`;
+
+  function spec(counter) { return state.counter_specs.find((s) => s.id === counter); }
+
+  function clamp(value, s) {
+    if (s.min !== null) value = Math.max(value, s.min);
+    if (s.max !== null) value = Math.min(value, s.max);
+    return value;
+  }
+
+  function serverValue(player, counter) {
+    return player === null ? state.counters[counter] : state.players[player].counters[counter];
+  }
+
+  function pendingDelta(player, counter) {
+    return pending
+      .filter((item) => key(item.action.player, item.action.counter) === key(player, counter))
+      .reduce((sum, item) => sum + item.action.delta, 0);
+  }
+
+  function shown(player, counter) {
+    return clamp(serverValue(player, counter) + pendingDelta(player, counter), spec(counter));
+  }
+
+  // -- drawing the state
+
+  function render() {
+    const board = $("#board");
+    if (Number(board.dataset.players) !== state.players.length) {
+      refreshBoard();
+      return;
+    }
+    for (const el of $$(".counter", board)) {
+      const player = el.dataset.player === "" ? null : Number(el.dataset.player);
+      const counter = el.dataset.counter;
+      const num = $(".num", el);
+      const text = String(shown(player, counter));
+      if (num.textContent !== text) {
+        num.textContent = text;
+        el.classList.remove("bump");
+        void el.offsetWidth; // restart the animation
+        el.classList.add("bump");
+      }
+      el.classList.toggle("pending", pendingDelta(player, counter) !== 0);
+    }
+    $$(".player", board).forEach((card) => {
+      const index = Number(card.dataset.index);
+      const mine = seat && seat.player === index;
+      card.classList.toggle("mine", Boolean(mine));
+      $(".badge.you", card).hidden = !mine;
+      $(".badge.first", card).hidden = state.first_player !== index;
+    });
+    const draw = $("#draw");
+    if (state.last_draw && draw.textContent !== state.last_draw.text) {
+      draw.textContent = state.last_draw.text;
+      draw.hidden = false;
+      draw.classList.remove("fresh");
+      void draw.offsetWidth;
+      draw.classList.add("fresh");
+    }
+    const unsent = pending.filter((item) => !item.sent);
+    $("#undo").disabled = !seat || (!unsent.length && !state.undo);
+    $("#undo-what").textContent = unsent.length ? "your last tap" : state.undo ? state.undo.text : "";
+  }
+
+  async function refreshBoard() {
+    try {
+      const response = await fetch(`/t/${encodeURIComponent(id)}/board`, { cache: "no-store" });
+      if (!response.ok) return;
+      const holder = document.createElement("div");
+      holder.innerHTML = await response.text(); // the server's own escaped HTML
+      $("#board").replaceWith($("#board", holder));
+      render();
+    } catch { /* the next update tries again */ }
+  }
+
+  function accept(newVersion, newState) {
+    if (newVersion < version) return;
+    version = newVersion;
+    state = newState;
+    render();
+  }
+
+  // -- the log
+
+  function addLog(entries) {
+    for (const entry of entries || []) {
+      if (entry.seq <= lastLogSeq) continue;
+      lastLogSeq = entry.seq;
+      log.push(entry);
+      if (entry.type === "undo") {
+        const target = log.find((e) => e.seq === entry.data.target);
+        if (target) target.undone = true;
+      }
+      if (entry.request_id) {
+        const before = pending.length;
+        pending = pending.filter((item) => item.rid !== entry.request_id);
+        if (pending.length !== before) savePending();
+      }
+    }
+    if (log.length > 500) log = log.slice(-500);
+    if ($("#log-sheet").open) renderLog();
+  }
+
+  function renderLog() {
+    const list = $("#log");
+    list.replaceChildren();
+    for (const entry of [...log].reverse()) {
+      const li = document.createElement("li");
+      const time = document.createElement("time");
+      const when = new Date(entry.at * 1000);
+      time.dateTime = when.toISOString();
+      time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      const text = document.createElement("span");
+      text.textContent = entry.text;
+      if (entry.undone) text.className = "undone";
+      li.append(time, text);
+      list.append(li);
+    }
+  }
+
+  async function refreshLog() {
+    try {
+      const data = await api("GET", `/api/tables/${encodeURIComponent(id)}/log?after=${lastLogSeq}&limit=500`);
+      if (lastLogSeq === 0) log = [];
+      addLog(data.events);
+    } catch { /* offline: the stream catches up */ }
+  }
+
+  // -- sending taps: never lost, never sent twice
+
+  let flushing = false;
+  let flushTimer = null;
+  let backoff = 0;
+
+  function schedule(ms) {
+    clearTimeout(flushTimer);
+    flushTimer = setTimeout(flush, ms);
+  }
+
+  async function flush() {
+    if (flushing || !pending.length || !seat) return;
+    flushing = true;
+    const item = pending[0];
+    item.sent = true;
+    savePending();
+    try {
+      const result = await api("POST", `/api/tables/${encodeURIComponent(id)}/actions`,
+        { ...item.action, request_id: item.rid }, seat.token);
+      pending = pending.filter((p) => p.rid !== item.rid);
+      savePending();
+      backoff = 0;
+      accept(result.version, result.state);
+      render();
+    } catch (err) {
+      if (err.status && err.status < 500 && err.status !== 408 && err.status !== 429) {
+        pending = pending.filter((p) => p.rid !== item.rid); // refused: it would be refused again
+        savePending();
+        render();
+        toast(err.message);
+      } else {
+        backoff = Math.min(backoff ? backoff * 2 : 1000, 15000);
+        setStatus("offline");
+        flushing = false;
+        schedule(backoff);
+        return;
+      }
+    }
+    flushing = false;
+    if (pending.length) schedule(0);
+  }
+
+  function tap(el, steps) {
+    if (!seat) { toast("Join this table to keep score."); return; }
+    const player = el.dataset.player === "" ? null : Number(el.dataset.player);
+    const counter = el.dataset.counter;
+    const s = spec(counter);
+    const base = serverValue(player, counter);
+    const before = pendingDelta(player, counter);
+    // Taps past a bound change nothing: they are not sent, so an undo takes back a real change.
+    const after = clamp(base + before + steps * s.step, s) - base;
+    if (after === before) {
+      el.classList.remove("at-bound");
+      void el.offsetWidth;
+      el.classList.add("at-bound");
+      return;
+    }
+    const delta = after - before;
+    const last = pending[pending.length - 1];
+    if (last && !last.sent && key(last.action.player, last.action.counter) === key(player, counter)) {
+      last.action.delta += delta;
+      if (last.action.delta === 0) pending.pop();
+    } else {
+      pending.push({ rid: requestId(), action: { type: "adjust", player, counter, delta } });
+    }
+    savePending();
+    render();
+    schedule(400); // a burst of taps goes as one change
+  }
+
+  // Taps and long presses (five steps, repeated while held); keyboard clicks count as taps.
+  let held = null;
+  function release() {
+    if (!held) return;
+    clearTimeout(held.timer);
+    clearInterval(held.repeat);
+    held.button.classList.remove("held");
+    held = null;
+  }
+  document.addEventListener("pointerdown", (event) => {
+    const button = event.target.closest(".counter .step");
+    if (!button || event.button > 0) return;
+    release();
+    const counter = button.closest(".counter");
+    const sign = Number(button.dataset.sign);
+    held = { button, long: false };
+    button.classList.add("held");
+    held.timer = setTimeout(() => {
+      held.long = true;
+      tap(counter, 5 * sign);
+      if (navigator.vibrate) navigator.vibrate(20);
+      held.repeat = setInterval(() => tap(counter, 5 * sign), 600);
+    }, 450);
+  });
+  document.addEventListener("pointerup", (event) => {
+    if (!held) return;
+    const { button, long } = held;
+    release();
+    if (!long && event.target.closest(".counter .step") === button) {
+      tap(button.closest(".counter"), Number(button.dataset.sign));
+    }
+  });
+  document.addEventListener("pointercancel", release);
+  document.addEventListener("contextmenu", (event) => {
+    if (event.target.closest(".counter")) event.preventDefault();
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest(".counter .step");
+    if (button && event.detail === 0) tap(button.closest(".counter"), Number(button.dataset.sign));
+  });
+
+  // A typed amount
+  let amountFor = null;
+  document.addEventListener("click", (event) => {
+    const value = event.target.closest(".counter .value");
+    if (!value) return;
+    if (!seat) { toast("Join this table to keep score."); return; }
+    amountFor = value.closest(".counter");
+    $("#amount-h").textContent = amountFor.dataset.label;
+    $("#amount").value = "";
+    $("#amount-sheet").showModal();
+    $("#amount").focus();
+  });
+  $("#amount-sheet").addEventListener("close", () => {
+    const sign = Number($("#amount-sheet").returnValue);
+    const amount = Math.abs(Math.trunc(Number($("#amount").value)));
+    if (!sign || !amount || !amountFor) return;
+    const step = Number(amountFor.dataset.step);
+    if (amount > maxDelta || amount % step) {
+      toast(amount % step ? `Use steps of ${step}.` : `At most ${maxDelta} at once.`);
+      return;
+    }
+    tap(amountFor, (sign * amount) / step);
+  });
+
+  // -- undo and draws
+
+  $("#undo").addEventListener("click", async () => {
+    const last = pending[pending.length - 1];
+    if (last && !last.sent) {
+      pending.pop();
+      savePending();
+      render();
+      toast("Took back your last tap.");
+      return;
+    }
+    if (pending.length) { toast("Still sending your taps; undo again in a moment."); return; }
+    if (!state.undo) return;
+    try {
+      const result = await api("POST", `/api/tables/${encodeURIComponent(id)}/actions`,
+        { type: "undo", version }, seat.token);
+      accept(result.version, result.state);
+      toast("Undone: " + result.event.data.text);
+    } catch (err) {
+      toast(err.status ? err.message : "No connection: nothing was undone.");
+      if (err.status === 409) refresh();
+    }
+  });
+
+  $$("[data-draw]").forEach((button) => button.addEventListener("click", async () => {
+    if (!seat) { toast("Join this table to roll."); return; }
+    const action = { type: button.dataset.draw, request_id: requestId() };
+    if (action.type === "roll") {
+      action.sides = Number($("input[name=sides]:checked").value);
+      action.count = Number($("#dice-count").value) || 1;
+    }
+    try {
+      const result = await api("POST", `/api/tables/${encodeURIComponent(id)}/actions`, action, seat.token);
+      accept(result.version, result.state);
+      $("#dice-sheet").close();
+    } catch (err) {
+      toast(err.status ? err.message : "No connection: nothing was drawn.");
+    }
+  }));
+
+  // -- sheets, invite, look
+
+  $$("[data-open]").forEach((button) => button.addEventListener("click", () => {
+    const sheet = document.getElementById(button.dataset.open);
+    if (sheet.id === "log-sheet") renderLog();
+    if (sheet.id === "menu-sheet") showInvite();
+    sheet.showModal();
+  }));
+  $$("dialog.sheet").forEach((sheet) => sheet.addEventListener("click", (event) => {
+    if (event.target === sheet) sheet.close(); // a tap on the backdrop
+  }));
+
+  async function showInvite(fresh = false) {
+    if (!seat) { $("#invite").hidden = true; return; }
+    try {
+      const path = `/api/tables/${encodeURIComponent(id)}/code`;
+      const data = fresh ? await api("POST", path, {}, seat.token) : await api("GET", path, undefined, seat.token);
+      if (!data.code) return showInvite(true);
+      $("#invite-code").textContent = data.code;
+      const qr = $("#invite-qr");
+      qr.src = `/join/${encodeURIComponent(data.code)}/qr.svg`;
+      qr.hidden = false;
+      const until = new Date(data.expires * 1000);
+      $("#invite-expires").textContent = "Works until " + until.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" });
+    } catch (err) {
+      $("#invite-expires").textContent = err.status ? err.message : "No connection.";
+    }
+  }
+  $("#new-code").addEventListener("click", () => showInvite(true));
+
+  const theme = localStorage.getItem("spellpress.theme") || "auto";
+  $$("input[name=theme]").forEach((input) => {
+    input.checked = input.value === theme;
+    input.addEventListener("change", () => {
+      localStorage.setItem("spellpress.theme", input.value);
+      if (input.value === "auto") delete document.documentElement.dataset.theme;
+      else document.documentElement.dataset.theme = input.value;
+    });
+  });
+
+  // -- live: the stream, and a fresh look after a reconnect or a wake
+
+  function setStatus(status) {
+    const el = $("#status");
+    el.dataset.status = status;
+    el.textContent = { live: "live", offline: "offline", reconnecting: "reconnecting", connecting: "connecting" }[status];
+  }
+
+  let source = null;
+  function connect() {
+    if (source) source.close();
+    source = new EventSource(`/api/tables/${encodeURIComponent(id)}/stream`);
+    source.addEventListener("state", (event) => {
+      const message = JSON.parse(event.data);
+      addLog(message.events);
+      accept(message.version, message.state);
+      setStatus("live");
+    });
+    source.addEventListener("open", () => { refreshLog(); flush(); });
+    source.addEventListener("error", () => {
+      setStatus("reconnecting");
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+    });
+  }
+
+  async function refresh() {
+    try {
+      const data = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+      accept(data.version, data.state);
+      refreshLog();
+    } catch { setStatus("offline"); }
+  }
+
+  let wakeLock = null;
+  async function keepAwake() {
+    const note = $("#awake");
+    if (!("wakeLock" in navigator)) {
+      note.textContent = "Screen: this browser may let it sleep (keeping it awake needs https).";
+      return;
+    }
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      note.textContent = "Screen: kept awake while this table is open.";
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } catch {
+      note.textContent = "Screen: the browser would not keep it awake.";
+    }
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    refresh();
+    if (!source || source.readyState === EventSource.CLOSED) connect();
+    if (!wakeLock) keepAwake();
+    flush();
+  });
+  window.addEventListener("online", () => { refresh(); connect(); flush(); });
+
+  if (!seat) {
+    $("#watching").hidden = false;
+    document.body.classList.add("watching");
+  }
+  render();
+  connect();
+  keepAwake();
+  if (pending.length) schedule(0);
+  if (new URLSearchParams(location.search).has("invite") && seat) {
+    history.replaceState(null, "", location.pathname);
+    showInvite();
+    $("#menu-sheet").showModal();
+  }
+}
+
+({ home: homePage, new: newPage, join: joinPage, table: tablePage })[document.body.dataset.page]?.();

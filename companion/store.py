@@ -1,0 +1,321 @@
+"""The companion's SQLite store: each table's events, its state, its seats and its join code.
+
+One file in WAL mode. Every change is an event row written in the same transaction as the
+table's folded state, so the state is always the fold of the events (and `replay` proves it).
+`synchronous=NORMAL` keeps every committed event through a killed server; only a power cut
+can take the last ones. Writes take a lock of this process before BEGIN IMMEDIATE: SQLite's
+own busy wait sleeps in whole milliseconds, so the server's threads queue on the lock instead,
+and the write lock is taken before the state is read, so no two writers fold the same version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from spellpress.core import table
+from spellpress.core.models import Game
+from spellpress.core.table import Event, Invalid
+
+from .errors import Gone, NotFound, TooManyRequests
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    created REAL NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    by_player INTEGER,
+    at REAL NOT NULL,
+    request_id TEXT,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS events_request ON events (table_id, request_id)
+    WHERE request_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS seats (
+    token_hash TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    player INTEGER NOT NULL,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS codes (
+    code TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL UNIQUE REFERENCES tables (id),
+    expires REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at);
+"""
+
+# Join codes: no 0/O, 1/I/L, so a code read aloud across the table is typed right.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+REQUEST_ID_MAX = 64
+LOG_LIMIT = 500
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(raw: object) -> str | None:
+    """The code as stored, whatever case and spacing it was typed with; None if it cannot be one."""
+    if not isinstance(raw, str):
+        return None
+    code = "".join(ch for ch in raw.upper() if ch not in " -")
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Seat:
+    table_id: str
+    player: int
+    token: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A table after an action: the event the action became, and whether it was a repeat."""
+
+    event: Event
+    version: int
+    state: dict
+    repeated: bool = False
+
+
+class Store:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        code_ttl: float,
+        join_failures: tuple[int, float],
+        clock: Callable[[], float] = time.time,
+    ):
+        self.path = str(path)
+        self.code_ttl = code_ttl
+        self.failures_allowed, self.failure_window = join_failures
+        self.clock = clock
+        self._local = threading.local()
+        self._write_lock = threading.Lock()
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = self.open()
+        try:
+            if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+                db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+        finally:
+            db.close()
+
+    # -- connections
+
+    def open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        return db
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection; a forked worker opens its own rather than share its parent's."""
+        pid, db = getattr(self._local, "owner", None), getattr(self._local, "db", None)
+        if db is None or pid != os.getpid():
+            db = self._local.db = self.open()
+            self._local.owner = os.getpid()
+        return db
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        db = self.connection()
+        with self._write_lock:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    # -- tables
+
+    def create(self, game: Game, players: object, options: object) -> tuple[Seat, str, float, int, dict]:
+        """A new table with its first event: (the creator's seat, code, code's expiry, version, state)."""
+        event = Event(1, "create", table.start(game, players, options), by=0, at=self.clock())
+        state = table.evolve(None, event)
+        table_id = secrets.token_urlsafe(12)
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO tables (id, game, created, version, state) VALUES (?, ?, ?, 1, ?)",
+                (table_id, game.slug, event.at, json.dumps(state)),
+            )
+            self._insert_event(db, table_id, event, None)
+            seat = self._new_seat(db, table_id, 0)
+            code, expires = self._issue_code(db, table_id)
+        return seat, code, expires, 1, state
+
+    def read(self, table_id: str) -> tuple[int, dict]:
+        row = self.connection().execute("SELECT version, state FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise NotFound("no such table")
+        return row["version"], json.loads(row["state"])
+
+    def act(self, table_id: str, player: int, action: object, randbelow: Callable[[int], int]) -> Outcome:
+        """Apply a seated player's action; an action whose request_id was seen already is not repeated."""
+        request_id = action.get("request_id") if isinstance(action, dict) else None
+        if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX):
+            raise Invalid(f"request_id must be text of 1 to {REQUEST_ID_MAX} characters")
+        with self._write() as db:
+            row = db.execute("SELECT version, state FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise NotFound("no such table")
+            version, state = row["version"], json.loads(row["state"])
+            if request_id is not None:
+                seen = db.execute(
+                    "SELECT * FROM events WHERE table_id = ? AND request_id = ?", (table_id, request_id)
+                ).fetchone()
+                if seen is not None:
+                    return Outcome(_event(seen), version, state, repeated=True)
+            kind, data = table.decide(state, version, action, randbelow)
+            event = Event(version + 1, kind, data, by=player, at=self.clock())
+            if kind == "undo":
+                state = table.fold(self._events(db, table_id) + [event])
+            else:
+                state = table.evolve(state, event)
+            self._insert_event(db, table_id, event, request_id)
+            db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (event.seq, json.dumps(state), table_id))
+        return Outcome(event, event.seq, state)
+
+    def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None) -> None:
+        db.execute(
+            "INSERT INTO events (table_id, seq, type, data, by_player, at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id),
+        )
+
+    def _events(self, db: sqlite3.Connection, table_id: str, after: int = 0) -> list[Event]:
+        rows = db.execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after))
+        return [_event(row) for row in rows]
+
+    def events(self, table_id: str) -> list[Event]:
+        return self._events(self.connection(), table_id)
+
+    def replay(self, table_id: str) -> dict:
+        """The state folded afresh from every event of the table."""
+        return table.fold(self.events(table_id))
+
+    def log(self, table_id: str, after: int = 0, limit: int = LOG_LIMIT) -> tuple[int, dict, list[dict]]:
+        """(version, state, the log's entries after `after`: at most the latest `limit`, oldest first)."""
+        db = self.connection()
+        db.execute("BEGIN")  # one snapshot for the state and the events
+        try:
+            version, state = self.read(table_id)
+            rows = db.execute(
+                "SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
+                (table_id, after, limit),
+            ).fetchall()
+            undos = db.execute("SELECT data FROM events WHERE table_id = ? AND type = 'undo'", (table_id,))
+            skip = {json.loads(row["data"])["target"] for row in undos}
+        finally:
+            db.execute("COMMIT")
+        return version, state, [_entry(row, state, skip) for row in reversed(rows)]
+
+    # -- seats and codes
+
+    def _new_seat(self, db: sqlite3.Connection, table_id: str, player: int) -> Seat:
+        token = secrets.token_urlsafe(18)
+        db.execute(
+            "INSERT INTO seats (token_hash, table_id, player, created) VALUES (?, ?, ?, ?)",
+            (_hash(token), table_id, player, self.clock()),
+        )
+        return Seat(table_id, player, token)
+
+    def seat(self, table_id: str, token: str) -> int | None:
+        """The player whose seat `token` is at this table, or None."""
+        row = self.connection().execute(
+            "SELECT table_id, player FROM seats WHERE token_hash = ?", (_hash(token),)
+        ).fetchone()
+        return row["player"] if row is not None and row["table_id"] == table_id else None
+
+    def _issue_code(self, db: sqlite3.Connection, table_id: str) -> tuple[str, float]:
+        now = self.clock()
+        db.execute("DELETE FROM codes WHERE table_id = ? OR expires < ?", (table_id, now))
+        while True:
+            code = new_code()
+            try:
+                db.execute("INSERT INTO codes (code, table_id, expires) VALUES (?, ?, ?)", (code, table_id, now + self.code_ttl))
+            except sqlite3.IntegrityError:  # the code is another table's: draw again
+                continue
+            return code, now + self.code_ttl
+
+    def new_code(self, table_id: str) -> tuple[str, float]:
+        with self._write() as db:
+            return self._issue_code(db, table_id)
+
+    def code(self, table_id: str) -> tuple[str, float] | None:
+        row = self.connection().execute("SELECT code, expires FROM codes WHERE table_id = ?", (table_id,)).fetchone()
+        return (row["code"], row["expires"]) if row is not None and row["expires"] > self.clock() else None
+
+    def resolve(self, raw_code: object, client: str) -> str:
+        """The table a join code leads to. A wrong or expired code counts against the client,
+        and a client with too many wrong guesses lately is turned away before the code is read."""
+        now = self.clock()
+        with self._write() as db:
+            db.execute("DELETE FROM join_failures WHERE at < ?", (now - self.failure_window,))
+            failures = db.execute(
+                "SELECT count(*), min(at) FROM join_failures WHERE client = ?", (client,)
+            ).fetchone()
+            if failures[0] >= self.failures_allowed:
+                wait = max(1, int(failures[1] + self.failure_window - now) + 1)
+                raise TooManyRequests(f"too many wrong codes; try again in {wait} seconds", wait)
+            code = normal_code(raw_code)
+            row = db.execute("SELECT table_id, expires FROM codes WHERE code = ?", (code,)).fetchone() if code else None
+            if row is not None and row["expires"] > now:
+                return row["table_id"]
+            db.execute("INSERT INTO join_failures (client, at) VALUES (?, ?)", (client, now))
+        if row is not None:
+            raise Gone("that code has expired: ask someone at the table for a new one")
+        raise NotFound("no table has that code: check it with someone at the table")
+
+    def join(self, table_id: str, game: Game, name: object) -> tuple[Seat, int, dict]:
+        """A seat for the player called `name` (a new player if none is and the table has room)."""
+        with self._write() as db:
+            row = db.execute("SELECT version, state FROM tables WHERE id = ?", (table_id,)).fetchone()
+            state = json.loads(row["state"])
+            data = table.join(game, state, name)
+            event = Event(row["version"] + 1, "join", data, by=data["player"], at=self.clock())
+            state = table.evolve(state, event)
+            self._insert_event(db, table_id, event, None)
+            db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (event.seq, json.dumps(state), table_id))
+            seat = self._new_seat(db, table_id, data["player"])
+        return seat, event.seq, state
+
+
+def _entry(row: sqlite3.Row, state: dict, undone: set[int]) -> dict:
+    """A log entry, with the request id that lets a phone know its own tap has landed."""
+    return {**table.log_entry(_event(row), state, undone), "request_id": row["request_id"]}
+
+
+def _event(row: sqlite3.Row) -> Event:
+    return Event(row["seq"], row["type"], json.loads(row["data"]), row["by_player"], row["at"])
