@@ -49,9 +49,14 @@ def bench_load() -> None:
     print(f"  ratio       {ours / base:8.2f} x")
 
 
-def main() -> None:
+def main() -> int:
     bench_load()
+    from . import press
+
+    ok = press.main()
+    print("all bounds met" if ok else "SOME BOUNDS NOT MET")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -24,6 +24,7 @@ from tqdm import tqdm
 from ..core import Game, ValidationFailed, load_games
 from ..core.problems import Problem
 from . import fonts, images, sheets
+from .files import atomic_write
 from .displaylist import Drawing, Image
 from .icons import IconSet
 from .layout import Layouter
@@ -129,12 +130,26 @@ def build(options: Options) -> Report:
     plans, warnings = plan(options)
     report = Report(warnings=warnings)
     games = [_GameBuild(p, options, report) for p in plans]
-    # PDFs and card images of every game share one pool; the sheets that are made of the
-    # images (Tabletop Simulator, overview) follow once those are drawn.
-    _execute([job for g in games for job in g.jobs()], options)
+    # PDFs and face images of every game share one pool; the sheets made of those images
+    # (Tabletop Simulator, the overview) follow once they are drawn.
+    with _Workers(options) as run:
+        run([job for g in games for job in g.jobs()])
+        run([job for g in games for job in g.composite_jobs()])
     for g in games:
         g.finish()
     return report
+
+
+@dataclass(frozen=True)
+class ComposeJob:
+    """A file made by a function of module scope (so that a worker can run it)."""
+
+    make: object
+    args: tuple
+    path: str
+
+    def run(self) -> None:
+        atomic_write(Path(self.path), self.make(*self.args))
 
 
 @dataclass(frozen=True)
@@ -148,15 +163,16 @@ class PdfJob:
     title: str
     back_offset: tuple[float, float]
     path: str
+    cache: str  # the directory of faces' cached PDF operators
 
     def run(self) -> None:
         grid = sheets.FOLD_GRID if self.fold else sheets.DUPLEX_GRIDS[self.paper]
         sheet = sheets.Sheet(sheets.PAPERS[self.paper], grid, *self.size)
         if self.fold:
-            data = sheets.fold_pdf(self.cards, sheet, self.title)
+            data = sheets.fold_pdf(self.cards, sheet, self.title, Path(self.cache))
         else:
-            data = sheets.duplex_pdf(self.cards, sheet, self.title, self.back_offset)
-        images.atomic_write(Path(self.path), data)
+            data = sheets.duplex_pdf(self.cards, sheet, self.title, self.back_offset, Path(self.cache))
+        atomic_write(Path(self.path), data)
 
 
 class _GameBuild:
@@ -184,23 +200,26 @@ class _GameBuild:
         return False
 
     def _write(self, rel: str, data: bytes) -> None:
-        images.atomic_write(self.out / rel, data)
+        atomic_write(self.out / rel, data)
         self.report.written.append(self.out / rel)
+
+    def _compose(self, rel: str, make, *args) -> "ComposeJob":
+        self.report.written.append(self.out / rel)
+        return ComposeJob(make, args, str(self.out / rel))
 
     def jobs(self) -> list:
         """The PDFs and face images this build must (re)make; fresh ones are skipped."""
         return self._sheets() + self._render_jobs()
 
-    def finish(self) -> None:
+    def composite_jobs(self) -> list:
+        """The sheets made of face images: run once those images are drawn."""
         kinds = self.options.kinds
-        if "tts" in kinds:
-            self._tts()
-        if "overview" in kinds:
-            self._overview()
-        if {"tts", "overview"} & set(kinds):
-            self._prune_cache()
+        return (self._tts() if "tts" in kinds else []) + (self._overview() if "overview" in kinds else [])
+
+    def finish(self) -> None:
+        self._prune_cache()
         self._remove_stale()
-        images.atomic_write(self.out / MANIFEST, json.dumps(self.new, indent=1, sort_keys=True).encode())
+        atomic_write(self.out / MANIFEST, json.dumps(self.new, indent=1, sort_keys=True).encode())
 
     # -- PDFs
 
@@ -210,7 +229,8 @@ class _GameBuild:
         for deck in self.game.decks.values():
             for card in deck.cards:
                 front, back = self.plan.fronts[card.id], self.plan.backs[card.id]
-                item = sheets.SheetCard(sheets.Face(front.key, front.drawing), sheets.Face(back.key, back.drawing), deck.name)
+                item = sheets.SheetCard(sheets.Face(front.key, front.drawing, front.hash),
+                                        sheets.Face(back.key, back.drawing, back.hash), deck.name)
                 cards += [item] * card.count
                 digest.update(f"{front.hash}{back.hash}{deck.name}{card.count}".encode())
         return cards, digest.hexdigest()
@@ -225,7 +245,8 @@ class _GameBuild:
             for fold, kind, rel, key in ((False, "sheets", f"cards-{paper}.pdf", f"{digest}:{offset}"),
                                          (True, "fold", f"cards-fold-{paper}.pdf", digest)):
                 if kind in self.options.kinds and not self._fresh(rel, key):
-                    jobs.append(PdfJob(fold, paper, cards, size, self.game.title, offset, str(self.out / rel)))
+                    jobs.append(PdfJob(fold, paper, cards, size, self.game.title, offset, str(self.out / rel),
+                                       str(self.cache / "pdf")))
                     self.report.written.append(self.out / rel)
         return jobs
 
@@ -257,22 +278,21 @@ class _GameBuild:
                 jobs.append(images.RenderJob(face.drawing, png, str(thumb) if need_thumb else None))
         return jobs
 
-    def _overview(self) -> None:
+    def _overview(self) -> list:
         rows = [[self._thumb(self.plan.fronts[c.id]) for c in deck.cards] + [self._thumb(self.plan.deck_backs[deck.id])]
                 for deck in self.game.decks.values()]
         digest = hashlib.sha256(json.dumps([[p.name for p in r] for r in rows]).encode()).hexdigest()
-        if not self._fresh("overview.png", digest):
-            self._write("overview.png", images.overview(rows))
+        return [] if self._fresh("overview.png", digest) else [self._compose("overview.png", images.overview, rows)]
 
-    def _tts(self) -> None:
-        index = []
+    def _tts(self) -> list:
+        index, jobs = [], []
         for deck in self.game.decks.values():
             slots = [card for card in deck.cards for _ in range(card.count)]
             back = self.plan.deck_backs[deck.id]
             own_backs = any(self.plan.backs[c.id] is not back for c in deck.cards)
             rel = f"tts/{deck.id}-back.png"
             if not self._fresh(rel, back.hash):
-                self._write(rel, images.png_bytes(_open(self._thumb(back))))
+                self._write(rel, self._thumb(back).read_bytes())
             for n, chunk in enumerate(sheets.chunks(slots, images.TTS_PER_SHEET), start=1):
                 fronts = [self._thumb(self.plan.fronts[c.id]) for c in chunk]
                 cols, rows = images.tts_grid(len(fronts))
@@ -280,21 +300,25 @@ class _GameBuild:
                          "back": f"{deck.id}-back.png"}
                 rel = f"tts/{deck.id}-{n}.png"
                 if not self._fresh(rel, hashlib.sha256("".join(p.name for p in fronts).encode()).hexdigest()):
-                    self._write(rel, images.tts_sheet(fronts, self._thumb(back)))
+                    jobs.append(self._compose(rel, images.tts_sheet, fronts, self._thumb(back)))
                 if own_backs:  # double-sided cards: a sheet of their backs in the same grid
                     backs = [self._thumb(self.plan.backs[c.id]) for c in chunk]
                     rel = f"tts/{deck.id}-{n}-backs.png"
                     entry["backs"] = f"{deck.id}-{n}-backs.png"
                     if not self._fresh(rel, hashlib.sha256("".join(p.name for p in backs).encode()).hexdigest()):
-                        self._write(rel, images.tts_sheet(backs, self._thumb(back)))
+                        jobs.append(self._compose(rel, images.tts_sheet, backs, self._thumb(back)))
                 index.append(entry)
         data = json.dumps({"game": self.game.title, "sheets": index}, indent=2).encode()
         if not self._fresh("tts/sheets.json", hashlib.sha256(data).hexdigest()):
             self._write("tts/sheets.json", data)
+        return jobs
 
     def _prune_cache(self) -> None:
+        """Drop the cached thumbnails and PDF operators of faces that are no more."""
         keep = {p.name for f in self._faces() for p in (self._thumb(f), images.small_thumb(self._thumb(f)))}
-        for path in self.cache.glob("*.png") if self.cache.is_dir() else ():
+        keep |= {sheets.form_cache_name(f.hash) for f in self._faces()}
+        cached = [*self.cache.glob("*.png"), *self.cache.glob("pdf/*.ops")] if self.cache.is_dir() else []
+        for path in cached:
             if path.name not in keep:
                 path.unlink()
 
@@ -322,29 +346,37 @@ def _kind_of(rel: str) -> tuple[str, str | None]:
     return "overview", None
 
 
-def _open(path: Path):
-    from PIL import Image as PILImage
-
-    with PILImage.open(path) as im:
-        return im.convert("RGB")
-
-
 def _run(job) -> None:
     job.run()
 
 
-def _execute(jobs: list, options: Options) -> None:
-    """Run the jobs, over every core when there is enough work to pay for starting workers."""
-    show = options.progress and sys.stderr.isatty() and bool(jobs)
-    bar = tqdm(total=len(jobs), desc="building", unit="file", disable=not show)
-    if options.jobs > 1 and len(jobs) > 1:
-        # Largest first, so that a PDF does not start last and leave a core idle.
-        jobs = sorted(jobs, key=lambda j: isinstance(j, PdfJob), reverse=True)
-        with ProcessPoolExecutor(max_workers=min(options.jobs, len(jobs))) as pool:
-            for _ in pool.map(_run, jobs, chunksize=1 if len(jobs) < 64 else 4):
+class _Workers:
+    """Runs batches of jobs over every core, starting the worker processes only when a batch
+    has enough work to pay for them."""
+
+    def __init__(self, options: Options):
+        self.options = options
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.shutdown()
+
+    def __call__(self, jobs: list) -> None:
+        show = self.options.progress and sys.stderr.isatty() and bool(jobs)
+        bar = tqdm(total=len(jobs), desc="building", unit="file", disable=not show)
+        if self.options.jobs > 1 and len(jobs) > 1:
+            if self.pool is None:
+                self.pool = ProcessPoolExecutor(max_workers=self.options.jobs)
+            # PDFs first: the longest jobs must not start last and leave a core idle.
+            jobs = sorted(jobs, key=lambda j: isinstance(j, PdfJob), reverse=True)
+            for _ in self.pool.map(_run, jobs, chunksize=1 if len(jobs) < 64 else 4):
                 bar.update()
-    else:
-        for job in jobs:
-            job.run()
-            bar.update()
-    bar.close()
+        else:
+            for job in jobs:
+                job.run()
+                bar.update()
+        bar.close()

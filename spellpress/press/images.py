@@ -9,38 +9,19 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image as PILImage
 
 from .displaylist import Drawing
+from .files import atomic_write
 from . import raster
 
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 TTS_CARD = (409, 572)  # trimmed poker in a 10 x 7 grid within 4096 x 4096
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot shows the hidden card
 OVERVIEW_CARD = (180, 252)
-
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that readers see the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private; outputs are ordinary files
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def png_bytes(image: PILImage.Image, *, fast: bool = False) -> bytes:

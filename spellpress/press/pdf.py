@@ -2,23 +2,65 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PIL import Image as PILImage
 from reportlab import rl_config
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
+from .files import atomic_write
 
 MM = 72 / 25.4  # points per millimetre
 rl_config.useA85 = 0  # streams stay binary: smaller files, and no time spent encoding them
 
 
-def define_form(canvas: Canvas, name: str, drawing: Drawing) -> None:
-    """Record `drawing` as form `name`; its origin is the bleed box's lower left corner."""
+# Characters beyond ASCII that card text may use, given fixed codes in every PDF (see prepare).
+EXTRA_CHARS = "·–—…‘’“”•×÷±°²³½¼¾€£©®™éèêëáàâäíìîïóòôöúùûüçñÉÈÁÀÖÜÇÑßæøåÆØÅ"
+_STABLE = set(map(chr, range(32, 127))) | set(EXTRA_CHARS)
+FORM_CODE_VERSION = f"1:{EXTRA_CHARS}"
+
+
+def prepare(canvas: Canvas) -> None:
+    """Give every character a card may use the same font subset and code in every document.
+
+    reportlab numbers a TrueType font's characters in the order a document first uses them;
+    naming ASCII and EXTRA_CHARS first, in a fixed order, makes a face's drawing operators the
+    same in every PDF, so they can be cached on disk and reused (define_form's `cache`).
+    """
+    for font in fonts.FONTS:
+        ttf = pdfmetrics.getFont(fonts.pdf_name(font))
+        ttf.splitString(EXTRA_CHARS, canvas._doc)
+        ttf.getSubsetInternalName(0, canvas._doc)
+
+
+def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None = None) -> None:
+    """Record `drawing` as form `name`; its origin is the bleed box's lower left corner.
+
+    With `cache` (a file for this face's content hash) the form's operators are read from it
+    when it exists, and written to it when drawn; faces with pictures or unusual characters
+    are always drawn, since their operators name per-document resources.
+    """
     b = drawing.bleed
     canvas.beginForm(name, 0, 0, (drawing.width + 2 * b) * MM, (drawing.height + 2 * b) * MM)
-    draw(canvas, drawing)
+    if cache is not None and not _cacheable(drawing):
+        cache = None
+    if cache is not None and cache.is_file():
+        canvas._code.extend(cache.read_text(encoding="utf-8").split("\n"))
+    else:
+        draw(canvas, drawing)
+        if cache is not None:
+            atomic_write(cache, "\n".join(canvas._code).encode("utf-8"))
     canvas.endForm()
+
+
+def _cacheable(drawing: Drawing) -> bool:
+    for item in drawing.items:
+        if isinstance(item, Image) or (isinstance(item, Text) and not set(item.text) <= _STABLE):
+            return False
+    return True
 
 
 def draw(canvas: Canvas, drawing: Drawing) -> None:

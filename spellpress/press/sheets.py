@@ -12,15 +12,18 @@ fold, and their backs mirrored about it.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterator, Sequence
 
+import reportlab
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .displaylist import Drawing
-from .pdf import MM, define_form
+from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 
 UNPRINTABLE = 6.35  # a home printer's unprintable edge, mm (GUIDE section 2)
 MARK_GAP = 1.0  # crop marks start this far beyond the trim, mm
@@ -55,6 +58,7 @@ class Face:
 
     form: str
     drawing: Drawing
+    hash: str = ""  # its content hash: the name of its cached PDF operators
 
 
 @dataclass(frozen=True)
@@ -95,14 +99,16 @@ class Sheet:
 class SheetWriter:
     """One PDF of sheets; each face is defined once as a form and placed as often as needed."""
 
-    def __init__(self, sheet: Sheet, title: str):
+    def __init__(self, sheet: Sheet, title: str, cache: Path | None = None):
         self.sheet = sheet
+        self.cache = cache  # a directory of faces' PDF operators, by content hash
         self.buffer = io.BytesIO()
         self.canvas = Canvas(self.buffer, pagesize=(sheet.pw * MM, sheet.ph * MM), invariant=1, pageCompression=1,
                              initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Spellpress")
         self.canvas.setCreator("Spellpress")
+        prepare(self.canvas)
         self.forms: set[str] = set()
 
     def pdf(self) -> bytes:
@@ -111,7 +117,8 @@ class SheetWriter:
 
     def _form(self, face: Face) -> None:
         if face.form not in self.forms:
-            define_form(self.canvas, face.form, face.drawing)
+            cached = self.cache / form_cache_name(face.hash) if self.cache is not None and face.hash else None
+            define_form(self.canvas, face.form, face.drawing, cached)
             self.forms.add(face.form)
 
     def place(self, face: Face, col: int, row: int, dx: float = 0.0, dy: float = 0.0,
@@ -174,14 +181,21 @@ class SheetWriter:
         self.canvas.showPage()
 
 
+def form_cache_name(face_hash: str) -> str:
+    """The file of a face's cached PDF operators: they depend on reportlab's output too."""
+    key = hashlib.sha256(f"{face_hash}:{FORM_CODE_VERSION}:{reportlab.Version}".encode()).hexdigest()
+    return f"{key[:40]}.ops"
+
+
 def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
     for i in range(0, len(seq), n):
         yield seq[i:i + n]
 
 
-def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float]) -> bytes:
+def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float],
+               cache: Path | None = None) -> bytes:
     """Calibration page pair first, then each fronts page followed by its backs page."""
-    w = SheetWriter(sheet, title)
+    w = SheetWriter(sheet, title, cache)
     calibration(w, back_offset)
     pages = list(chunks(cards, sheet.per_page))
     dx, dy = back_offset
@@ -204,9 +218,9 @@ def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tu
     return w.pdf()
 
 
-def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str) -> bytes:
+def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None) -> bytes:
     """Fronts in the left half, their backs mirrored about the fold in the right half."""
-    w = SheetWriter(sheet, title)
+    w = SheetWriter(sheet, title, cache)
     half = sheet.grid.cols // 2
     pages = list(chunks(cards, half * sheet.grid.rows))
     for n, page in enumerate(pages, start=1):

@@ -101,6 +101,7 @@ class Templates:
     def __init__(self, root: Path):
         self.root = Path(root)
         self._layouts: dict[str, Layout] = {}
+        self._docs: dict[Path, tuple] = {}  # layouts share parents: read each file once
 
     def get(self, name: str) -> Layout:
         """The named layout; raises ValidationFailed with every problem in its chain."""
@@ -122,7 +123,9 @@ class Templates:
                 where = f"extended by {chain[-1][0]}" if chain else "named in decks.yaml"
                 problems.append(Problem(display_path(path), 0, 0, "", f"no such layout '{name}' ({where}){did_you_mean(name, known)}"))
                 break
-            doc, found = read(path)
+            if path not in self._docs:
+                self._docs[path] = read(path)
+            doc, found = self._docs[path]
             problems += found
             if doc is None:
                 break

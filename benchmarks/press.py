@@ -1,0 +1,210 @@
+"""The print pipeline against what plain reportlab and plain Pillow need for the same work.
+
+1. Sheets: every game's duplex and fold PDFs on both papers, cold, against a baseline that
+   draws the same number of cards (front and back) with plain reportlab calls.
+2. Iterating: `spellpress build GAME` after a one-card edit, against that game's cold build;
+   and under `spellpress watch`, the time from saving the edit to the new files.
+3. PNG export of every card of every game, against Pillow alone drawing and saving as many
+   825 x 1125 images over the same number of worker processes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+from reportlab.pdfgen.canvas import Canvas
+
+from spellpress.core import load_games
+from spellpress.press import fonts
+from spellpress.press.build import Options, build
+
+CARDS, TEMPLATES = Path("cards"), Path("templates")
+MM = 72 / 25.4
+ROUNDS = 5
+
+
+def _median(fn, rounds=ROUNDS) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _interleaved(a, b, rounds=ROUNDS) -> tuple[float, float]:
+    ta, tb = [], []
+    for _ in range(rounds):
+        for fn, out in ((a, ta), (b, tb)):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return statistics.median(ta), statistics.median(tb)
+
+
+def _line(name, ours, base, bound, what) -> bool:
+    ratio = ours / base
+    ok = ratio <= bound
+    print(f"  {name:<34} ours {ours * 1000:8.0f} ms   {what} {base * 1000:8.0f} ms   ratio {ratio:5.2f} "
+          f"(bound {bound:g}) {'ok' if ok else 'OVER'}")
+    return ok
+
+
+# -- 1. sheets
+
+
+def _plain_reportlab(copies: int, path: Path) -> None:
+    """The baseline: per card a rounded rectangle, a title and six lines of text; then its back."""
+    font = fonts.pdf_name("regular")
+    c = Canvas(str(path), pagesize=(595.28, 841.89), initialFontName=font)
+    per_page, w, h = 9, 63.5 * MM, 88.9 * MM
+    for start in range(0, copies, per_page):
+        n = min(per_page, copies - start)
+        for side in ("front", "back"):
+            for i in range(n):
+                x, y = 28 + (i % 3) * w, 40 + (i // 3) * h
+                c.setFillColorRGB(0.95, 0.92, 0.85)
+                c.roundRect(x + 3, y + 3, w - 6, h - 6, 6, stroke=1, fill=1)
+                c.setFillColorRGB(0, 0, 0)
+                c.setFont(font, 10)
+                c.drawString(x + 10, y + h - 20, f"Card {start + i} {side}")
+                if side == "front":
+                    c.setFont(font, 8)
+                    for k in range(6):
+                        c.drawString(x + 10, y + h - 60 - k * 11, f"Rules text line {k} of card {start + i}.")
+            c.showPage()
+    c.save()
+
+
+def bench_sheets(tmp: Path) -> bool:
+    games = load_games(CARDS)
+    copies = sum(card.count for g in games for card in g.cards)
+    # duplex and fold, A4 and Letter: four PDFs of every card
+    def ours():
+        out = tmp / "sheets"
+        shutil.rmtree(out, ignore_errors=True)
+        build(Options(cards=CARDS, templates=TEMPLATES, out=out, kinds=("sheets", "fold"), progress=False))
+
+    def base():
+        for i, g in enumerate(games):
+            n = sum(card.count for card in g.cards)
+            for k in range(4):
+                _plain_reportlab(n, tmp / f"plain-{i}-{k}.pdf")
+
+    o, b = _interleaved(ours, base)
+    print(f"sheets: {len(games)} games, {copies} cards, duplex and fold, A4 and Letter (median of {ROUNDS})")
+    return _line("all sheets, cold", o, b, 3, "plain reportlab")
+
+
+# -- 2. iterating
+
+
+def _run(args, cwd) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "spellpress.cli", *args], cwd=cwd, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def bench_iterating(tmp: Path, game: str = "magicka-mayhem") -> bool:
+    ws = tmp / "ws"
+    shutil.copytree(CARDS, ws / "cards")
+    shutil.copytree(TEMPLATES, ws / "templates")
+    spells = ws / "cards" / game / "spells.yaml"
+    original = spells.read_text()
+    cold, warm = [], []
+    for i in range(ROUNDS):
+        shutil.rmtree(ws / "build", ignore_errors=True)
+        cold.append(_run(["build", game], ws))
+        spells.write_text(original.replace("Double damage to wet or frozen targets.", f"Double damage to wet targets ({i})."))
+        warm.append(_run(["build", game], ws))
+        spells.write_text(original)
+    c, w = statistics.median(cold), statistics.median(warm)
+    bound = max(c / 10, 1.0)
+    print(f"iterating on {game}: `spellpress build {game}` as a command (median of {ROUNDS})")
+    ok = w <= bound
+    print(f"  {'one card edited, then build':<34} ours {w * 1000:8.0f} ms   cold build      {c * 1000:8.0f} ms   "
+          f"bound {bound * 1000:.0f} ms {'ok' if ok else 'OVER'}")
+    return ok & bench_watch(ws, game, spells, original)
+
+
+def bench_watch(ws: Path, game: str, spells: Path, original: str) -> bool:
+    out = ws / "build" / game
+    watched = [out / "png" / "fire-bolt.png", out / "cards-a4.pdf", out / "cards-letter.pdf",
+               out / "cards-fold-a4.pdf", out / "cards-fold-letter.pdf"]
+    proc = subprocess.Popen([sys.executable, "-m", "spellpress.cli", "watch", game], cwd=ws,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    delays = []
+    try:
+        proc.stdout.readline()  # the first build is done
+        for i in range(ROUNDS):
+            before = {p: p.stat().st_mtime_ns for p in watched}
+            time.sleep(0.3)
+            saved = time.perf_counter()
+            spells.write_text(original.replace("Double damage to wet or frozen targets.", f"Watch edit {i}."))
+            while any(p.stat().st_mtime_ns == before[p] for p in watched):
+                if time.perf_counter() - saved > 10:
+                    raise RuntimeError("watch did not rebuild within 10 s")
+                time.sleep(0.005)
+            delays.append(time.perf_counter() - saved)
+            proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        spells.write_text(original)
+    d = statistics.median(delays)
+    ok = d <= 0.5
+    print(f"  {'watch: save to new image + sheets':<34} ours {d * 1000:8.0f} ms   bound 500 ms {'ok' if ok else 'OVER'}")
+    return ok
+
+
+# -- 3. PNG export
+
+
+def _plain_pillow(path: str) -> None:
+    image = Image.new("RGB", (825, 1125), (46, 31, 77))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle([31, 31, 794, 1094], radius=28, fill=(246, 240, 225))
+    font = ImageFont.truetype(str(fonts.FONTS["bold"]), 40)
+    body = ImageFont.truetype(str(fonts.FONTS["regular"]), 35)
+    draw.text((80, 60), "Card title", font=font, fill=(0, 0, 0))
+    for k in range(6):
+        draw.text((80, 600 + k * 50), f"Rules text line {k} of this card.", font=body, fill=(0, 0, 0))
+    image.save(path, "PNG")
+
+
+def bench_png(tmp: Path) -> bool:
+    jobs = os.cpu_count() or 1
+
+    def ours():
+        out = tmp / "png"
+        shutil.rmtree(out, ignore_errors=True)
+        build(Options(cards=CARDS, templates=TEMPLATES, out=out, kinds=("png",), progress=False))
+
+    ours()
+    faces = len(list((tmp / "png").glob("*/png/*.png")))  # fronts, deck backs, own backs
+
+    def base():
+        paths = [str(tmp / f"plain-{i}.png") for i in range(faces)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            list(pool.map(_plain_pillow, paths, chunksize=4))
+
+    o, b = _interleaved(ours, base)
+    print(f"png: {faces} faces of 825 x 1125 px over {jobs} processes (median of {ROUNDS})")
+    return _line("every card as PNG, cold", o, b, 2, "plain Pillow")
+
+
+def main() -> bool:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        results = [bench_sheets(tmp), bench_iterating(tmp), bench_png(tmp)]
+    return all(results)

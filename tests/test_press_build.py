@@ -1,0 +1,152 @@
+"""`spellpress build` as a designer iterates with it: images, incremental rebuilds, failures."""
+
+import json
+import shutil
+
+import pytest
+from PIL import Image
+
+from spellpress.core import ValidationFailed
+from spellpress.press import images
+from spellpress.press.build import Options, build
+
+GAME = "magicka-mayhem"
+
+
+@pytest.fixture()
+def workspace(tmp_path, cards_dir):
+    """A copy of one game's cards and of the layouts, to edit freely."""
+    shutil.copytree(cards_dir / GAME, tmp_path / "cards" / GAME)
+    shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
+    return tmp_path
+
+
+def options(ws, **kw):
+    return Options(cards=ws / "cards", templates=ws / "templates", out=ws / "build", progress=False, **kw)
+
+
+def snapshot(out):
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_images_have_the_print_and_tts_sizes(workspace, games):
+    build(options(workspace))
+    out = workspace / "build" / GAME
+    game = games[GAME]
+    for card in game.cards:
+        with Image.open(out / "png" / f"{card.id}.png") as im:
+            assert im.size == (825, 1125)
+    for deck in game.decks:
+        with Image.open(out / "png" / f"back-{deck}.png") as im:
+            assert im.size == (825, 1125)
+    index = json.loads((out / "tts" / "sheets.json").read_text())
+    for entry in index["sheets"]:
+        with Image.open(out / "tts" / entry["sheet"]) as im:
+            assert im.size == (entry["width"] * 409, entry["height"] * 572)
+            assert im.width <= 4096 and im.height <= 4096
+        assert entry["width"] <= 10 and entry["height"] <= 7
+        assert entry["cards"] <= 69 and entry["cards"] < entry["width"] * entry["height"]
+    per_deck = {}
+    for entry in index["sheets"]:
+        per_deck[entry["deck"]] = per_deck.get(entry["deck"], 0) + entry["cards"]
+    assert per_deck == {d.name: d.total for d in game.decks.values()}
+    with Image.open(out / "overview.png") as im:
+        assert im.width > 1000
+
+
+def test_tts_sheets_split_at_69_cards():
+    assert images.TTS_PER_SHEET == 69
+    assert images.tts_grid(69) == (10, 7)
+    assert images.tts_grid(9) == (10, 1)
+    assert images.tts_grid(3) == (4, 1)
+
+
+def test_the_same_input_gives_byte_identical_files(workspace, tmp_path):
+    build(options(workspace))
+    first = snapshot(workspace / "build")
+    shutil.rmtree(workspace / "build")
+    build(options(workspace, jobs=1))
+    assert snapshot(workspace / "build") == first
+
+
+def test_editing_one_card_rerenders_that_card_only(workspace):
+    build(options(workspace))
+    out = workspace / "build" / GAME
+    before = {p: p.stat().st_mtime_ns for p in (out / "png").glob("*.png")}
+    edit(workspace / "cards" / GAME / "spells.yaml", "Double damage to wet or frozen targets.", "Double damage to wet targets.")
+    report = build(options(workspace))
+    written = {p.relative_to(out).as_posix() for p in report.written}
+    assert written == {"png/fire-bolt.png", "cards-a4.pdf", "cards-letter.pdf", "cards-fold-a4.pdf",
+                       "cards-fold-letter.pdf", "tts/spells-1.png", "overview.png"}
+    after = {p: p.stat().st_mtime_ns for p in (out / "png").glob("*.png")}
+    changed = {p.name for p in before if before[p] != after[p]}
+    assert changed == {"fire-bolt.png"}
+    assert build(options(workspace)).written == []  # and nothing when nothing changed
+
+
+def test_a_failed_build_leaves_the_last_good_files(workspace):
+    build(options(workspace))
+    good = snapshot(workspace / "build")
+    edit(workspace / "cards" / GAME / "spells.yaml", "Double damage to wet or frozen targets.",
+         "Double damage to wet or frozen targets. " + "Very long text indeed. " * 60)
+    with pytest.raises(ValidationFailed) as failed:
+        build(options(workspace))
+    assert snapshot(workspace / "build") == good
+    [problem] = failed.value.problems
+    assert problem.file.endswith(f"{GAME}/spells.yaml") and problem.line == 3
+    assert "card 'fire-bolt', box 'body'" in problem.message and "does not fit" in problem.message
+
+
+def test_a_deleted_card_loses_its_image(workspace):
+    build(options(workspace))
+    path = workspace / "cards" / GAME / "mayhem.yaml"
+    text = path.read_text()
+    start = text.index("  - id: backfire")
+    end = text.index("  - id: lucky-sneeze")
+    path.write_text(text[:start] + text[end:])
+    report = build(options(workspace))
+    assert [p.name for p in report.removed] == ["backfire.png"]
+    assert not (workspace / "build" / GAME / "png" / "backfire.png").exists()
+
+
+def test_only_one_kind_and_one_paper(workspace):
+    report = build(options(workspace, kinds=("sheets",), papers=("letter",)))
+    out = workspace / "build" / GAME
+    assert sorted(p.relative_to(out).as_posix() for p in report.written) == ["cards-letter.pdf"]
+    assert not (out / "png").exists()
+
+
+def test_missing_art_warns_and_draws_a_placeholder(workspace):
+    edit(workspace / "cards" / GAME / "mayhem.yaml", "    name: Backfire\n", "    name: Backfire\n    art: art/backfire.png\n")
+    report = build(options(workspace, kinds=("png",)))
+    assert any("art file art/backfire.png not found" in w for w in report.warnings)
+    assert (workspace / "build" / GAME / "png" / "backfire.png").is_file()
+
+
+def test_art_is_drawn_when_the_file_exists(workspace):
+    art = workspace / "cards" / GAME / "art"
+    art.mkdir()
+    Image.new("RGB", (400, 300), (10, 200, 30)).save(art / "backfire.png")
+    edit(workspace / "cards" / GAME / "mayhem.yaml", "    name: Backfire\n", "    name: Backfire\n    art: art/backfire.png\n")
+    report = build(options(workspace, kinds=("png", "sheets"), papers=("a4",)))
+    assert report.warnings == []
+    with Image.open(workspace / "build" / GAME / "png" / "backfire.png") as im:
+        assert im.getpixel((412, 380)) == (10, 200, 30)  # the middle of the art box
+
+
+def test_pdfs_from_cached_face_operators_equal_freshly_drawn_ones(workspace):
+    build(options(workspace, kinds=("sheets", "fold")))
+    out = workspace / "build" / GAME
+    drawn = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
+    assert list((out / ".cache" / "pdf").glob("*.ops"))
+    for pdf in out.glob("*.pdf"):
+        pdf.unlink()
+    report = build(options(workspace, kinds=("sheets", "fold")))
+    assert len(report.written) == 4
+    assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == drawn
