@@ -114,7 +114,8 @@ class Templates:
         chain: list[tuple[str, Document]] = []
         while name is not None:
             if name in (n for n, _ in chain):
-                problems.append(Problem(display_path(self.root / f"{name}.yaml"), 0, 0, "extends", "layouts extend each other in a circle"))
+                cycle = " -> ".join([n for n, _ in chain] + [name])
+                problems.append(chain[-1][1].problem(("extends",), f"layouts extend each other in a circle: {cycle}"))
                 break
             path = self.root / f"{name}.yaml"
             if not path.is_file():

@@ -1,0 +1,79 @@
+"""Card layouts: inheritance, and mistakes in them reported like mistakes in cards."""
+
+import shutil
+
+import pytest
+
+from spellpress.cli import main
+from spellpress.core import ValidationFailed
+from spellpress.press.templates import Templates
+
+
+@pytest.fixture()
+def layouts(tmp_path, cards_dir):
+    shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
+    return tmp_path / "templates"
+
+
+def test_a_layout_inherits_its_parents_boxes_and_palette(layouts):
+    spell = Templates(layouts).get("magicka-mayhem/spell")
+    names = [name for name, _ in spell.boxes]
+    assert names[:3] == ["background", "panel", "band"]  # from card.yaml, in its order
+    assert "cost" in names and "damage" in names  # from spell.yaml
+    assert spell.palette["frame"] == "#2e1f4d"  # magicka-mayhem/card.yaml over card.yaml
+    assert (spell.width, spell.height, spell.bleed, spell.safe) == (63.5, 88.9, 3.175, 3.175)
+    element = Templates(layouts).get("magicka-mayhem/element")
+    assert "art" not in [name for name, _ in element.boxes]  # removed with `art: null`
+
+
+def problems(layouts, name):
+    with pytest.raises(ValidationFailed) as failed:
+        Templates(layouts).get(name)
+    return [str(p) for p in failed.value.problems]
+
+
+def test_an_unknown_box_key_is_named_where_it_is_written(layouts, monkeypatch):
+    monkeypatch.chdir(layouts.parent)
+    path = layouts / "magicka-mayhem" / "spell.yaml"
+    path.write_text(path.read_text().replace("shape: burst", "shpe: burst"))
+    [problem] = problems(layouts, "magicka-mayhem/spell")
+    line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if "shpe" in l)
+    assert problem.startswith(f"templates/magicka-mayhem/spell.yaml:{line}:")
+    assert problem.endswith("boxes.damage.shpe: unknown key 'shpe' (did you mean 'shape'?)")
+
+
+def test_text_outside_the_safe_zone_is_refused(layouts, monkeypatch):
+    monkeypatch.chdir(layouts.parent)
+    path = layouts / "magicka-mayhem" / "mayhem.yaml"
+    path.write_text(path.read_text().replace("body: {y: 45.6, h: 28.2}", "body: {y: 45.6, h: 28.2, x: 1}"))
+    [problem] = problems(layouts, "magicka-mayhem/mayhem")
+    assert problem.startswith("templates/magicka-mayhem/mayhem.yaml:")
+    assert "the 'body' box (1, 45.6, 52.3 x 28.2 mm) reaches outside the safe zone" in problem
+
+
+def test_a_missing_layout_is_named(layouts, monkeypatch):
+    monkeypatch.chdir(layouts.parent)
+    [problem] = problems(layouts, "magicka-mayhem/spel")
+    assert problem == ("templates/magicka-mayhem/spel.yaml: no such layout 'magicka-mayhem/spel' "
+                       "(named in decks.yaml) (did you mean 'magicka-mayhem/spell'?)")
+
+
+def test_layouts_that_extend_each_other_in_a_circle(layouts, monkeypatch):
+    monkeypatch.chdir(layouts.parent)
+    (layouts / "a.yaml").write_text("extends: b\n")
+    (layouts / "b.yaml").write_text("extends: a\n")
+    assert problems(layouts, "a") == ["templates/b.yaml:1:10: extends: layouts extend each other in a circle: a -> b -> a"]
+
+
+def test_validate_reports_text_that_does_not_fit_and_names_the_card(tmp_path, cards_dir, capsys, monkeypatch):
+    shutil.copytree(cards_dir, tmp_path / "cards")
+    shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
+    spells = tmp_path / "cards" / "magicka-mayhem" / "spells.yaml"
+    spells.write_text(spells.read_text().replace("Double damage to wet or frozen targets.",
+                                                 "Double damage to wet or frozen targets. " + "And more. " * 80))
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cards/magicka-mayhem/spells.yaml:3:5: card 'fire-bolt', box 'body' of layout "
+                          "magicka-mayhem/spell: the text does not fit its box")
+    assert "even at 6 pt; shorten it" in err
