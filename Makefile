@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup build test bench clean
+.PHONY: setup build test bench serve clean
 
 setup: $(STAMP)
 
@@ -24,6 +24,10 @@ test: setup
 
 bench: setup
 	$(BIN)/python -m benchmarks
+
+# The table companion for the phones on this network (README: Companion).
+serve: setup
+	$(BIN)/spellpress serve
 
 clean:
 	rm -rf build $(VENV) *.egg-info .pytest_cache
