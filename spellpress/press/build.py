@@ -114,7 +114,7 @@ def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
         plans.append(p)
     if problems:
         raise ValidationFailed(problems)
-    return plans, warnings
+    return plans, list(dict.fromkeys(warnings))
 
 
 def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
