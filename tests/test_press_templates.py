@@ -77,3 +77,52 @@ def test_validate_reports_text_that_does_not_fit_and_names_the_card(tmp_path, ca
     assert err.startswith("cards/magicka-mayhem/spells.yaml:3:5: card 'fire-bolt', box 'body' of layout "
                           "magicka-mayhem/spell: the text does not fit its box")
     assert "even at 6 pt; shorten it" in err
+
+
+def _layouter(game):
+    from spellpress.press.icons import IconSet
+    from spellpress.press.layout import Layouter
+
+    return Layouter(game, IconSet.load(game.root.parent.parent / "templates" / "icons.yaml"))
+
+
+def _texts(drawing):
+    from spellpress.press.displaylist import Text
+
+    return [item.text for item in drawing.items if isinstance(item, Text)]
+
+
+def test_a_track_counts_from_the_games_constants(games, layouts):
+    game = games["spellchamber"]
+    layouter = _layouter(game)
+    card = next(c for c in game.cards if c.type == "life-tracker")
+    drawing = layouter.draw(layouter.card_face(card), Templates(layouts).get("spellchamber/life-tracker"))
+    numbers = [t for t in _texts(drawing) if t.isdigit()]
+    c = game.constants
+    assert numbers[-c.die_sides:] == [str(n) for n in range(c.die_sides, 0, -1)]  # the track is drawn last
+    assert layouter.problems == []
+
+
+def test_when_tests_a_value_and_before_draws_underneath(games, layouts):
+    (layouts / "t.yaml").write_text(
+        "extends: magicka-mayhem/card\n"
+        "boxes:\n"
+        "  bolt-note: {kind: text, text: 'A bolt', when: kind=bolt, x: 5, y: 60, w: 50, h: 5}\n"
+        "  other-note: {kind: text, text: 'Not a bolt', when: kind!=bolt, x: 5, y: 60, w: 50, h: 5}\n"
+        "  under: {kind: rect, before: panel, x: 0, y: 0, w: 10, h: 10, fill: accent}\n")
+    layout = Templates(layouts).get("t")
+    names = [n for n, _ in layout.boxes]
+    assert names.index("under") == names.index("panel") - 1
+    game = games["magicka-mayhem"]
+    layouter = _layouter(game)
+    assert "A bolt" in " ".join(_texts(layouter.draw(layouter.card_face(game.card("fire-bolt")), layout)))
+    assert "Not a bolt" in " ".join(_texts(layouter.draw(layouter.card_face(game.card("healing-rain")), layout)))
+
+
+def test_an_unknown_placeholder_in_a_layout_is_a_problem(games, layouts):
+    (layouts / "t.yaml").write_text("extends: magicka-mayhem/card\nboxes:\n  title: {text: '{nmae}'}\n")
+    game = games["magicka-mayhem"]
+    layouter = _layouter(game)
+    layouter.draw(layouter.card_face(game.card("fire-bolt")), Templates(layouts).get("t"))
+    [problem] = layouter.problems
+    assert "box 'title' of layout t: unknown placeholder '{nmae}' (did you mean 'name'?)" in problem.message

@@ -10,9 +10,11 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core import ruletext
 from ..core.models import Card, Deck, Game
 from ..core.problems import Problem, did_you_mean, display_path
 from . import fonts
@@ -21,7 +23,8 @@ from .icons import WHITE, IconSet
 from .templates import Box, Layout
 
 PT = 25.4 / 72  # millimetres per point
-MIN_TEXT_SIZE = 6.0  # the floor text shrinks to when its box gives no min_size
+MIN_TEXT_SIZE = 6.0
+GENERIC_GLYPHS = ("arcane", "burst", "hexagon", "diamond", "rune", "crown", "hat")  # art without elements  # the floor text shrinks to when its box gives no min_size
 _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
@@ -56,6 +59,14 @@ class Layouter:
         self.icons = icons
         self.colors = {e.name: hex_color(e.color) for e in game.elements}
         self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
+        # every placeholder a layout may name: a field of any card type is empty on cards
+        # that lack it; any other name is a mistake in the layout
+        self.placeholders = {"name", "flavor", "count", "type", "deck", "game"}
+        for ctype in game.card_types.values():
+            for key, spec in ctype.fields.items():
+                self.placeholders.add(key)
+                if spec.type in ("element", "elements"):
+                    self.placeholders |= {f"{key}_icons", f"{key}_or"}
         self.problems: list[Problem] = []
         self.warnings: list[str] = []
 
@@ -95,7 +106,7 @@ class Layouter:
     def draw(self, face: Face, layout: Layout) -> Drawing:
         items: list[Primitive] = []
         for name, box in layout.boxes:
-            if box.when and face.values.get(box.when) in (None, "", ()):
+            if box.when and not _holds(box.when, face.values):
                 continue
             try:
                 items += self._box(face, layout, box)
@@ -120,10 +131,12 @@ class Layouter:
         if box.kind == "ellipse":
             return [Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, fill, stroke, box.width if stroke else 0)]
         if box.kind == "text":
-            text = _FIELD.sub(lambda m: str(face.values.get(m.group(1), m.group(0))), box.text)
+            text = self.fill(box.text, face)
             if not text.strip():
                 return []
             return self.text(text, x, y, w, h, box, self._color(box.color, face, layout), face)
+        if box.kind == "track":
+            return self._track(x, y, w, h, box, fill, self._color(box.color, face, layout), self._color("accent", face, layout))
         if box.kind == "icons":
             return self._icon_row(face.values.get(box.field, ""), x, y, w, h, box)
         if box.kind == "icon":
@@ -132,6 +145,55 @@ class Layouter:
         if box.kind == "stat":
             return self._stat(face.values.get(box.field), x, y, w, h, box, fill, self._color(box.color, face, layout))
         return self._art(face, x, y, w, h, layout)
+
+    def fill(self, template: str, face: Face) -> str:
+        """A layout's text with the game's constants ({{ starting_life }}) and the card's
+        values ({name}, {damage}) filled in; a field the card lacks is left empty."""
+        text, errors = ruletext.render(template, self.game.text_context)
+        if errors:
+            raise DoesNotFit(errors[0].message)
+        unknown = [m for m in _FIELD.findall(text) if m not in self.placeholders and m not in self.icon_names]
+        if unknown:
+            raise DoesNotFit(f"unknown placeholder '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.placeholders))}")
+        return _FIELD.sub(lambda m: str(face.values.get(m.group(1), "")) if m.group(1) in self.placeholders else m.group(0), text)
+
+    def constant(self, value) -> int | None:
+        """A number, or the number a constant's (dotted) name stands for."""
+        if value is None or isinstance(value, int):
+            return value
+        current = self.game.text_context
+        for part in str(value).split("."):
+            if not isinstance(current, Mapping) or part not in current:
+                raise DoesNotFit(f"unknown constant '{value}'{did_you_mean(part, [k for k in current if isinstance(k, str)] if isinstance(current, Mapping) else [])}")
+            current = current[part]
+        if not isinstance(current, int) or isinstance(current, bool):
+            raise DoesNotFit(f"constant '{value}' is not a whole number")
+        return current
+
+    def _track(self, x, y, w, h, box: Box, fill, color, ring) -> list[Primitive]:
+        start, stop, mark = self.constant(box.start), self.constant(box.stop if box.stop is not None else 1), self.constant(box.mark)
+        step = -1 if stop < start else 1
+        numbers = list(range(start, stop + step, step))
+        if len(numbers) > 60:
+            raise DoesNotFit(f"a track of {len(numbers)} steps is too long for a card")
+        cells = numbers + ([None] if box.end else [])
+        cols = min(box.per_row, len(cells))
+        rows = math.ceil(len(cells) / cols)
+        size = min(w / cols, h / rows)
+        out: list[Primitive] = []
+        for i, number in enumerate(cells):
+            row, col = divmod(i, cols)
+            in_row = min(cols, len(cells) - row * cols)
+            cx = x + (w - in_row * size) / 2 + col * size
+            cy = y + (h - rows * size) / 2 + row * size
+            pad = size * 0.08
+            if number is None:
+                out += self.icons.glyph(box.end, cx + pad, cy + pad, size - 2 * pad, (107, 111, 117), WHITE)
+                continue
+            out += self._stat(number, cx + pad, cy + pad, size - 2 * pad, size - 2 * pad, box, fill, color)
+            if number == mark:
+                out.append(Ellipse(cx + size / 2, cy + size / 2, size / 2 - pad / 3, size / 2 - pad / 3, stroke=ring, width=size * 0.05))
+        return out
 
     def _icon_row(self, value, x, y, w, h, box: Box) -> list[Primitive]:
         names = [n.strip() for n in str(value).split(",") if n.strip()]
@@ -154,8 +216,8 @@ class Layouter:
         sx, sy = x + (w - size) / 2, y
         out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40))
         text = str(value)
-        pt = size * 0.5 / PT
-        while fonts.width(text, "bold", pt) > size * 0.7 and pt > 4:
+        pt = size * (0.5, 0.5, 0.42, 0.34)[min(len(text), 3)] / PT  # more digits, smaller
+        while fonts.width(text, "bold", pt) > size * 0.62 and pt > 4:
             pt -= 0.25
         tw = fonts.width(text, "bold", pt)
         out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, "bold", pt, color or WHITE))
@@ -253,6 +315,15 @@ class Layouter:
         return placeholder(face, x, y, w, h, self, layout)
 
 
+def _holds(condition: str, values: dict) -> bool:
+    """'field' (the card has it), 'field=value' or 'field!=value'."""
+    for op in ("!=", "="):
+        if op in condition:
+            key, want = (part.strip() for part in condition.split(op, 1))
+            return (str(values.get(key, "")) == want) == (op == "=")
+    return values.get(condition.strip()) not in (None, "", ())
+
+
 def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> list[Primitive]:
     """Generated art for a card without a picture: rays and rings in the card's colours,
     with its element's glyph at the centre; the card's id varies the pattern."""
@@ -278,7 +349,8 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> l
         out.append(Ellipse(cx, cy, r, r, fill=(mix(light, second, 0.35), mix(light, base, 0.5), base)[k]))
     size = rmax * 0.9
     glyphs = [e.lower() for e in face.elements if e.lower() in layouter.icons]
-    glyph = glyphs[0] if glyphs else ("arcane" if "arcane" in layouter.icons else None)
+    generic = [g for g in GENERIC_GLYPHS if g in layouter.icons]
+    glyph = glyphs[0] if glyphs else (generic[digest[4] % len(generic)] if generic else None)
     if glyph:
         out += layouter.icons.glyph(glyph, cx - size / 2, cy - size / 2, size, WHITE, dark)
     return out

@@ -29,13 +29,14 @@ SHAPES = ("circle", "shield", "heart", "diamond", "burst", "hexagon")
 class Box(Model):
     """One named box of a layout, drawn in the layout's order."""
 
-    kind: Literal["rect", "ellipse", "text", "icons", "icon", "stat", "art"]
+    kind: Literal["rect", "ellipse", "text", "icons", "icon", "stat", "track", "art"]
     area: Literal["bleed", "trim", "safe"] | None = None  # instead of x, y, w, h
     x: Number | None = None
     y: Number | None = None
     w: Number | None = None
     h: Number | None = None
-    when: Text | None = None  # draw only when the card has this field
+    when: Text | None = None  # 'field': when the card has it; 'field=value' / 'field!=value'
+    before: Text | None = None  # draw this box before (under) that inherited one
     fill: Text | None = None  # a palette name, '#rrggbb', or 'element'
     stroke: Text | None = None
     width: Number = 0.3
@@ -52,12 +53,19 @@ class Box(Model):
     icon: Text | None = None  # for icon: an icon's name
     shape: Literal[SHAPES] = "circle"  # type: ignore[valid-type]
     label: str | None = None
+    # track: numbered shapes from `start` to `stop` (numbers or constants' names), the one equal
+    # to `mark` ringed, then an `end` icon (a skull for 0), `per_row` to a row
+    start: int | Text | None = None
+    stop: int | Text | None = None
+    mark: int | Text | None = None
+    end: Text | None = None
+    per_row: pydantic.PositiveInt = 4
 
     @pydantic.model_validator(mode="after")
     def _complete(self):
         if self.area is None and None in (self.x, self.y, self.w, self.h):
             raise ValueError("a box needs x, y, w and h (millimetres from the trim's top left), or an area")
-        needs = {"text": "text", "icons": "field", "stat": "field", "icon": "icon"}.get(self.kind)
+        needs = {"text": "text", "icons": "field", "stat": "field", "icon": "icon", "track": "start"}.get(self.kind)
         if needs and getattr(self, needs) is None:
             raise ValueError(f"a '{self.kind}' box needs '{needs}'")
         if self.min_size is not None and self.min_size > self.size:
@@ -147,6 +155,7 @@ class Templates:
         for _, doc in reversed(chain):  # root first
             merged = _merge(merged, doc.data)
         merged.pop("extends", None)
+        problems += _layer(merged, chain)
         spec, found = validate(LayoutSpec, merged, chain[0][1])
         # Each problem belongs in the file that last wrote the field.
         problems += [_relocate(p, chain) for p in found]
@@ -184,6 +193,26 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
+def _layer(merged: dict, chain) -> list[Problem]:
+    """Move each box that names another in `before` to just ahead of it (under it)."""
+    boxes = merged.get("boxes")
+    if not isinstance(boxes, dict):
+        return []
+    problems, order = [], list(boxes)
+    for name, box in list(boxes.items()):
+        target = box.get("before") if isinstance(box, dict) else None
+        if target is None:
+            continue
+        if target not in boxes or target == name:
+            doc = _owner(("boxes", name, "before"), chain)
+            problems.append(doc.problem(("boxes", name, "before"), f"no box '{target}' to draw under{did_you_mean(target, order)}"))
+            continue
+        order.remove(name)
+        order.insert(order.index(target), name)
+    merged["boxes"] = {name: boxes[name] for name in order}
+    return problems
+
+
 def _owner(loc: tuple, chain: list[tuple[str, Document]]) -> Document:
     for _, doc in chain:  # child first: the last writer wins
         value = doc.data
@@ -210,7 +239,7 @@ def _outside_safe(layout: Layout, chain) -> list[Problem]:
     problems = []
     s, eps = layout.safe, 1e-6
     for name, box in layout.boxes:
-        if box.kind not in ("text", "icons", "icon", "stat"):
+        if box.kind not in ("text", "icons", "icon", "stat", "track"):
             continue
         x, y, w, h = layout.area(box)
         if x < s - eps or y < s - eps or x + w > layout.width - s + eps or y + h > layout.height - s + eps:
