@@ -12,8 +12,11 @@ good outputs in place.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import multiprocessing
 import os
+import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -119,7 +122,11 @@ def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
 
 def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
     h = hashlib.sha256(base.encode())
-    h.update(repr(drawing).encode())
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True  # no memo: equal drawings give equal bytes, whatever objects they share
+    pickler.dump(drawing)
+    h.update(buffer.getvalue())
     for item in drawing.items:
         if isinstance(item, Image):
             h.update(Path(item.path).read_bytes())
@@ -152,13 +159,19 @@ class ComposeJob:
         atomic_write(Path(self.path), self.make(*self.args))
 
 
+# Data that the worker processes inherit when they fork, rather than receive through a pipe:
+# the laid-out cards of a game go into every one of its PDFs, and pickling them once per PDF
+# cost more than drawing them.
+_SHARED: dict[str, list] = {}
+
+
 @dataclass(frozen=True)
 class PdfJob:
-    """One PDF of sheets, made in a worker: everything it needs travels with it."""
+    """One PDF of sheets, made in a worker."""
 
     fold: bool
     paper: str
-    cards: list
+    cards: str  # the key of the game's sheet cards in _SHARED
     size: tuple[float, float, float]
     title: str
     back_offset: tuple[float, float]
@@ -168,10 +181,11 @@ class PdfJob:
     def run(self) -> None:
         grid = sheets.FOLD_GRID if self.fold else sheets.DUPLEX_GRIDS[self.paper]
         sheet = sheets.Sheet(sheets.PAPERS[self.paper], grid, *self.size)
+        cards = _SHARED[self.cards]
         if self.fold:
-            data = sheets.fold_pdf(self.cards, sheet, self.title, Path(self.cache))
+            data = sheets.fold_pdf(cards, sheet, self.title, Path(self.cache))
         else:
-            data = sheets.duplex_pdf(self.cards, sheet, self.title, self.back_offset, Path(self.cache))
+            data = sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, Path(self.cache))
         atomic_write(Path(self.path), data)
 
 
@@ -237,6 +251,7 @@ class _GameBuild:
 
     def _sheets(self) -> list[PdfJob]:
         cards, digest = self._sheet_cards()
+        _SHARED[self.game.slug] = cards
         first = next(iter(self.plan.fronts.values())).drawing
         size = (first.width, first.height, first.bleed)
         offset = self.options.back_offset
@@ -245,7 +260,7 @@ class _GameBuild:
             for fold, kind, rel, key in ((False, "sheets", f"cards-{paper}.pdf", f"{digest}:{offset}"),
                                          (True, "fold", f"cards-fold-{paper}.pdf", digest)):
                 if kind in self.options.kinds and not self._fresh(rel, key):
-                    jobs.append(PdfJob(fold, paper, cards, size, self.game.title, offset, str(self.out / rel),
+                    jobs.append(PdfJob(fold, paper, self.game.slug, size, self.game.title, offset, str(self.out / rel),
                                        str(self.cache / "pdf")))
                     self.report.written.append(self.out / rel)
         return jobs
@@ -368,9 +383,9 @@ class _Workers:
     def __call__(self, jobs: list) -> None:
         show = self.options.progress and sys.stderr.isatty() and bool(jobs)
         bar = tqdm(total=len(jobs), desc="building", unit="file", disable=not show)
-        if self.options.jobs > 1 and len(jobs) > 1:
-            if self.pool is None:
-                self.pool = ProcessPoolExecutor(max_workers=self.options.jobs)
+        if self.options.jobs > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            if self.pool is None:  # forked after the plan, so the workers inherit _SHARED
+                self.pool = ProcessPoolExecutor(self.options.jobs, mp_context=multiprocessing.get_context("fork"))
             # PDFs first: the longest jobs must not start last and leave a core idle.
             jobs = sorted(jobs, key=lambda j: isinstance(j, PdfJob), reverse=True)
             for _ in self.pool.map(_run, jobs, chunksize=1 if len(jobs) < 64 else 4):

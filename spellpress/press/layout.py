@@ -342,7 +342,7 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> l
         a0 = turn + i * 2 * math.pi / rays
         a1 = a0 + math.pi / rays
         pts = [(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)), (cx + reach * math.cos(a1), cy + reach * math.sin(a1))]
-        out.append(Poly(tuple(_clip(p, x, y, w, h) for p in _clip_triangle(pts, x, y, w, h)), fill=mix(light, base, 0.22)))
+        out.append(Poly(tuple(_clip_triangle(pts, x, y, w, h)), fill=mix(light, base, 0.22)))
     rmax = min(w, h) * 0.42
     for k, t in enumerate((1.0, 0.74, 0.5)):
         r = rmax * t
@@ -357,34 +357,22 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> l
 
 
 def _clip_triangle(pts, x, y, w, h):
-    """The polygon of a triangle clipped to the box (Sutherland-Hodgman)."""
+    """The polygon of a triangle clipped to the box (Sutherland-Hodgman, one edge at a time)."""
     poly = pts
-    for edge in ("left", "right", "top", "bottom"):
+    for axis, bound, keep_above in ((0, x, True), (0, x + w, False), (1, y, True), (1, y + h, False)):
         out = []
-        for i, cur in enumerate(poly):
-            prev = poly[i - 1]
-            inside = lambda p: {"left": p[0] >= x, "right": p[0] <= x + w, "top": p[1] >= y, "bottom": p[1] <= y + h}[edge]
-            if inside(cur):
-                if not inside(prev):
-                    out.append(_cross(prev, cur, edge, x, y, w, h))
+        prev = poly[-1] if poly else None
+        for cur in poly:
+            cur_in = cur[axis] >= bound if keep_above else cur[axis] <= bound
+            prev_in = prev[axis] >= bound if keep_above else prev[axis] <= bound
+            if cur_in != prev_in:
+                t = (bound - prev[axis]) / (cur[axis] - prev[axis])
+                other = 1 - axis
+                cross = [0.0, 0.0]
+                cross[axis], cross[other] = bound, prev[other] + t * (cur[other] - prev[other])
+                out.append(tuple(cross))
+            if cur_in:
                 out.append(cur)
-            elif inside(prev):
-                out.append(_cross(prev, cur, edge, x, y, w, h))
+            prev = cur
         poly = out
-        if not poly:
-            break
     return poly
-
-
-def _cross(a, b, edge, x, y, w, h):
-    if edge in ("left", "right"):
-        ex = x if edge == "left" else x + w
-        t = (ex - a[0]) / (b[0] - a[0])
-        return ex, a[1] + t * (b[1] - a[1])
-    ey = y if edge == "top" else y + h
-    t = (ey - a[1]) / (b[1] - a[1])
-    return a[0] + t * (b[0] - a[0]), ey
-
-
-def _clip(p, x, y, w, h):
-    return min(max(p[0], x), x + w), min(max(p[1], y), y + h)

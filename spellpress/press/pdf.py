@@ -48,7 +48,7 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None 
     if cache is not None and not _cacheable(drawing):
         cache = None
     if cache is not None and cache.is_file():
-        canvas._code.extend(cache.read_text(encoding="utf-8").split("\n"))
+        canvas._code.append(cache.read_text(encoding="utf-8"))  # one string: one encoding pass
     else:
         draw(canvas, drawing)
         if cache is not None:
