@@ -83,7 +83,7 @@ def test_editing_one_card_rerenders_that_card_only(workspace):
     report = build(options(workspace))
     written = {p.relative_to(out).as_posix() for p in report.written}
     assert written == {"png/fire-bolt.png", "cards-a4.pdf", "cards-letter.pdf", "cards-fold-a4.pdf",
-                       "cards-fold-letter.pdf", "tts/spells-1.png", "overview.png"}
+                       "cards-fold-letter.pdf", "cards-printshop.pdf", "tts/spells-1.png", "overview.png"}
     after = {p: p.stat().st_mtime_ns for p in (out / "png").glob("*.png")}
     changed = {p.name for p in before if before[p] != after[p]}
     assert changed == {"fire-bolt.png"}
@@ -118,7 +118,7 @@ def test_a_deleted_card_loses_its_image(workspace):
 def test_only_one_kind_and_one_paper(workspace):
     report = build(options(workspace, kinds=("sheets",), papers=("letter",)))
     out = workspace / "build" / GAME
-    assert sorted(p.relative_to(out).as_posix() for p in report.written) == ["cards-letter.pdf"]
+    assert sorted(p.relative_to(out).as_posix() for p in report.written) == ["cards-letter.pdf", "cards-printshop.pdf"]
     assert not (out / "png").exists()
 
 
@@ -148,5 +148,5 @@ def test_pdfs_from_cached_face_operators_equal_freshly_drawn_ones(workspace):
     for pdf in out.glob("*.pdf"):
         pdf.unlink()
     report = build(options(workspace, kinds=("sheets", "fold")))
-    assert len(report.written) == 4
+    assert len(report.written) == 5
     assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == drawn

@@ -140,3 +140,16 @@ def test_fonts_are_embedded_and_qpdf_finds_the_files_sound(built):
 def test_the_tools_the_print_checks_need_are_installed():
     """pdffonts and qpdf come from .ci/run's apt-get; a missing one must fail, not skip."""
     assert shutil.which("pdffonts") and shutil.which("qpdf")
+
+
+def test_the_print_shop_pdf_has_one_card_a_page_with_trim_and_bleed_boxes(built, games):
+    reader = PdfReader(built / "cards-printshop.pdf")
+    game = games[GAME]
+    assert len(reader.pages) == 2 * sum(card.count for card in game.cards)
+    for page in reader.pages[:4]:
+        assert [round(float(v) / MM, 3) for v in page.mediabox] == [0, 0, 69.85, 95.25]
+        assert [round(float(v) / MM, 3) for v in page.trimbox] == [3.175, 3.175, 66.675, 92.075]
+        assert [round(float(v) / MM, 3) for v in page.bleedbox] == [0, 0, 69.85, 95.25]
+    forms = [placements(page, reader)[0][0] for page in reader.pages[:2]]
+    first = game.cards[0]
+    assert forms == [first.id, f"back-{first.deck}"]

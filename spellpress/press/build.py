@@ -169,7 +169,7 @@ _SHARED: dict[str, list] = {}
 class PdfJob:
     """One PDF of sheets, made in a worker."""
 
-    fold: bool
+    layout: str  # 'duplex', 'fold' or 'printshop'
     paper: str
     cards: str  # the key of the game's sheet cards in _SHARED
     size: tuple[float, float, float]
@@ -179,13 +179,15 @@ class PdfJob:
     cache: str  # the directory of faces' cached PDF operators
 
     def run(self) -> None:
-        grid = sheets.FOLD_GRID if self.fold else sheets.DUPLEX_GRIDS[self.paper]
-        sheet = sheets.Sheet(sheets.PAPERS[self.paper], grid, *self.size)
-        cards = _SHARED[self.cards]
-        if self.fold:
-            data = sheets.fold_pdf(cards, sheet, self.title, Path(self.cache))
+        cards, cache = _SHARED[self.cards], Path(self.cache)
+        if self.layout == "printshop":
+            data = sheets.printshop_pdf(cards, self.size, self.title, cache)
+        elif self.layout == "fold":
+            sheet = sheets.Sheet(sheets.PAPERS[self.paper], sheets.FOLD_GRID, *self.size)
+            data = sheets.fold_pdf(cards, sheet, self.title, cache)
         else:
-            data = sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, Path(self.cache))
+            sheet = sheets.Sheet(sheets.PAPERS[self.paper], sheets.DUPLEX_GRIDS[self.paper], *self.size)
+            data = sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache)
         atomic_write(Path(self.path), data)
 
 
@@ -255,14 +257,16 @@ class _GameBuild:
         first = next(iter(self.plan.fronts.values())).drawing
         size = (first.width, first.height, first.bleed)
         offset = self.options.back_offset
-        jobs = []
+        wanted = [("printshop", "", "sheets", "cards-printshop.pdf", digest)]
         for paper in self.options.papers:
-            for fold, kind, rel, key in ((False, "sheets", f"cards-{paper}.pdf", f"{digest}:{offset}"),
-                                         (True, "fold", f"cards-fold-{paper}.pdf", digest)):
-                if kind in self.options.kinds and not self._fresh(rel, key):
-                    jobs.append(PdfJob(fold, paper, self.game.slug, size, self.game.title, offset, str(self.out / rel),
-                                       str(self.cache / "pdf")))
-                    self.report.written.append(self.out / rel)
+            wanted += [("duplex", paper, "sheets", f"cards-{paper}.pdf", f"{digest}:{offset}"),
+                       ("fold", paper, "fold", f"cards-fold-{paper}.pdf", digest)]
+        jobs = []
+        for layout, paper, kind, rel, key in wanted:
+            if kind in self.options.kinds and not self._fresh(rel, key):
+                jobs.append(PdfJob(layout, paper, self.game.slug, size, self.game.title, offset, str(self.out / rel),
+                                   str(self.cache / "pdf")))
+                self.report.written.append(self.out / rel)
         return jobs
 
     # -- images
@@ -355,6 +359,8 @@ def _kind_of(rel: str) -> tuple[str, str | None]:
     """The kind of output a manifest entry is, and its paper if it has one."""
     if rel.startswith(("png/", "tts/")):
         return rel.split("/", 1)[0], None
+    if rel == "cards-printshop.pdf":
+        return "sheets", None
     for prefix, kind in (("cards-fold-", "fold"), ("cards-", "sheets")):
         if rel.startswith(prefix):
             return kind, rel[len(prefix):].removesuffix(".pdf")

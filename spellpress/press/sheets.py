@@ -71,14 +71,15 @@ class SheetCard:
 class Sheet:
     """Page geometry of one paper and grid, in mm from the page's top left."""
 
-    def __init__(self, paper: Paper, grid: Grid, card_w: float, card_h: float, bleed: float):
+    def __init__(self, paper: Paper, grid: Grid, card_w: float, card_h: float, bleed: float,
+                 check_marks: bool = True):
         self.paper, self.grid = paper, grid
         self.pw, self.ph = (paper.height, paper.width) if grid.landscape else (paper.width, paper.height)
         self.cw, self.ch, self.bleed = card_w, card_h, bleed
         self.x0 = (self.pw - grid.cols * card_w) / 2
         self.y0 = (self.ph - grid.rows * card_h) / 2
         room = min(self.x0, self.y0) - UNPRINTABLE
-        if room < MARK_GAP + 1.0:
+        if check_marks and room < MARK_GAP + 1.0:
             raise ValueError(f"{grid.cols} x {grid.rows} cards leave no room for crop marks on {paper.name}")
 
     @property
@@ -233,6 +234,24 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
             w.place(card.back, sheet.grid.cols - 1 - col, row)
         w.crop_marks(fold_at=half)
         w.next_page()
+    return w.pdf()
+
+
+def printshop_pdf(cards: list[SheetCard], size: tuple[float, float, float], title: str,
+                  cache: Path | None = None) -> bytes:
+    """One card a page with its bleed, front then back, every copy: what print shops take.
+    Each page's TrimBox is the card and its BleedBox the whole page."""
+    width, height, bleed = size
+    page = Sheet(Paper("card", width + 2 * bleed, height + 2 * bleed), Grid(1, 1, False), width, height, bleed,
+                 check_marks=False)
+    w = SheetWriter(page, title, cache)
+    c = w.canvas
+    c.setTrimBox((bleed * MM, bleed * MM, (width + bleed) * MM, (height + bleed) * MM))
+    c.setBleedBox((0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM))
+    for card in cards:
+        for face in (card.front, card.back):
+            w.place(face, 0, 0)
+            w.next_page()
     return w.pdf()
 
 
