@@ -82,7 +82,8 @@ CSP = (
 
 
 def _headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"  # a table's address is its key to read it
+    if response.mimetype == "text/html":
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["Referrer-Policy"] = "no-referrer"  # a table's address is its key to read it
     return response

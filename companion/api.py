@@ -12,6 +12,7 @@ from spellpress.core import table
 from spellpress.core.models import Game
 
 from .errors import BadRequest, NotFound, Unauthorized
+from .store import Snapshot, Store
 from .context import companion
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -26,6 +27,12 @@ def _body() -> dict:
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
     return data
+
+
+def _with_state(fields: dict, now: Snapshot, status: int = 200) -> Response:
+    """`fields` with the table's version and state, the state's stored JSON used as it is."""
+    head = json.dumps({**fields, "version": now.version}, separators=(",", ":"))
+    return Response(f'{head[:-1]},"state":{now.json}}}', status, mimetype="application/json")
 
 
 def _seat(table_id: str) -> int:
@@ -73,18 +80,16 @@ def games():
 def create_table():
     body = _body()
     game = _game(body.get("game"))
-    seat, code, expires, version, state = companion().store.create(game, body.get("players"), body.get("options"))
-    return jsonify(
-        id=seat.table_id, code=code, code_expires=expires, token=seat.token, player=seat.player,
-        version=version, state=state,
-    ), 201
+    seat, code, expires, now = companion().store.create(game, body.get("players"), body.get("options"))
+    fields = {"id": seat.table_id, "code": code, "code_expires": expires, "token": seat.token, "player": seat.player}
+    return _with_state(fields, now, 201)
 
 
 @bp.get("/codes/<code>")
 def look_up_code(code: str):
     """Who sits at the table a code leads to, so that a phone can pick its player."""
     store = companion().store
-    version, state = store.read(store.resolve(code, request.remote_addr or ""))
+    state = store.read(store.resolve(code, request.remote_addr or "")).state
     return jsonify(
         title=state["title"], game=state["game"], players=[p["name"] for p in state["players"]],
         room=len(state["players"]) < state["max_players"],
@@ -96,26 +101,26 @@ def join_table():
     body = _body()
     store = companion().store
     table_id = store.resolve(body.get("code"), request.remote_addr or "")
-    _, state = store.read(table_id)
-    seat, version, state = store.join(table_id, _game(state["game"]), body.get("name"))
-    companion().hub.publish(table_id, version)
-    return jsonify(id=table_id, token=seat.token, player=seat.player, version=version, state=state)
+    game = _game(store.read(table_id).state["game"])
+    seat, now = store.join(table_id, game, body.get("name"))
+    companion().hub.publish(table_id, now.version)
+    return _with_state({"id": table_id, "token": seat.token, "player": seat.player}, now)
 
 
 @bp.get("/tables/<table_id>")
 def get_table(table_id: str):
-    version, state = companion().store.read(table_id)
-    return jsonify(id=table_id, version=version, state=state)
+    return _with_state({"id": table_id}, companion().store.read(table_id))
 
 
 @bp.post("/tables/<table_id>/actions")
 def act(table_id: str):
     player = _seat(table_id)
-    outcome = companion().store.act(table_id, player, _body(), secrets.randbelow)
+    shared = companion()
+    outcome = shared.store.act(table_id, player, _body(), secrets.randbelow)
     if not outcome.repeated:
-        companion().hub.publish(table_id, outcome.version)
-    entry = table.log_entry(outcome.event, outcome.state, set())
-    return jsonify(version=outcome.version, state=outcome.state, event=entry, repeated=outcome.repeated)
+        shared.hub.publish(table_id, outcome.table.version)
+    entry = table.log_entry(outcome.event, outcome.table.state, set())
+    return _with_state({"event": entry, "repeated": outcome.repeated}, outcome.table)
 
 
 @bp.get("/tables/<table_id>/log")
@@ -142,6 +147,12 @@ def renew_code(table_id: str):
     return jsonify(code=code, expires=expires)
 
 
+def _changes(store: Store, table_id: str, after: int) -> tuple[int, str]:
+    """The state, and the log's entries after `after`, as one event of the stream."""
+    version, state, entries = store.log(table_id, after=after)
+    return version, _sse("state", version, {"version": version, "state": state, "events": entries})
+
+
 def _sse(kind: str, version: int, payload: dict) -> str:
     return f"id: {version}\nevent: {kind}\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n"
 
@@ -151,23 +162,22 @@ def stream(table_id: str):
     """Server-Sent Events: the whole state at once, then again with the new log entries each
     time the table changes; a comment line now and then so a vanished phone is noticed."""
     store, hub = companion().store, companion().hub
-    version, state = store.read(table_id)
+    now = store.read(table_id)
     last_seen = request.headers.get("Last-Event-ID", type=int)
     keepalive = current_app.config["STREAM_KEEPALIVE"]
     lifetime = current_app.config["STREAM_SECONDS"]
 
     def events():
-        with hub.listen(table_id, version) as wait:
+        with hub.listen(table_id, now.version) as wait:
             entries = store.log(table_id, after=last_seen)[2] if last_seen is not None else []
-            yield "retry: 1000\n" + _sse("state", version, {"version": version, "state": state, "events": entries})
-            seen, ends = version, time.monotonic() + lifetime
+            yield "retry: 1000\n" + _sse("state", now.version, {"version": now.version, "state": now.state, "events": entries})
+            seen, ends = now.version, time.monotonic() + lifetime
             while time.monotonic() < ends and not hub.closed:
                 if wait(seen, keepalive) == seen:
                     yield ": still here\n\n"
                     continue
-                now_version, now_state, entries = store.log(table_id, after=seen)
-                yield _sse("state", now_version, {"version": now_version, "state": now_state, "events": entries})
-                seen = now_version
+                seen, message = hub.once((table_id, seen), lambda after=seen: _changes(store, table_id, after))
+                yield message
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     return Response(events(), mimetype="text/event-stream", headers=headers)

@@ -23,6 +23,7 @@ class Hub:
         self._listeners: dict[str, int] = {}
         self._versions: dict[str, int] = {}
         self._watcher: threading.Thread | None = None
+        self._made: dict[tuple, object] = {}
         self.closed = False
 
     def publish(self, table_id: str, version: int) -> None:
@@ -30,6 +31,19 @@ class Hub:
             if table_id in self._waiting and version > self._versions.get(table_id, 0):
                 self._versions[table_id] = version
                 self._waiting[table_id].notify_all()
+
+    def once(self, key: tuple, make: Callable[[], object]) -> object:
+        """What `make()` returns, made by the first stream that asks and shared by the others:
+        the phones watching a table all want the same message after the same version."""
+        with self._lock:
+            made = self._made.get(key)
+        if made is None:
+            made = make()
+            with self._lock:
+                if len(self._made) > 1000:
+                    self._made.clear()
+                made = self._made.setdefault(key, made)
+        return made
 
     def close(self) -> None:
         """End every stream (the server is stopping): the phones reconnect to the next one."""

@@ -75,11 +75,12 @@ def _board_context(state: dict) -> dict:
 
 @bp.get("/t/<table_id>")
 def table_page(table_id: str):
-    version, state = _table(table_id)
+    now = _table(table_id)
+    state = now.state
     game = companion().games.get(state["game"])
     die = getattr(game.constants, "die_sides", None) if game else None
     return render_template(
-        "table.html", table_id=table_id, version=version, die=die,
+        "table.html", table_id=table_id, version=now.version, die=die,
         dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, **_board_context(state),
     )
 
@@ -87,8 +88,8 @@ def table_page(table_id: str):
 @bp.get("/t/<table_id>/board")
 def board(table_id: str):
     """The players and counters alone, for a page whose table gained a player."""
-    version, state = _table(table_id)
-    return render_template("_board.html", version=version, **_board_context(state))
+    now = _table(table_id)
+    return render_template("_board.html", version=now.version, **_board_context(now.state))
 
 
 @bp.get("/manifest.webmanifest")

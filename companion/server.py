@@ -1,23 +1,16 @@
-"""`spellpress serve`: the companion under gunicorn, on the local network.
-
-Gunicorn's threaded worker serves many phones at once, each holding a live stream open on a
-thread of its own, while idle keep-alive connections wait in its poller without one. One
-worker process: SQLite takes one writer at a time anyway, and one process wakes its phones
-at once rather than through the watcher's polling.
-"""
+"""`spellpress serve`: the companion under gunicorn (settings in gunicorn_conf), on the local network."""
 
 from __future__ import annotations
 
-import signal
 import socket
 from pathlib import Path
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
-from . import create_app
+from . import create_app, gunicorn_conf
 
-THREADS = 64
+SETTINGS = ("worker_class", "workers", "threads", "keepalive", "graceful_timeout", "post_worker_init")
 
 
 class _Gunicorn(BaseApplication):
@@ -31,19 +24,6 @@ class _Gunicorn(BaseApplication):
 
     def load(self) -> Flask:
         return self.app
-
-
-def _close_streams_on_stop(app: Flask):
-    """A gunicorn hook: a stopping worker ends its live streams rather than wait on them."""
-    hub = app.extensions["spellpress"].hub
-
-    def hook(worker) -> None:
-        for sig in (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT):
-            handler = signal.getsignal(sig)
-            if callable(handler):
-                signal.signal(sig, lambda s, frame, handler=handler: (hub.close(), handler(s, frame)))
-
-    return hook
 
 
 def lan_addresses() -> list[str]:
@@ -70,17 +50,7 @@ def run(host: str, port: int, db: str | None, cards: str) -> int:
     if not addresses:
         print(f"  on the same Wi-Fi:    http://<this computer's address>:{port}/")
     print("Stop with Ctrl+C.", flush=True)
-    options = {
-        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-        "workers": 1,
-        "worker_class": "gthread",
-        "threads": THREADS,
-        "graceful_timeout": 3,  # open live streams would otherwise hold a stop for 30 s
-        "keepalive": 5,
-        "accesslog": None,
-        "errorlog": "-",
-        "loglevel": "warning",
-        "post_worker_init": _close_streams_on_stop(app),
-    }
+    options = {key: getattr(gunicorn_conf, key) for key in SETTINGS}
+    options.update(bind=f"[{host}]:{port}" if ":" in host else f"{host}:{port}", accesslog=None, errorlog="-", loglevel="warning")
     _Gunicorn(app, options).run()
     return 0

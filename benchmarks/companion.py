@@ -1,0 +1,275 @@
+"""The companion under load on loopback, beside a bare Flask endpoint served the same way.
+
+Both apps run under gunicorn with the settings of `spellpress serve` (companion.gunicorn_conf), each
+in a process of its own; an asyncio client holds 32, then 64 keep-alive connections to each in
+turn, round after round, for a fixed time. Every companion request is an `adjust` action that is
+written to SQLite before it is answered; the table's version afterwards proves the count. Then
+8 phones listen to a table's stream and the time from an action's send to its arrival on all 8
+is measured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from flask import Flask, jsonify, request
+
+from companion import gunicorn_conf
+
+ROOT = Path(__file__).resolve().parent.parent
+CONNECTIONS = (32, 64)
+ROUNDS = 3
+SECONDS = 3.0  # measured per run, after WARMUP
+WARMUP = 0.5
+MAX_REQUESTS = 200_000  # per run: a bound on the loop whatever the machine
+LISTENERS = 8
+FANOUT_TRIALS = 40
+GOALS = {"throughput": 0.5, "p99": 2.0, "fanout_ms": 100.0}
+
+
+def bare_app() -> Flask:
+    """The baseline: Flask reading the same JSON body and answering a small JSON object."""
+    app = Flask("bare")
+
+    @app.post("/bare")
+    def bare():
+        return jsonify(ok=True, type=request.get_json()["type"])
+
+    return app
+
+
+# ---------------------------------------------------------------------------- servers
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Gunicorn:
+    """One app under gunicorn with `spellpress serve`'s settings (companion.gunicorn_conf), on loopback."""
+
+    def __init__(self, app: str, env: dict | None = None):
+        self.port = _free_port()
+        command = [
+            sys.executable, "-m", "gunicorn", app, "--config", "python:companion.gunicorn_conf",
+            "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning",
+        ]
+        self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})})
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"{app} did not start")
+
+    def call(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return json.load(response)
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(timeout=15)
+
+
+# ---------------------------------------------------------------------------- the client
+
+
+def _request(path: str, body: dict, token: str | None) -> bytes:
+    payload = json.dumps(body).encode()
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{auth}"
+        f"Content-Length: {len(payload)}\r\n\r\n"
+    ).encode() + payload
+
+
+_LENGTH = re.compile(rb"(?i)\r\ncontent-length: *(\d+)")
+
+
+async def _answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    body = await reader.readexactly(int(_LENGTH.search(head).group(1)))
+    return int(head[9:12]), body
+
+
+async def _connection(port: int, requests: list[bytes], warm: float, ends: float, out: list, budget: list) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    i = 0
+    try:
+        while budget[0] > 0:
+            began = time.perf_counter()
+            if began >= ends:
+                break
+            writer.write(requests[i % len(requests)])
+            status, _ = await _answer(reader)
+            if status != 200:
+                raise RuntimeError(f"status {status}")
+            i += 1
+            budget[0] -= 1
+            if began >= warm:
+                out.append(time.perf_counter() - began)
+    finally:
+        writer.close()
+
+
+def load(port: int, connections: int, requests: list[list[bytes]]) -> dict:
+    """Requests per second and latency percentiles, `connections` at once for SECONDS."""
+
+    async def run():
+        latencies: list[float] = []
+        began = time.perf_counter()
+        warm, ends = began + WARMUP, began + WARMUP + SECONDS
+        budget = [MAX_REQUESTS]
+        await asyncio.gather(*(
+            _connection(port, requests[i % len(requests)], warm, ends, latencies, budget) for i in range(connections)
+        ))
+        return latencies
+
+    latencies = sorted(asyncio.run(run()))
+    return {
+        "rps": len(latencies) / SECONDS,
+        "p50": latencies[len(latencies) // 2] * 1000,
+        "p99": latencies[int(len(latencies) * 0.99)] * 1000,
+    }
+
+
+# ---------------------------------------------------------------------------- live streams
+
+
+async def _listen(port: int, path: str, arrivals: dict[int, list[float]]) -> None:
+    """A phone on a table's stream: notes when each version's message arrives."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+    try:
+        await reader.readuntil(b"\r\n\r\n")
+        while True:
+            line = await reader.readline()
+            if line.startswith(b"id: "):
+                arrivals.setdefault(int(line[4:]), []).append(time.perf_counter())
+    finally:
+        writer.close()
+
+
+async def _arrived(arrivals: dict[int, list[float]], version: int, by: float) -> list[float]:
+    while len(arrivals.get(version, ())) < LISTENERS:
+        if time.perf_counter() > by:
+            raise RuntimeError(f"version {version} reached {len(arrivals.get(version, ()))} of {LISTENERS} phones")
+        await asyncio.sleep(0.0005)
+    return arrivals[version]
+
+
+def fanout(server: Gunicorn, table_id: str, token: str, version: int) -> list[float]:
+    """Milliseconds from an action's send until the last of LISTENERS streams has it, per trial."""
+
+    async def run():
+        arrivals: dict[int, list[float]] = {}
+        path = f"/api/tables/{table_id}/stream"
+        listeners = [asyncio.create_task(_listen(server.port, path, arrivals)) for _ in range(LISTENERS)]
+        await _arrived(arrivals, version, time.perf_counter() + 10)  # every phone has the state
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        spans = []
+        for trial in range(FANOUT_TRIALS):
+            action = {"type": "adjust", "player": 0, "counter": "points", "delta": 1 if trial % 2 else -1}
+            sent = time.perf_counter()
+            writer.write(_request(f"/api/tables/{table_id}/actions", action, token))
+            _, body = await _answer(reader)
+            got = await _arrived(arrivals, json.loads(body)["version"], sent + 5)
+            spans.append((max(got) - sent) * 1000)
+            await asyncio.sleep(0.05)
+        writer.close()
+        for task in listeners:
+            task.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        return spans
+
+    return asyncio.run(run())
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+def _median(runs: list[dict], key: str) -> float:
+    return statistics.median(run[key] for run in runs)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"SPELLPRESS_DB": str(Path(tmp) / "bench.db"), "SPELLPRESS_CARDS": str(ROOT / "cards")}
+        ours, bare = Gunicorn("companion:create_app()", env), Gunicorn("benchmarks.companion:bare_app()")
+        try:
+            report(ours, bare)
+        finally:
+            ours.stop()
+            bare.stop()
+
+
+def report(ours: Gunicorn, bare: Gunicorn) -> None:
+    players = [f"Mage {i + 1}" for i in range(6)]
+    table = ours.call("POST", "/api/tables", {"game": "powermage-54", "players": players})
+    path = f"/api/tables/{table['id']}/actions"
+    # Each connection taps one player's points up, then down, so no bound is ever reached.
+    ours_requests = [
+        [_request(path, {"type": "adjust", "player": p, "counter": "points", "delta": d}, table["token"]) for d in (1, -1)]
+        for p in range(len(players))
+    ]
+    bare_requests = [[_request("/bare", {"type": "adjust", "player": 0, "counter": "points", "delta": 1}, table["token"])]]
+
+    print(f"companion under load on loopback (gunicorn {gunicorn_conf.worker_class}, {gunicorn_conf.workers} worker, "
+          f"{gunicorn_conf.threads} threads; "
+          f"{ROUNDS} rounds of {SECONDS:.0f} s, medians)")
+    version = table["version"]
+    ok = True
+    for connections in CONNECTIONS:
+        ours_runs, bare_runs = [], []
+        for _ in range(ROUNDS):
+            bare_runs.append(load(bare.port, connections, bare_requests))
+            ours_runs.append(load(ours.port, connections, ours_requests))
+        after = ours.call("GET", f"/api/tables/{table['id']}")["version"]
+        written = after - version
+        version = after
+        rps, base_rps = _median(ours_runs, "rps"), _median(bare_runs, "rps")
+        p50, p99 = _median(ours_runs, "p50"), _median(ours_runs, "p99")
+        base_p50, base_p99 = _median(bare_runs, "p50"), _median(bare_runs, "p99")
+        good = rps >= GOALS["throughput"] * base_rps and p99 <= GOALS["p99"] * base_p99
+        ok &= good
+        print(f"  {connections} connections")
+        print(f"    companion  {rps:8.0f} actions/s   p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   "
+              f"({written} actions written to SQLite, every one answered 200)")
+        print(f"    bare Flask {base_rps:8.0f} requests/s  p50 {base_p50:6.1f} ms   p99 {base_p99:6.1f} ms")
+        print(f"    ratio      {rps / base_rps:8.2f} x throughput  {p99 / base_p99:5.2f} x p99   "
+              f"{'ok' if good else 'MISSED'} (goal: >= {GOALS['throughput']} x, <= {GOALS['p99']} x)")
+
+    spans = sorted(fanout(ours, table["id"], table["token"], version))
+    p50, p99, worst = spans[len(spans) // 2], spans[int(len(spans) * 0.99)], spans[-1]
+    good = worst < GOALS["fanout_ms"]
+    ok &= good
+    print(f"  an action reaching {LISTENERS} listening phones (SSE), {FANOUT_TRIALS} trials")
+    print(f"    p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   worst {worst:6.1f} ms   "
+          f"{'ok' if good else 'MISSED'} (goal: < {GOALS['fanout_ms']:.0f} ms)")
+    print(f"  companion bench: {'all goals met' if ok else 'a goal was MISSED'}")
+
+
+if __name__ == "__main__":
+    main()
