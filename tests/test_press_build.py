@@ -150,3 +150,30 @@ def test_pdfs_from_cached_face_operators_equal_freshly_drawn_ones(workspace):
     report = build(options(workspace, kinds=("sheets", "fold")))
     assert len(report.written) == 5
     assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == drawn
+
+
+def test_watch_rebuilds_when_a_card_is_saved(workspace):
+    import threading
+    import time
+
+    from spellpress.press.cli import run_once
+    from spellpress.press.watch import watch
+
+    stop = threading.Event()
+    o = options(workspace, kinds=("png",))
+    thread = threading.Thread(target=watch, args=(o, run_once, stop), daemon=True)
+    thread.start()
+    png = workspace / "build" / GAME / "png" / "fire-bolt.png"
+    deadline = time.monotonic() + 60
+    while not png.exists():
+        assert time.monotonic() < deadline, "the first build did not finish"
+        time.sleep(0.05)
+    first = png.read_bytes()
+    time.sleep(0.2)
+    edit(workspace / "cards" / GAME / "spells.yaml", "Double damage to wet or frozen targets.", "Double damage to wet targets.")
+    while png.read_bytes() == first:
+        assert time.monotonic() < deadline, "watch did not rebuild the edited card"
+        time.sleep(0.05)
+    stop.set()
+    thread.join(timeout=10)
+    assert not thread.is_alive()

@@ -30,8 +30,8 @@ def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
 
 def watch(options, run: Callable, stop: threading.Event | None = None) -> int:
     roots = [options.cards, options.templates]
+    before = snapshot(roots)  # taken before each build, so that a save during it is not missed
     run(options)
-    before = snapshot(roots)
     print(f"watching {', '.join(map(str, roots))}; Ctrl-C to stop", file=sys.stderr)
     try:
         while stop is None or not stop.is_set():
