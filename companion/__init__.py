@@ -1,8 +1,8 @@
 """The table companion: a Flask app that every phone at the table shares (docs/api.md).
 
 `create_app()` reads its settings from `config`, else from the environment
-(SPELLPRESS_DB, SPELLPRESS_CARDS), so a production WSGI server can build it as
-`companion:create_app()`.
+(SPELLPRESS_DB, SPELLPRESS_CARDS, SPELLPRESS_PROXY_HOPS), so a production WSGI server can
+build it as `companion:create_app()`.
 """
 
 from __future__ import annotations
@@ -44,9 +44,10 @@ DEFAULTS = {
 def create_app(config: Mapping | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS, DATABASE=default_database())
-    for key, env in (("DATABASE", "SPELLPRESS_DB"), ("CARDS", "SPELLPRESS_CARDS")):
+    for key, env, kind in (("DATABASE", "SPELLPRESS_DB", str), ("CARDS", "SPELLPRESS_CARDS", str),
+                           ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int)):
         if os.environ.get(env):
-            app.config[key] = os.environ[env]
+            app.config[key] = kind(os.environ[env])
     app.config.update(config or {})
 
     games = {g.slug: g for g in load_games(Path(app.config["CARDS"]))}

@@ -14,6 +14,7 @@ workers = 1
 threads = 64
 keepalive = 5
 graceful_timeout = 3  # live streams end when the worker stops, so a stop is quick anyway
+control_socket_disable = True  # gunicorn 27's control socket is one per user: two servers would clash
 
 
 def post_worker_init(worker):

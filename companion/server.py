@@ -10,7 +10,9 @@ from gunicorn.app.base import BaseApplication
 
 from . import create_app, gunicorn_conf
 
-SETTINGS = ("worker_class", "workers", "threads", "keepalive", "graceful_timeout", "post_worker_init")
+SETTINGS = (
+    "worker_class", "workers", "threads", "keepalive", "graceful_timeout", "control_socket_disable", "post_worker_init",
+)
 
 
 class _Gunicorn(BaseApplication):
@@ -20,7 +22,8 @@ class _Gunicorn(BaseApplication):
 
     def load_config(self) -> None:
         for key, value in self.options.items():
-            self.cfg.set(key, value)
+            if key in self.cfg.settings:  # an older gunicorn lacks the newest settings
+                self.cfg.set(key, value)
 
     def load(self) -> Flask:
         return self.app

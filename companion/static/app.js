@@ -467,6 +467,7 @@ function tablePage() {
     amountFor = value.closest(".counter");
     $("#amount-h").textContent = amountFor.dataset.label;
     $("#amount").value = "";
+    $("#amount-sheet").returnValue = ""; // closed with Escape, it changes nothing
     $("#amount-sheet").showModal();
     $("#amount").focus();
   });
