@@ -51,9 +51,10 @@ def bench_load() -> None:
 
 def main() -> int:
     bench_load()
-    from . import press
+    from . import companion, press
 
     ok = press.main()
+    ok = companion.main() and ok
     print("all bounds met" if ok else "SOME BOUNDS NOT MET")
     return 0 if ok else 1
 

@@ -214,18 +214,18 @@ def _median(runs: list[dict], key: str) -> float:
     return statistics.median(run[key] for run in runs)
 
 
-def main() -> None:
+def main() -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         env = {"SPELLPRESS_DB": str(Path(tmp) / "bench.db"), "SPELLPRESS_CARDS": str(ROOT / "cards")}
         ours, bare = Gunicorn("companion:create_app()", env), Gunicorn("benchmarks.companion:bare_app()")
         try:
-            report(ours, bare)
+            return report(ours, bare)
         finally:
             ours.stop()
             bare.stop()
 
 
-def report(ours: Gunicorn, bare: Gunicorn) -> None:
+def report(ours: Gunicorn, bare: Gunicorn) -> bool:
     players = [f"Mage {i + 1}" for i in range(6)]
     table = ours.call("POST", "/api/tables", {"game": "powermage-54", "players": players})
     path = f"/api/tables/{table['id']}/actions"
@@ -269,6 +269,7 @@ def report(ours: Gunicorn, bare: Gunicorn) -> None:
     print(f"    p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   worst {worst:6.1f} ms   "
           f"{'ok' if good else 'MISSED'} (goal: < {GOALS['fanout_ms']:.0f} ms)")
     print(f"  companion bench: {'all goals met' if ok else 'a goal was MISSED'}")
+    return ok
 
 
 if __name__ == "__main__":
