@@ -118,7 +118,7 @@ def test_a_deleted_card_loses_its_image(workspace):
 def test_only_one_kind_and_one_paper(workspace):
     report = build(options(workspace, kinds=("sheets",), papers=("letter",)))
     out = workspace / "build" / GAME
-    assert sorted(p.relative_to(out).as_posix() for p in report.written) == ["cards-letter.pdf", "cards-printshop.pdf"]
+    assert sorted(p.relative_to(out).as_posix() for p in report.written) == ["cards-letter.pdf"]
     assert not (out / "png").exists()
 
 
@@ -148,7 +148,7 @@ def test_pdfs_from_cached_face_operators_equal_freshly_drawn_ones(workspace):
     for pdf in out.glob("*.pdf"):
         pdf.unlink()
     report = build(options(workspace, kinds=("sheets", "fold")))
-    assert len(report.written) == 5
+    assert len(report.written) == 4
     assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == drawn
 
 

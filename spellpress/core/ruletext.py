@@ -12,15 +12,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import jinja2
-from jinja2 import nodes
-from jinja2.sandbox import ImmutableSandboxedEnvironment
-
 from .problems import did_you_mean
 
-_ENV = ImmutableSandboxedEnvironment(
-    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True
-)
+
+@functools.cache
+def _env():
+    """jinja2, imported only for texts that need more than a constant's name (most do not)."""
+    import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    return ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     fast = _render_simple(source, context)
     if fast is not None:
         return fast, []
+    import jinja2
+
     try:
         tree, template = _compile(source)
     except jinja2.TemplateSyntaxError as exc:
@@ -82,13 +85,15 @@ def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile(source: str) -> tuple[nodes.Template, jinja2.Template]:
-    """Parsed and compiled once per text per process (watch mode reloads the same texts)."""
-    tree = _ENV.parse(source)
-    return tree, _ENV.from_string(tree)
+def _compile(source: str):
+    """The parsed and the compiled text, once per text per process (watch reloads them)."""
+    tree = _env().parse(source)
+    return tree, _env().from_string(tree)
 
 
-def _unknown_references(tree: nodes.Template, context: Mapping[str, object]):
+def _unknown_references(tree, context: Mapping[str, object]):
+    from jinja2 import nodes
+
     local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
     for node in tree.find_all((nodes.Getattr, nodes.Name)):
         chain = _chain(node)
@@ -105,6 +110,8 @@ def _unknown_references(tree: nodes.Template, context: Mapping[str, object]):
 
 
 def _chain(node) -> list[str] | None:
+    from jinja2 import nodes
+
     names: list[str] = []
     while isinstance(node, nodes.Getattr):
         names.append(node.attr)
@@ -116,6 +123,8 @@ def _chain(node) -> list[str] | None:
 
 
 def _is_inside_getattr(tree, target) -> bool:
+    from jinja2 import nodes
+
     return any(g.node is target for g in tree.find_all(nodes.Getattr))
 
 

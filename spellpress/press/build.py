@@ -22,8 +22,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tqdm import tqdm
-
 from ..core import Game, ValidationFailed, load_games
 from ..core.problems import Problem
 from . import fonts, images, sheets
@@ -34,7 +32,7 @@ from .layout import Layouter
 from .templates import Templates
 
 RENDERER_VERSION = "1"  # bump when a change to the drawing code changes pictures
-KINDS = ("sheets", "fold", "png", "tts", "overview")
+KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview")
 PAPER_NAMES = tuple(sheets.PAPERS)
 MANIFEST = ".spellpress-manifest.json"
 
@@ -137,11 +135,15 @@ def build(options: Options) -> Report:
     plans, warnings = plan(options)
     report = Report(warnings=warnings)
     games = [_GameBuild(p, options, report) for p in plans]
-    # PDFs and face images of every game share one pool; the sheets made of those images
-    # (Tabletop Simulator, the overview) follow once they are drawn.
-    with _Workers(options) as run:
-        run([job for g in games for job in g.jobs()])
-        run([job for g in games for job in g.composite_jobs()])
+    # Face images first, then PDFs, over one pool; the sheets made of those images (Tabletop
+    # Simulator, the overview) join the queue as soon as the images are drawn.
+    renders = [job for g in games for job in g.render_jobs()]
+    pdfs = [job for g in games for job in g.pdf_jobs()]  # before the workers fork: see _SHARED
+    with _Workers(options) as workers:
+        rendering = workers.submit(renders)
+        workers.submit(pdfs)
+        workers.wait(rendering)  # the composite sheets are made of the rendered images
+        workers.submit([job for g in games for job in g.composite_jobs()])
     for g in games:
         g.finish()
     return report
@@ -223,9 +225,6 @@ class _GameBuild:
         self.report.written.append(self.out / rel)
         return ComposeJob(make, args, str(self.out / rel))
 
-    def jobs(self) -> list:
-        """The PDFs and face images this build must (re)make; fresh ones are skipped."""
-        return self._sheets() + self._render_jobs()
 
     def composite_jobs(self) -> list:
         """The sheets made of face images: run once those images are drawn."""
@@ -251,13 +250,14 @@ class _GameBuild:
                 digest.update(f"{front.hash}{back.hash}{deck.name}{card.count}".encode())
         return cards, digest.hexdigest()
 
-    def _sheets(self) -> list[PdfJob]:
+    def pdf_jobs(self) -> list[PdfJob]:
+        """The PDFs this build must (re)make; fresh ones are skipped."""
         cards, digest = self._sheet_cards()
         _SHARED[self.game.slug] = cards
         first = next(iter(self.plan.fronts.values())).drawing
         size = (first.width, first.height, first.bleed)
         offset = self.options.back_offset
-        wanted = [("printshop", "", "sheets", "cards-printshop.pdf", digest)]
+        wanted = [("printshop", "", "printshop", "cards-printshop.pdf", digest)]
         for paper in self.options.papers:
             wanted += [("duplex", paper, "sheets", f"cards-{paper}.pdf", f"{digest}:{offset}"),
                        ("fold", paper, "fold", f"cards-fold-{paper}.pdf", digest)]
@@ -283,7 +283,8 @@ class _GameBuild:
     def _thumb(self, face: FaceOut) -> Path:
         return self.cache / f"{face.hash[:32]}.png"
 
-    def _render_jobs(self) -> list[images.RenderJob]:
+    def render_jobs(self) -> list[images.RenderJob]:
+        """The face images this build must (re)draw; fresh ones are skipped."""
         kinds = self.options.kinds
         jobs = []
         for face in self._faces():
@@ -360,7 +361,7 @@ def _kind_of(rel: str) -> tuple[str, str | None]:
     if rel.startswith(("png/", "tts/")):
         return rel.split("/", 1)[0], None
     if rel == "cards-printshop.pdf":
-        return "sheets", None
+        return "printshop", None
     for prefix, kind in (("cards-fold-", "fold"), ("cards-", "sheets")):
         if rel.startswith(prefix):
             return kind, rel[len(prefix):].removesuffix(".pdf")
@@ -372,32 +373,65 @@ def _run(job) -> None:
 
 
 class _Workers:
-    """Runs batches of jobs over every core, starting the worker processes only when a batch
-    has enough work to pay for them."""
+    """Runs jobs over every core: worker processes forked after the plan (so they inherit
+    _SHARED), fed in the order given, with a progress bar on a terminal for long builds."""
 
     def __init__(self, options: Options):
         self.options = options
+        self.parallel = options.jobs > 1 and "fork" in multiprocessing.get_all_start_methods()
         self.pool: ProcessPoolExecutor | None = None
+        self.futures: list = []
+        self.bar = None
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        if self.pool is not None:
-            self.pool.shutdown()
+        try:
+            for future in self.futures:
+                future.result()  # a worker's exception is raised here
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown()
+            if self.bar is not None:
+                self.bar.close()
 
-    def __call__(self, jobs: list) -> None:
-        show = self.options.progress and sys.stderr.isatty() and bool(jobs)
-        bar = tqdm(total=len(jobs), desc="building", unit="file", disable=not show)
-        if self.options.jobs > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
-            if self.pool is None:  # forked after the plan, so the workers inherit _SHARED
-                self.pool = ProcessPoolExecutor(self.options.jobs, mp_context=multiprocessing.get_context("fork"))
-            # PDFs first: the longest jobs must not start last and leave a core idle.
-            jobs = sorted(jobs, key=lambda j: isinstance(j, PdfJob), reverse=True)
-            for _ in self.pool.map(_run, jobs, chunksize=1 if len(jobs) < 64 else 4):
-                bar.update()
-        else:
+    def submit(self, jobs: list) -> list:
+        """Start the jobs; returns what `wait` takes."""
+        if not jobs:
+            return []
+        self._progress(len(jobs))
+        if not self.parallel:
             for job in jobs:
                 job.run()
-                bar.update()
-        bar.close()
+                self._tick()
+            return []
+        if self.pool is None:
+            # Image codecs are loaded lazily by Pillow; load them once, before the fork.
+            from PIL import Image as PILImage
+
+            PILImage.preinit()
+            self.pool = ProcessPoolExecutor(self.options.jobs, mp_context=multiprocessing.get_context("fork"))
+        futures = [self.pool.submit(_run, job) for job in jobs]
+        for future in futures:
+            future.add_done_callback(lambda _: self._tick())
+        self.futures += futures
+        return futures
+
+    def wait(self, futures: list) -> None:
+        for future in futures:
+            future.result()
+
+    def _progress(self, more: int) -> None:
+        if not (self.options.progress and sys.stderr.isatty()):
+            return
+        if self.bar is None:
+            from tqdm import tqdm  # only a terminal shows it
+
+            self.bar = tqdm(total=0, desc="building", unit="file")
+        self.bar.total += more
+        self.bar.refresh()
+
+    def _tick(self) -> None:
+        if self.bar is not None:
+            self.bar.update()

@@ -59,6 +59,11 @@ def run_once(o: press_build.Options) -> int:
         print(f"{len(failed.problems)} problem(s); nothing was written, the last good outputs are as they were",
               file=sys.stderr)
         return 1
+    except OSError as exc:  # a full disk, a read-only output directory...
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"cannot write{where}: {exc.strerror or exc}; the files already written are whole, the rest "
+              "are as they were", file=sys.stderr)
+        return 1
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"built in {time.perf_counter() - start:.2f} s: {len(report.written)} written, "

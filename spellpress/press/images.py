@@ -24,10 +24,11 @@ TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot shows the hidden card
 OVERVIEW_CARD = (180, 252)
 
 
-def png_bytes(image: PILImage.Image, *, fast: bool = False) -> bytes:
-    """PNG data; `fast` trades a larger file for a quicker save (big composite sheets)."""
+def png_bytes(image: PILImage.Image, *, level: int = 6) -> bytes:
+    """PNG data. Lower zlib levels save faster for slightly larger files: a card at level 3
+    saves in about half the time of level 6 for a file a fifth larger."""
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=1 if fast else 6)
+    image.save(out, "PNG", compress_level=level)
     return out.getvalue()
 
 
@@ -43,7 +44,7 @@ class RenderJob:
     def run(self) -> None:
         """Runs in a worker process: everything it needs travels in the job."""
         if self.png:
-            atomic_write(Path(self.png), png_bytes(raster.render(self.drawing)))
+            atomic_write(Path(self.png), png_bytes(raster.render(self.drawing), level=3))
         if self.thumb:
             dpi = TTS_CARD[0] / self.drawing.width * 25.4
             image = raster.render(self.drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
@@ -74,7 +75,7 @@ def tts_sheet(thumbs: list[Path], hidden: Path) -> bytes:
             cache[path] = PILImage.open(path).convert("RGB")
         sheet.paste(cache[path], ((i % cols) * w, (i // cols) * h))
     assert sheet.width <= TTS_MAX_PX and sheet.height <= TTS_MAX_PX
-    return png_bytes(sheet, fast=True)
+    return png_bytes(sheet, level=1)
 
 
 def overview(rows_of_thumbs: list[list[Path]], background=(40, 36, 48)) -> bytes:
@@ -90,4 +91,4 @@ def overview(rows_of_thumbs: list[list[Path]], background=(40, 36, 48)) -> bytes
             with PILImage.open(small_thumb(path)) as small:
                 image.paste(small.convert("RGB"), (gap + (i % cols) * (w + gap), gap + (line + i // cols) * (h + gap)))
         line += math.ceil(len(row) / cols)
-    return png_bytes(image, fast=True)
+    return png_bytes(image, level=1)
