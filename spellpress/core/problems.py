@@ -7,6 +7,7 @@ every mistake at once, each with its file, line, column and field path.
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,10 +41,15 @@ class ValidationFailed(Exception):
 
 def display_path(path: Path) -> str:
     """A path relative to the working directory when it lies below it, else absolute."""
+    return _display(str(path), os.getcwd())
+
+
+@functools.lru_cache(maxsize=4096)
+def _display(path: str, cwd: str) -> str:
     try:
-        return os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd()) else str(path)
+        return os.path.relpath(path) if Path(path).resolve().is_relative_to(Path(cwd)) else path
     except ValueError:
-        return str(path)
+        return path
 
 
 def format_path(parts: Iterable[object]) -> str:

@@ -22,6 +22,26 @@ class _TooDeep(Exception):
         self.mark = mark
 
 
+class CachedResolver(Resolver):
+    """PyYAML tells each plain scalar's type (int, float, bool...) by trying regexes on it;
+    card and icon files repeat the same few values thousands of times, so remember them."""
+
+    _tags: dict = {}
+
+    def resolve(self, kind, value, implicit):
+        if kind is not yaml.ScalarNode:
+            return super().resolve(kind, value, implicit)
+        key = (value, implicit)
+        tag = self._tags.get(key)
+        if tag is None:
+            tag = self._tags[key] = super().resolve(kind, value, implicit)
+        return tag
+
+
+class FastLoader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader, CachedResolver):
+    """libyaml's loader, for files that need no positions (the icons)."""
+
+
 class _DepthLimit(Composer):
     """Stops at MAX_DEPTH nested values, at a depth that does not depend on the stack left."""
 
@@ -40,7 +60,7 @@ class _DepthLimit(Composer):
 try:
     from yaml._yaml import CParser
 
-    class _Loader(_DepthLimit, CParser, SafeConstructor, Resolver):
+    class _Loader(_DepthLimit, CParser, SafeConstructor, CachedResolver):
         """libyaml's fast parser under PyYAML's Python composer.
 
         libyaml's own composer recurses in C and crashes the process on deeply nested input.
@@ -54,7 +74,7 @@ try:
 
 except ImportError:  # PyYAML built without libyaml
 
-    class _Loader(_DepthLimit, yaml.SafeLoader):
+    class _Loader(_DepthLimit, yaml.SafeLoader, CachedResolver):
         """PyYAML's pure-Python loader, with the same depth limit."""
 
 

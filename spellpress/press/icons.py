@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from ..core.problems import Problem, ValidationFailed, display_path
+from ..core.yamlsource import FastLoader
 from .displaylist import Color, Ellipse, Poly, Primitive, Text
 from . import fonts
 
@@ -24,13 +25,22 @@ class IconSet:
         faster than the position-keeping reader cards need; a broken file still says where."""
         raw = path.read_bytes()
         try:
-            shapes = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            shapes = yaml.load(raw, Loader=FastLoader)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark
             raise ValidationFailed([Problem(display_path(path), mark.line + 1, mark.column + 1, "", f"YAML syntax error: {exc.problem}")]) from None
+        problems, parsed = [], {}
         if not isinstance(shapes, dict):
-            raise ValidationFailed([Problem(display_path(path), 1, 1, "", "expected icon names, each with a list of shapes")])
-        return cls(shapes, hashlib.sha256(raw).hexdigest())
+            shapes, problems = {}, [Problem(display_path(path), 1, 1, "", "expected icon names, each with a list of shapes")]
+        for name, parts in shapes.items():
+            try:
+                parsed[name] = [_part(part) for part in parts]
+            except (TypeError, ValueError, AttributeError) as exc:
+                problems.append(Problem(display_path(path), 0, 0, str(name), f"{exc}; a shape is {{poly: 'x,y x,y ...'}}, "
+                                        "{line: 'x,y x,y', w: width} or {circle: [cx, cy, r]}"))
+        if problems:
+            raise ValidationFailed(problems)
+        return cls(parsed, hashlib.sha256(raw).hexdigest())
 
     def __contains__(self, name: str) -> bool:
         return name in self.shapes
@@ -64,6 +74,20 @@ class IconSet:
             w = fonts.width(name[0].upper(), "bold", pt)
             out.append(Text(x + r - w / 2, y + r + pt * 0.36 * 25.4 / 72, name[0].upper(), "bold", pt, WHITE))
         return out
+
+
+def _part(part: dict) -> dict:
+    """One shape of an icon, its 'x,y x,y' points read into pairs of numbers."""
+    kinds = [k for k in ("poly", "line", "circle") if k in part]
+    if len(kinds) != 1:
+        raise ValueError(f"a shape needs one of poly, line or circle, got {sorted(part)}")
+    out = dict(part)
+    for key in ("poly", "line"):
+        if key in out:
+            out[key] = tuple(tuple(float(v) for v in point.split(",")) for point in out[key].split())
+            if any(len(point) != 2 for point in out[key]):
+                raise ValueError(f"{key} points are written x,y")
+    return out
 
 
 WHITE = (255, 255, 255)
