@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import multiprocessing
 import os
@@ -138,7 +139,9 @@ def build(options: Options) -> Report:
     # Face images first, then PDFs, over one pool; the sheets made of those images (Tabletop
     # Simulator, the overview) join the queue as soon as the images are drawn.
     renders = [job for g in games for job in g.render_jobs()]
-    pdfs = [job for g in games for job in g.pdf_jobs()]  # before the workers fork: see _SHARED
+    # Every game's first PDF before any game's second: by then its faces' operators are cached.
+    per_game = [g.pdf_jobs() for g in games]  # before the workers fork: see _SHARED
+    pdfs = [job for jobs in itertools.zip_longest(*per_game) for job in jobs if job is not None]
     with _Workers(options) as workers:
         rendering = workers.submit(renders)
         workers.submit(pdfs)
