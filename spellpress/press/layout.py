@@ -30,7 +30,7 @@ _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
 class DoesNotFit(Exception):
-    pass
+    """A box that cannot be drawn as its layout asks: text too long, an unknown icon..."""
 
 
 def hex_color(value: str) -> Color:
