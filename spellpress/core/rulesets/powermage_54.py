@@ -1,9 +1,10 @@
-"""PowerMage 54: points, thump multipliers and the halving on an empty draw deck."""
+"""PowerMage 54: points, thump multipliers, the hand limit and the halving on an empty draw deck."""
 
 from __future__ import annotations
 
 from ..models import Game
-from ..schema import Flag, Model, PositiveInt
+from ..schema import Flag, Ident, Model, PositiveInt
+from ._checks import decks_exist
 
 SLUG = "powermage-54"
 
@@ -12,6 +13,8 @@ class Constants(Model):
     starting_points: PositiveInt
     starting_hand: PositiveInt
     deck_size: PositiveInt  # the deck has exactly this many cards
+    draw_deck: Ident  # the deck that holds them, the only one the game is played from
+    hand_limit: PositiveInt  # cards a player may keep at the end of their own turn
     draws_per_turn: PositiveInt
     exchange_discard: PositiveInt  # cards discarded and redrawn instead of drawing
     empty_deck_divisor: PositiveInt  # points are divided by this, rounding down
@@ -19,4 +22,19 @@ class Constants(Model):
 
 
 def check(game: Game, report) -> None:
-    """Nothing to cross-check yet; the full deck's size is checked with the decks."""
+    c: Constants = game.constants
+    decks_exist(game, [(("draw_deck",), c.draw_deck)], report)
+    deck = game.decks.get(c.draw_deck)
+    if deck is not None and deck.total != c.deck_size:
+        diff = c.deck_size - deck.total
+        fix = f"add {diff} card(s)" if diff > 0 else f"take out {-diff} card(s)"
+        report.constant(
+            ("deck_size",),
+            f"deck '{c.draw_deck}' holds {deck.total} cards (each card times its count), but "
+            f"deck_size is {c.deck_size}: {fix} or change deck_size",
+        )
+    if c.hand_limit < c.starting_hand:
+        report.constant(("hand_limit",), f"hand_limit ({c.hand_limit}) is less than starting_hand ({c.starting_hand}): players would have to throw away part of the hand they are dealt")
+    dealt = c.starting_hand * game.players.max
+    if dealt >= c.deck_size:
+        report.constant(("starting_hand",), f"{game.players.max} players dealt {c.starting_hand} cards each take {dealt} cards, leaving no draw deck of the {c.deck_size}")
