@@ -23,6 +23,7 @@ from .models import (
     FieldSpec,
     Game,
     GameFile,
+    GlossaryFile,
     RuleSection,
     RulesFile,
 )
@@ -31,7 +32,7 @@ from .rulesets import RULESETS
 from .schema import validate
 from .yamlsource import Document, read
 
-GAME_FILE, DECKS_FILE, RULES_FILE = "game.yaml", "decks.yaml", "rules.yaml"
+GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE = "game.yaml", "decks.yaml", "rules.yaml", "glossary.yaml"
 MAX_COUNT = 500  # copies of one card: a sanity bound, far above any real deck
 _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
 
@@ -125,6 +126,7 @@ class _GameLoader:
         context = self._context(spec, constants, decks)
         decks = {d: self._deck(d, decks_spec, cards, context) for d, cards in decks.items()}
         rules = self._render_rules(rules_spec, rules_doc, context)
+        glossary = self._glossary(context)
         counters = self._counters(spec, game_doc, context)
         game = Game(
             slug=self.root.name,
@@ -141,6 +143,7 @@ class _GameLoader:
             decks=types.MappingProxyType(decks),
             rules=rules,
             text_context=types.MappingProxyType(context),
+            glossary=glossary,
         )
         if not self.problems:
             ruleset.check(game, _Report(self, game_doc))
@@ -181,7 +184,7 @@ class _GameLoader:
     # -- cards
 
     def _card_files(self) -> list[Path]:
-        fixed = {GAME_FILE, DECKS_FILE, RULES_FILE}
+        fixed = {GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE}
         return sorted(p for p in self.root.iterdir() if p.suffix in (".yaml", ".yml") and p.name not in fixed)
 
     def _load_cards(self, spec: DecksFile | None, decks_doc: Document | None, elements: list[str] | None) -> dict[str, list] | None:
@@ -347,6 +350,21 @@ class _GameLoader:
             self.problems += [self._text_problem(doc, ("rules", i, "text"), e) for e in errors]
             sections.append(RuleSection(section.id, section.title, section.text, text or ""))
         return tuple(sections)
+
+    def _glossary(self, context: dict) -> tuple[tuple[str, str], ...]:
+        if not (self.root / GLOSSARY_FILE).is_file():
+            return ()
+        doc = self._read(GLOSSARY_FILE)
+        spec: GlossaryFile | None = self._validate(GlossaryFile, doc)
+        if spec is None:
+            return ()
+        self._unique([t.term for t in spec.glossary], doc, ("glossary",), "term", "term")
+        out = []
+        for i, term in enumerate(spec.glossary):
+            text, errors = ruletext.render(term.text, context)
+            self.problems += [self._text_problem(doc, ("glossary", i, "text"), e) for e in errors]
+            out.append((term.term, text or ""))
+        return tuple(out)
 
     def _counters(self, spec: GameFile, doc: Document, context: dict) -> tuple[Counter, ...]:
         self._unique([c.id for c in spec.counters], doc, ("counters",), "id", "counter id")

@@ -4,7 +4,8 @@ A game directory holds:
 - `game.yaml`: identity, elements, the ruleset's constants, the counters the companion tracks;
 - `decks.yaml`: card types (template and fields) and decks (name, back, card types);
 - one or more card files whose top-level keys are deck ids, each a list of cards;
-- `rules.yaml`: rule text sections, whose numbers are jinja2 references to the constants.
+- `rules.yaml`: rule text sections, whose numbers are jinja2 references to the constants;
+- `glossary.yaml` (optional): terms and their meanings, for the rulebook.
 """
 
 from __future__ import annotations
@@ -151,6 +152,17 @@ class RulesFile(Model):
     rules: tuple[RuleSectionSpec, ...] = Field(min_length=1)
 
 
+class Term(Model):
+    term: Text
+    text: Text
+
+
+class GlossaryFile(Model):
+    """glossary.yaml, optional: the words a rulebook explains, its text rendered like rules."""
+
+    glossary: tuple[Term, ...] = Field(min_length=1)
+
+
 # ---------------------------------------------------------------------------- the loaded game
 
 FieldValue = Union[int, str, bool, tuple[str, ...]]
@@ -228,7 +240,8 @@ class Game:
     card_types: Mapping[str, CardTypeSpec]
     decks: Mapping[str, Deck]
     rules: tuple[RuleSection, ...]
-    text_context: Mapping[str, Any]  # what `{{ references }}` in rule and card text resolve to
+    text_context: Mapping[str, Any]
+    glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order  # what `{{ references }}` in rule and card text resolve to
 
     @property
     def cards(self) -> tuple[Card, ...]:

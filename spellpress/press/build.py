@@ -25,7 +25,8 @@ from pathlib import Path
 
 from ..core import Game, ValidationFailed, load_games
 from ..core.problems import Problem
-from . import fonts, images, sheets
+from ..core.problems import display_path
+from . import fonts, images, playmat, rulebook, sheets
 from .files import atomic_write
 from .displaylist import Drawing, Image
 from .icons import IconSet
@@ -33,7 +34,7 @@ from .layout import Layouter
 from .templates import Templates
 
 RENDERER_VERSION = "1"  # bump when a change to the drawing code changes pictures
-KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview")
+KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview", "rulebook", "playmat")
 PAPER_NAMES = tuple(sheets.PAPERS)
 MANIFEST = ".spellpress-manifest.json"
 
@@ -49,6 +50,7 @@ class Options:
     back_offset: tuple[float, float] = (0.0, 0.0)
     jobs: int = os.cpu_count() or 1
     progress: bool = True
+    booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
 
 
 @dataclass
@@ -66,6 +68,8 @@ class GamePlan:
     fronts: dict[str, FaceOut] = field(default_factory=dict)  # card id -> front
     backs: dict[str, FaceOut] = field(default_factory=dict)  # card id -> its back (shared or own)
     deck_backs: dict[str, FaceOut] = field(default_factory=dict)  # deck id -> the deck's back
+    book: rulebook.Book | None = None
+    mat: playmat.Mat | None = None
 
 
 @dataclass
@@ -111,6 +115,13 @@ def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
                         p.backs[card.id] = _face(f"{card.id}-back", layouter.draw(layouter.card_face(card), own), base)
                 elif deck.id in p.deck_backs:
                     p.backs[card.id] = p.deck_backs[deck.id]
+        if "rulebook" in options.kinds and not layouter.problems:
+            p.book = _book(game, options.templates, templates, layouter, p, problems)
+        if "playmat" in options.kinds:
+            try:
+                p.mat = playmat.load(game, options.templates, icons)
+            except ValidationFailed as failed:
+                problems += failed.problems
         problems += layouter.problems
         warnings += layouter.warnings
         plans.append(p)
@@ -119,13 +130,55 @@ def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
     return plans, list(dict.fromkeys(warnings))
 
 
-def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
-    h = hashlib.sha256(base.encode())
+def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: GamePlan,
+          problems: list[Problem]) -> rulebook.Book | None:
+    """The rulebook's markup and the card drawings it shows; problems in its template are
+    reported like problems in cards."""
+    import jinja2
+
+    try:
+        source = rulebook.render_markup(game, root)
+    except jinja2.TemplateSyntaxError as exc:
+        problems.append(Problem(display_path(Path(exc.filename or root / "rulebook")), exc.lineno or 0, 1, "", f"rulebook template: {exc.message}"))
+        return None
+    except jinja2.TemplateError as exc:
+        problems.append(Problem(display_path(root / "rulebook" / f"{game.slug}.md.j2"), 0, 0, "", f"rulebook template: {exc}"))
+        return None
+    samples = []
+    for line in source.splitlines():
+        if line.strip().startswith("::: sample "):
+            card_id = line.strip().removeprefix("::: sample ").strip()
+            try:
+                card = game.card(card_id)
+            except KeyError:
+                problems.append(Problem(display_path(root / "rulebook" / f"{game.slug}.md.j2"), 0, 0, "",
+                                        f"the rulebook shows card '{card_id}', which {game.slug} does not have"))
+                continue
+            layout = templates.get(game.card_types[card.type].template)
+            parts = tuple(layouter.parts(card, layout))
+            samples.append((card_id, rulebook.Sample(p.fronts[card_id].drawing, parts)))
+    palette = templates.get(f"{game.slug}/card").palette if (root / game.slug / "card.yaml").is_file() else {}
+    fanned = tuple(p.fronts[deck.cards[0].id].drawing for deck in list(game.decks.values())[:3] if deck.cards)
+    return rulebook.Book(
+        title=game.title, pitch=game.pitch, source=source,
+        accent=palette.get("band", "#3d3550"), cover=palette.get("frame", "#2b2438"),
+        element_colors=tuple((e.name, e.color) for e in game.elements),
+        samples=tuple(samples), fanned=fanned,
+    )
+
+
+def _value_bytes(value) -> bytes:
+    """Bytes that depend only on a value, for hashing it."""
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=5)
-    pickler.fast = True  # no memo: equal drawings give equal bytes, whatever objects they share
-    pickler.dump(drawing)
-    h.update(buffer.getvalue())
+    pickler.fast = True  # no memo: equal values give equal bytes, whatever objects they share
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
+def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
+    h = hashlib.sha256(base.encode())
+    h.update(_value_bytes(drawing))
     for item in drawing.items:
         if isinstance(item, Image):
             h.update(Path(item.path).read_bytes())
@@ -140,7 +193,7 @@ def build(options: Options) -> Report:
     # Simulator, the overview) join the queue as soon as the images are drawn.
     renders = [job for g in games for job in g.render_jobs()]
     # Every game's first PDF before any game's second: by then its faces' operators are cached.
-    per_game = [g.pdf_jobs() for g in games]  # before the workers fork: see _SHARED
+    per_game = [g.pdf_jobs() + g.rulebook_jobs() + g.playmat_jobs() for g in games]  # before the workers fork: see _SHARED
     pdfs = [job for jobs in itertools.zip_longest(*per_game) for job in jobs if job is not None]
     with _Workers(options) as workers:
         rendering = workers.submit(renders)
@@ -150,6 +203,32 @@ def build(options: Options) -> Report:
     for g in games:
         g.finish()
     return report
+
+
+@dataclass(frozen=True)
+class RulebookJob:
+    book: rulebook.Book
+    paper: str
+    booklet: bool
+    path: str
+
+    def run(self) -> None:
+        if self.booklet:
+            data = rulebook.impose(rulebook.pdf(self.book, self.paper, booklet=True), self.paper)
+        else:
+            data = rulebook.pdf(self.book, self.paper)
+        atomic_write(Path(self.path), data)
+
+
+@dataclass(frozen=True)
+class PlaymatJob:
+    mat: playmat.Mat
+    paper: str  # '' for the full-size mat
+    path: str
+
+    def run(self) -> None:
+        data = playmat.tiled_pdf(self.mat, self.paper) if self.paper else playmat.full_pdf(self.mat)
+        atomic_write(Path(self.path), data)
 
 
 @dataclass(frozen=True)
@@ -286,6 +365,32 @@ class _GameBuild:
     def _thumb(self, face: FaceOut) -> Path:
         return self.cache / f"{face.hash[:32]}.png"
 
+    def rulebook_jobs(self) -> list[RulebookJob]:
+        book = self.plan.book
+        if book is None or "rulebook" not in self.options.kinds:
+            return []
+        digest = hashlib.sha256(RENDERER_VERSION.encode() + _value_bytes(book)).hexdigest()
+        jobs = []
+        for paper in self.options.papers:
+            for booklet in (False, True) if self.options.booklet else (False,):
+                rel = f"rulebook-{paper}{'-booklet' if booklet else ''}.pdf"
+                if not self._fresh(rel, digest):
+                    jobs.append(RulebookJob(book, paper, booklet, str(self.out / rel)))
+                    self.report.written.append(self.out / rel)
+        return jobs
+
+    def playmat_jobs(self) -> list[PlaymatJob]:
+        mat = self.plan.mat
+        if mat is None or "playmat" not in self.options.kinds:
+            return []
+        digest = hashlib.sha256(RENDERER_VERSION.encode() + _value_bytes(mat)).hexdigest()
+        jobs = []
+        for paper, rel in [("", "playmat.pdf")] + [(p, f"playmat-tiled-{p}.pdf") for p in self.options.papers]:
+            if not self._fresh(rel, digest):
+                jobs.append(PlaymatJob(mat, paper, str(self.out / rel)))
+                self.report.written.append(self.out / rel)
+        return jobs
+
     def render_jobs(self) -> list[images.RenderJob]:
         """The face images this build must (re)draw; fresh ones are skipped."""
         kinds = self.options.kinds
@@ -365,6 +470,12 @@ def _kind_of(rel: str) -> tuple[str, str | None]:
         return rel.split("/", 1)[0], None
     if rel == "cards-printshop.pdf":
         return "printshop", None
+    if rel == "playmat.pdf":
+        return "playmat", None
+    if rel.startswith("playmat-tiled-"):
+        return "playmat", rel.removeprefix("playmat-tiled-").removesuffix(".pdf")
+    if rel.startswith("rulebook-"):
+        return "rulebook", rel.removeprefix("rulebook-").removesuffix(".pdf").removesuffix("-booklet")
     for prefix, kind in (("cards-fold-", "fold"), ("cards-", "sheets")):
         if rel.startswith(prefix):
             return kind, rel[len(prefix):].removesuffix(".pdf")

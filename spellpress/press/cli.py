@@ -36,6 +36,7 @@ def add_commands(sub) -> None:
                        help="a4 or letter (default: both)")
         p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                        help="shift the backs of duplex sheets by X,Y mm (see the calibration page)")
+        p.add_argument("--booklet", action="store_true", help="also print each rulebook as a booklet to fold and staple")
         p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
         p.set_defaults(run=cmd_build if name == "build" else cmd_watch)
 
@@ -44,7 +45,7 @@ def options(args) -> press_build.Options:
     o = press_build.Options(
         cards=Path(args.cards), templates=Path(args.templates), out=Path(args.out), games=tuple(args.games),
         kinds=tuple(args.only or press_build.KINDS), papers=tuple(dict.fromkeys(args.paper or press_build.PAPER_NAMES)),
-        back_offset=args.back_offset,
+        back_offset=args.back_offset, booklet=args.booklet,
     )
     return o if args.jobs is None else press_build.Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
 

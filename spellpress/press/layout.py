@@ -114,6 +114,31 @@ class Layouter:
                 self.problems.append(Problem(*face.where, "", f"{face.label}, box '{name}' of layout {layout.name}: {exc}"))
         return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
 
+    def parts(self, card: Card, layout: Layout) -> list[tuple[str, tuple[float, float, float, float]]]:
+        """The parts of a card a rulebook names, with where each is: its text, icons, numbers
+        and picture, as this card shows them."""
+        names = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
+                 "flavor": "Flavour text", "footer": "Game and deck"}
+        fields = self.game.card_types[card.type].fields
+        face = self.card_face(card)
+        out = []
+        for name, box in layout.boxes:
+            if box.when and not _holds(box.when, face.values):
+                continue
+            if box.kind == "text" and not self.fill(box.text, face).strip():
+                continue
+            if box.kind in ("icons", "stat") and face.values.get(box.field) in (None, "", ()):
+                continue
+            if box.kind in ("icons", "stat"):
+                spec = fields.get(box.field)
+                label = (spec.label if spec and spec.label else box.label or box.field.replace("_", " ")).capitalize()
+            elif name in names and box.kind in ("text", "art"):
+                label = names[name]
+            else:
+                continue
+            out.append((label, layout.area(box)))
+        return out
+
     def _color(self, name: str | None, face: Face, layout: Layout) -> Color | None:
         if name is None:
             return None

@@ -1,0 +1,209 @@
+"""The small text markup the rulebook templates write, turned into reportlab flowables.
+
+    # Heading            a chapter, listed in the contents
+    ## Heading           a section, listed in the contents
+    Text lines...        a paragraph (lines join; a blank line ends it); **bold**, *italic*
+    - item / 1. item     a bulleted or numbered list
+    | a | b |            a table; its first row is the header (a |---| row is skipped)
+    ::: pagebreak        a new page
+    ::: contents         the table of contents
+    ::: sample CARD-ID   the card, drawn by the card renderer, with its parts labelled
+
+Inline `{fire}` becomes the element's name in its colour. Everything else is escaped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    PageBreak,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from . import fonts
+
+MM = 72 / 25.4
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+_ICON = re.compile(r"\{([a-z0-9-]+)\}")
+
+
+def register_family() -> str:
+    """Vera, registered as one family so <b> and <i> in paragraphs find the right faces."""
+    from reportlab.lib.fonts import addMapping
+
+    names = {k: fonts.pdf_name(k) for k in fonts.FONTS}
+    addMapping(names["regular"], 0, 0, names["regular"])
+    addMapping(names["regular"], 1, 0, names["bold"])
+    addMapping(names["regular"], 0, 1, names["italic"])
+    addMapping(names["regular"], 1, 1, names["bold-italic"])
+    return names["regular"]
+
+
+@dataclass(frozen=True)
+class Styles:
+    body: ParagraphStyle
+    h1: ParagraphStyle
+    h2: ParagraphStyle
+    cell: ParagraphStyle
+    head: ParagraphStyle
+    accent: colors.Color
+
+
+def styles(accent: str) -> Styles:
+    regular = register_family()
+    bold = fonts.pdf_name("bold")
+    ink = colors.HexColor("#231f1a")
+    tint = colors.HexColor(accent)
+    body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=13.5, textColor=ink, spaceAfter=5)
+    return Styles(
+        body=body,
+        h1=ParagraphStyle("h1", parent=body, fontName=bold, fontSize=19, leading=23, spaceBefore=4, spaceAfter=9,
+                          textColor=tint, keepWithNext=True),
+        h2=ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=9, spaceAfter=4,
+                          textColor=tint, keepWithNext=True),
+        cell=ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5, spaceAfter=0),
+        head=ParagraphStyle("head", parent=body, fontName=bold, fontSize=8.5, leading=10.5, spaceAfter=0, textColor=colors.white),
+        accent=tint,
+    )
+
+
+def inline(text: str, element_colors: dict[str, str]) -> str:
+    """Escaped paragraph text with **bold**, *italic* and {element} names in colour."""
+    out = escape(text)
+    out = _BOLD.sub(r"<b>\1</b>", out)
+    out = _ITALIC.sub(r"<i>\1</i>", out)
+
+    def icon(m: re.Match) -> str:
+        name = next((n for n in element_colors if n.lower() == m.group(1)), None)
+        if name is None:
+            return m.group(1)
+        return f'<font color="{element_colors[name]}"><b>{escape(name)}</b></font>'
+
+    return _ICON.sub(icon, out)
+
+
+class Heading(Paragraph):
+    """A heading the contents list, at its level."""
+
+    def __init__(self, text: str, style: ParagraphStyle, level: int):
+        super().__init__(text, style)
+        self.level = level
+
+
+def flowables(source: str, st: Styles, element_colors: dict[str, str],
+              sample: Callable[[str], Flowable]) -> list[Flowable]:
+    """The markup as platypus flowables."""
+    out: list[Flowable] = []
+    lines = source.splitlines()
+    i = 0
+    paragraph: list[str] = []
+
+    def flush():
+        if paragraph:
+            out.append(Paragraph(inline(" ".join(paragraph), element_colors), st.body))
+            paragraph.clear()
+
+    while i < len(lines):
+        line = lines[i].rstrip()
+        stripped = line.strip()
+        if not stripped:
+            flush()
+        elif stripped.startswith("::: "):
+            flush()
+            word, _, arg = stripped[4:].partition(" ")
+            if word == "pagebreak":
+                out.append(PageBreak())
+            elif word == "contents":
+                toc = TableOfContents()
+                toc.levelStyles = [
+                    ParagraphStyle("toc1", parent=st.body, fontName=fonts.pdf_name("bold"), fontSize=11, leading=16, leftIndent=0),
+                    ParagraphStyle("toc2", parent=st.body, fontSize=10, leading=13, leftIndent=14),
+                ]
+                toc.dotsMinLevel = 0
+                # a table's cells default to Helvetica, which would go unembedded
+                toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),
+                                             ("VALIGN", (0, 0), (-1, -1), "TOP")])
+                out.append(toc)
+            elif word == "sample":
+                out.append(sample(arg.strip()))
+            else:
+                raise ValueError(f"unknown directive '::: {word}'")
+        elif stripped.startswith("## "):
+            flush()
+            out.append(Heading(inline(stripped[3:], element_colors), st.h2, 1))
+        elif stripped.startswith("# "):
+            flush()
+            out.append(Heading(inline(stripped[2:], element_colors), st.h1, 0))
+        elif stripped.startswith("|"):
+            flush()
+            rows = []
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                if not all(set(c) <= set("-: ") for c in cells):
+                    rows.append(cells)
+                i += 1
+            out.append(_table(rows, st, element_colors))
+            continue
+        elif re.match(r"^(- |\d+\. )", stripped):
+            flush()
+            numbered = stripped[0].isdigit()
+            items = []
+            while i < len(lines) and re.match(r"^(- |\d+\. )", lines[i].strip()):
+                text = re.sub(r"^(- |\d+\. )", "", lines[i].strip())
+                i += 1
+                while i < len(lines) and lines[i].startswith("  ") and lines[i].strip() and not re.match(r"^(- |\d+\. )", lines[i].strip()):
+                    text += " " + lines[i].strip()
+                    i += 1
+                items.append(ListItem(Paragraph(inline(text, element_colors), st.body), leftIndent=14))
+            out.append(ListFlowable(items, bulletType="1" if numbered else "bullet", start="1" if numbered else None,
+                                    bulletFontName=fonts.pdf_name("bold"), bulletFontSize=9, leftIndent=14,
+                                    bulletColor=st.accent))
+            continue
+        else:
+            paragraph.append(stripped)
+        i += 1
+    flush()
+    return out
+
+
+def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
+    if not rows:
+        return Spacer(1, 1)
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    data = [[Paragraph(inline(c, element_colors), st.head if n == 0 else st.cell) for c in row] for n, row in enumerate(rows)]
+    # Columns share the width by how much they hold: a column of long text gets the room.
+    weights = [min(max(max(len(_plain(r[k])) for r in rows), 4), 60) ** 0.8 for k in range(width)]
+    widths = [f"{100 * w / sum(weights):.2f}%" for w in weights]
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),  # else Helvetica, unembedded
+        ("BACKGROUND", (0, 0), (-1, 0), st.accent),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.HexColor("#fbf8f1"), colors.HexColor("#f1ebdd")]),
+        ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#c9bfa9")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+        ("TOPPADDING", (0, 0), (-1, -1), 3),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+    ]))
+    return KeepTogether([table, Spacer(1, 8)]) if len(rows) <= 12 else table
+
+
+def _plain(text: str) -> str:
+    return _ICON.sub(lambda m: m.group(1), text.replace("**", "").replace("*", ""))

@@ -1,0 +1,130 @@
+"""Rulebooks and playmats: their numbers come from the YAML, and the printed tiles fit together."""
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from spellpress.press import playmat
+from spellpress.press.build import Options, build
+
+MM = 72 / 25.4
+SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, cards_dir):
+    out = tmp_path_factory.mktemp("books")
+    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out,
+                  kinds=("rulebook", "playmat"), booklet=True, progress=False))
+    return out
+
+
+def text_of(pdf) -> str:
+    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in PdfReader(pdf).pages))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_rule_section_and_deck_is_in_the_rulebook(built, games, slug):
+    game = games[slug]
+    for paper in ("a4", "letter"):
+        text = text_of(built / slug / f"rulebook-{paper}.pdf")
+        for section in game.rules:
+            assert section.title in text
+            first_words = " ".join(section.text.split()[:6])
+            assert first_words in text, (section.id, first_words)
+        for deck in game.decks.values():
+            assert f"{deck.name} {deck.total} {deck.unique}" in text
+        for term, _ in game.glossary:
+            assert term in text
+
+
+def test_magicka_reference_tables_come_from_the_data(built, games):
+    game = games["magicka-mayhem"]
+    text = text_of(built / "magicka-mayhem" / "rulebook-a4.pdf")
+    for card in game.cards:
+        if card.type == "snap":
+            assert f"{card.name} {card['element']} + {card['element']} {card['damage']}" in text
+    for a, b in game.constants.opposed:
+        assert f"{a} {b}" in text
+    for level in game.constants.mayhem_levels:
+        assert level.name in text
+
+
+def test_spellchamber_lists_every_scenario(built, games):
+    game = games["spellchamber"]
+    text = text_of(built / "spellchamber" / "rulebook-a4.pdf")
+    for spec in game.constants.scenario_decks.values():
+        for card in game.decks[spec.deck].cards:
+            chamber = card["live"] + card["magic"] + card["blank"]
+            assert f"{card['spells_per_player']} {card['live']} {card['magic']} {card['blank']} {chamber}" in text
+
+
+def test_a_changed_constant_changes_the_rulebook(tmp_path, cards_dir):
+    shutil.copytree(cards_dir / "magicka-mayhem", tmp_path / "cards" / "magicka-mayhem")
+    game_yaml = tmp_path / "cards" / "magicka-mayhem" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("starting_health: 20", "starting_health: 33"))
+    build(Options(cards=tmp_path / "cards", templates=cards_dir.parent / "templates", out=tmp_path / "out",
+                  kinds=("rulebook",), papers=("a4",), progress=False))
+    text = text_of(tmp_path / "out" / "magicka-mayhem" / "rulebook-a4.pdf")
+    assert "starts with 33 health" in text and "starts with 20 health" not in text
+
+
+def test_the_booklet_imposes_two_pages_a_sheet_in_saddle_stitch_order(built):
+    book = PdfReader(built / "spellchamber" / "rulebook-a4-booklet.pdf")
+    first = book.pages[0]
+    assert round(float(first.mediabox.width) / MM) == 297 and round(float(first.mediabox.height) / MM) == 210
+    plain = PdfReader(built / "spellchamber" / "rulebook-a4.pdf")
+    assert len(book.pages) * 2 >= len(plain.pages) and len(book.pages) % 2 == 0
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_playmat_is_full_size_and_names_every_deck(built, games, slug):
+    reader = PdfReader(built / slug / "playmat.pdf")
+    page = reader.pages[0]
+    assert [round(float(v) / MM, 1) for v in page.mediabox[2:]] == [609.6, 355.6]
+    text = page.extract_text()
+    for deck in games[slug].decks.values():
+        assert deck.name in text and f"{deck.total} cards" in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_playmat_tiles_put_back_together_cover_it_with_the_stated_overlap(built, paper):
+    reader = PdfReader(built / "magicka-mayhem" / f"playmat-tiled-{paper}.pdf")
+    regions = []
+    for page in reader.pages[1:]:  # the first page is the map
+        height = float(page.mediabox.height)
+        clip, at = None, None
+        for operands, op in ContentStream(page.get_contents(), reader).operations:
+            if op == b"re" and clip is None:
+                clip = [float(v) for v in operands]
+            elif op == b"cm" and clip is not None and at is None:
+                at = float(operands[4]), float(operands[5])
+        x, y, w, h = clip
+        # the mat's own coordinates of the clipped region (mm from its top left)
+        mat_x = (x - at[0]) / MM
+        mat_top = 355.6 - ((y + h) - at[1]) / MM
+        regions.append((round(mat_x, 2), round(mat_top, 2), round(w / MM, 2), round(h / MM, 2)))
+        assert x / MM >= 6.35 - 1e-6 and (x + w) / MM <= float(page.mediabox.width) / MM - 6.35 + 1e-6
+    xs = sorted({r[0] for r in regions})
+    ys = sorted({r[1] for r in regions})
+    w, h = regions[0][2], regions[0][3]
+    assert xs[0] == 0 and ys[0] == 0
+    assert round(xs[-1] + w, 1) == 609.6 and round(ys[-1] + h, 1) == 355.6
+    for a, b in zip(xs, xs[1:]):
+        assert round(a + w - b, 2) == playmat.OVERLAP
+    for a, b in zip(ys, ys[1:]):
+        assert round(a + h - b, 2) == playmat.OVERLAP
+    assert len(regions) == len(xs) * len(ys)
+
+
+def test_fonts_embedded_and_qpdf_clean(built):
+    for pdf in sorted(built.glob("*/*.pdf")):
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        rows = fonts.splitlines()[2:]
+        assert rows and all(re.split(r"\s+", r.strip())[-5] == "yes" for r in rows), (pdf.name, fonts)
+        check = subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True, text=True)
+        assert check.returncode == 0, (pdf.name, check.stdout + check.stderr)
