@@ -126,3 +126,15 @@ def test_an_unknown_placeholder_in_a_layout_is_a_problem(games, layouts):
     layouter.draw(layouter.card_face(game.card("fire-bolt")), Templates(layouts).get("t"))
     [problem] = layouter.problems
     assert "box 'title' of layout t: unknown placeholder '{nmae}' (did you mean 'name'?)" in problem.message
+
+
+def test_double_asterisks_set_words_in_bold(games, layouts):
+    from spellpress.press.templates import Box
+    from spellpress.press.displaylist import Text
+
+    layouter = _layouter(games["magicka-mayhem"])
+    box = Box(kind="text", text="x", x=5, y=5, w=50, h=20)
+    face = layouter.card_face(games["magicka-mayhem"].card("fire-bolt"))
+    items = layouter.text("**Start:** plain **two words** end", 5, 5, 50, 20, box, (0, 0, 0), face)
+    fonts_by_word = [(i.text, i.font) for i in items if isinstance(i, Text)]
+    assert fonts_by_word == [("Start:", "bold"), ("plain", "regular"), ("two", "bold"), ("words", "bold"), ("end", "regular")]

@@ -24,6 +24,7 @@ from .templates import Box, Layout
 
 PT = 25.4 / 72  # millimetres per point
 MIN_TEXT_SIZE = 6.0
+_BOLDER = {"regular": "bold", "italic": "bold-italic"}  # what **text** turns a face into
 GENERIC_GLYPHS = ("arcane", "burst", "hexagon", "diamond", "rune", "crown", "hat")  # art without elements  # the floor text shrinks to when its box gives no min_size
 _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -272,28 +273,41 @@ class Layouter:
             size -= 0.25
         return self._set(lines, x, y, w, h, box, size, color)
 
-    def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float]]:
-        """A word as (kind, text, width) pieces: 'text' runs and 'icon' names."""
+    def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float, str]]:
+        """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names."""
         pieces, at = [], 0
         for m in _ICON.finditer(word):
             if m.start() > at:
                 run = word[at:m.start()]
-                pieces.append(("text", run, fonts.width(run, font, size)))
-            pieces.append(("icon", m.group(1), size * PT * 1.05))
+                pieces.append(("text", run, fonts.width(run, font, size), font))
+            pieces.append(("icon", m.group(1), size * PT * 1.05, font))
             at = m.end()
         if at < len(word):
             run = word[at:]
-            pieces.append(("text", run, fonts.width(run, font, size)))
+            pieces.append(("text", run, fonts.width(run, font, size), font))
         return pieces
+
+    def _word(self, word: str, font: str, size: float, bold: bool) -> tuple[list, bool]:
+        """A word's pieces, `**` switching to and from the bold face; and the bold state after it."""
+        pieces = []
+        for i, part in enumerate(word.split("**")):
+            if i:
+                bold = not bold
+            if part:
+                pieces += self._tokens(part, _BOLDER.get(font, font) if bold else font, size)
+        return pieces, bold
 
     def _wrap(self, text: str, font: str, size: float, width: float):
         """Lines of words, each word a list of pieces; None if a word is wider than the box."""
         space = fonts.width(" ", font, size)
         lines = []
+        bold = False
         for paragraph in text.split("\n"):
             line, line_w = [], 0.0
             for word in paragraph.split():
-                pieces = self._tokens(word, font, size)
+                pieces, bold = self._word(word, font, size, bold)
+                if not pieces:
+                    continue
                 ww = sum(p[2] for p in pieces)
                 if ww > width:
                     return None
@@ -317,9 +331,9 @@ class Layouter:
             for i, pieces in enumerate(words):
                 if i:
                     cx += space
-                for kind, value, pw in pieces:
+                for kind, value, pw, font in pieces:
                     if kind == "text":
-                        out.append(Text(cx, baseline, value, box.font, size, color))
+                        out.append(Text(cx, baseline, value, font, size, color))
                     else:
                         d = size * PT * 0.95
                         top_icon = baseline - size * PT * 0.36 - d / 2
