@@ -47,9 +47,9 @@ def test_the_deck_holds_exactly_deck_size_cards(game, deck):
     c = game.constants
     assert c.deck_size == 54
     assert deck.total == c.deck_size
-    # The game is played from this one deck: nothing else is printed into the box.
-    assert sum(d.total for d in game.decks.values()) == c.deck_size
-    by_type = {t: sum(card.count for card in cards_of(deck, t)) for t in game.card_types}
+    # The game is played from this one deck; besides it the box holds only the table aids.
+    assert set(game.decks) == {c.draw_deck, "aids"}
+    by_type = {t: sum(card.count for card in cards_of(deck, t)) for t in deck.types}
     assert set(by_type) == {"attack", "defense", "health", "thump", "action", "powermage"}
     assert all(n > 0 for n in by_type.values()), by_type
     assert sum(by_type.values()) == c.deck_size
