@@ -74,7 +74,8 @@ def test_validate_reports_text_that_does_not_fit_and_names_the_card(tmp_path, ca
     monkeypatch.chdir(tmp_path)
     assert main(["validate"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("cards/magicka-mayhem/spells.yaml:3:5: card 'fire-bolt', box 'body' of layout "
+    line = next(i for i, l in enumerate(spells.read_text().splitlines(), 1) if "id: fire-bolt" in l)
+    assert err.startswith(f"cards/magicka-mayhem/spells.yaml:{line}:5: card 'fire-bolt', box 'body' of layout "
                           "magicka-mayhem/spell: the text does not fit its box")
     assert "even at 6 pt; shorten it" in err
 

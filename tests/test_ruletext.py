@@ -40,3 +40,8 @@ def test_single_braces_are_left_for_inline_icons():
 def test_a_syntax_error_says_how_a_reference_is_written():
     _, errors = ruletext.render("x {{ starting_life }", CONTEXT)
     assert "a reference is written {{ name }}" in errors[0].message
+
+
+def test_jinja2s_own_names_are_not_taken_for_constants():
+    text, errors = ruletext.render("{% for n in levels %}{{ loop.index }}{% endfor %} {{ range(2) | list | length }}", CONTEXT)
+    assert errors == [] and text == "12 2"

@@ -91,10 +91,14 @@ def _compile(source: str):
     return tree, _env().from_string(tree)
 
 
+# Names jinja2 itself provides inside a text: loop.index in a for loop, range(), ...
+_JINJA_NAMES = {"loop", "range", "dict", "lipsum", "cycler", "joiner", "namespace"}
+
+
 def _unknown_references(tree, context: Mapping[str, object]):
     from jinja2 import nodes
 
-    local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")} | _JINJA_NAMES
     for node in tree.find_all((nodes.Getattr, nodes.Name)):
         chain = _chain(node)
         if chain is None or chain[0] in local:
