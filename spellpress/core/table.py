@@ -13,6 +13,11 @@ change that is still standing and must name the version it was made against: if 
 happened since, the player is undoing something they have not seen, and it is refused.
 Draws (dice, coin, who goes first) are never undone, so nobody can draw again until they like
 the result.
+
+Each game's own tracker (`spellpress.core.trackers`) adds its actions: `decide` hands them to
+it, and `evolve` replays them through it. What a tracker keeps secret (the order of a shuffled
+deck) is in the state's `hidden`, which `public` leaves out, and in an event's `data["hidden"]`,
+which the log leaves out until the tracker says it may be shown.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from . import trackers
 from .models import Game
+from .trackers.base import Conflict, Invalid, TableError
 
 NAME_MAX = 24  # characters in a player's name: it has to fit on a phone's row
 MAX_DELTA = 10_000  # a larger typed amount on a counter with no bounds is taken for a typo
@@ -30,18 +37,6 @@ DICE_SIDES = (2, 100)
 DICE_COUNT = (1, 20)
 
 RandBelow = Callable[[int], int]
-
-
-class TableError(Exception):
-    """An action or a set-up the table refuses; the state stays as it was."""
-
-
-class Invalid(TableError):
-    """The request makes no sense for this table (unknown counter, a value out of range...)."""
-
-
-class Conflict(TableError):
-    """The request made sense, but not any more: a stale version, nothing left to undo."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +200,7 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
             "name": name,
             "options": {o.id: _choose(o, given[o.id], n) if o.id in given else o.default(n, i) for o in player_specs.values()},
         })
-    return {
+    data = {
         "game": game.slug,
         "title": game.title,
         "max_players": high,
@@ -213,6 +208,11 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
         "options": chosen,
         "players": seats,
     }
+    tracker = trackers.for_game(game)
+    rules = tracker.rules(game, data) if tracker else None
+    if rules is not None:
+        data.update(ruleset=game.ruleset, rules=rules)
+    return data
 
 
 def _known_keys(given: dict, known: Mapping[str, Option], what: str) -> None:
@@ -308,20 +308,55 @@ def _first(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
 _DECIDE = {"adjust": _adjust, "undo": _undo, "roll": _roll, "coin": _coin, "first": _first}
 ORDERED = ("undo",)  # actions that must carry the version they were made against
 ACTIONS = tuple(_DECIDE)
+DRAWS = ("roll", "coin", "first")
+
+
+def actions(state: dict) -> tuple[str, ...]:
+    """The action types a table takes: every table's, then its game's own."""
+    tracker = trackers.for_state(state)
+    return ACTIONS + (tuple(tracker.actions) if tracker else ())
+
+
+def ordered(state: dict) -> tuple[str, ...]:
+    """The action types that must carry the version they were made against."""
+    tracker = trackers.for_state(state)
+    return ORDERED + (tuple(k for k, a in tracker.actions.items() if a.ordered) if tracker else ())
+
+
+def _tracker_action(state: dict, kind: str | None) -> trackers.Action | None:
+    tracker = trackers.for_state(state)
+    return tracker.actions.get(kind) if tracker and kind not in _DECIDE else None
 
 
 def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tuple[str, dict]:
-    """The event (type, data) that `action` makes at `version`, or TableError."""
+    """The event (type, data) that `action` makes at `version`, or TableError.
+
+    An action that must carry a version is refused without one, and with a stale one; any other
+    action may carry one too, and is then refused if it is stale."""
     if not isinstance(action, dict):
         raise Invalid("an action must be an object")
     kind = action.get("type")
-    if kind not in _DECIDE:
-        raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(ACTIONS)}"[:300])
-    if kind in ORDERED:
+    own = _tracker_action(state, kind)
+    if kind not in _DECIDE and own is None:
+        raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(actions(state))}"[:300])
+    if kind in ORDERED or (own is not None and own.ordered) or action.get("version") is not None:
         made_at = _int(action.get("version"), "version")
         if made_at != version:
             raise Conflict(f"the table is at version {version}, not {made_at}: look again before you {kind}")
-    return kind, _DECIDE[kind](state, action, randbelow)
+    if own is None:
+        return kind, _DECIDE[kind](state, action, randbelow)
+    inputs = own.parse(state, action)
+    drawn = own.draw(state, inputs, randbelow) if own.draw else {}
+    data = {**inputs, **drawn}
+    _, results = own.apply(state, data, True)
+    clash = (set(results) & set(data)) - {"hidden"}
+    if clash:
+        raise AssertionError(f"{kind}: results would overwrite its inputs: {sorted(clash)}")
+    hidden = {**data.get("hidden", {}), **results.get("hidden", {})}
+    data = {**data, **results}
+    if hidden:
+        data["hidden"] = hidden
+    return kind, data
 
 
 # ---------------------------------------------------------------------------- evolving
@@ -335,7 +370,7 @@ def _new_player(name: str, options: Mapping, specs: list) -> dict:
 def _on_create(state: None, event: Event) -> dict:
     d = event.data
     specs = [dict(s) for s in d["counters"]]
-    return {
+    new = {
         "game": d["game"],
         "title": d["title"],
         "max_players": d["max_players"],
@@ -347,6 +382,12 @@ def _on_create(state: None, event: Event) -> dict:
         "last_draw": None,
         "undo": None,
     }
+    if d.get("rules") is not None:
+        new.update(ruleset=d["ruleset"], rules=d["rules"])
+        tracker = trackers.for_state(new)
+        if tracker:
+            new = tracker.initial(new)
+    return new
 
 
 def _on_join(state: dict, event: Event) -> dict:
@@ -395,7 +436,27 @@ def evolve(state: dict | None, event: Event) -> dict:
     """The state after `event`. An undo is applied by `fold`, which sees the whole history."""
     if event.type == "undo":
         raise ValueError("an undo is applied by replaying the table's events: use fold()")
-    return _EVOLVE[event.type](state, event)
+    own = _tracker_action(state, event.type) if state is not None else None
+    if own is None:
+        new = _EVOLVE[event.type](state, event)
+    else:
+        new, _ = own.apply(state, dict(event.data), False)
+    tracker = trackers.for_state(new)
+    if tracker is None:
+        return new
+    new = tracker.settle(new)
+    if own is not None and own.undoable:
+        new["undo"] = {"seq": event.seq, "text": describe(event, new)}
+    if own is not None and own.shown:
+        new["last_draw"] = {"seq": event.seq, "type": event.type, "text": describe(event, new)}
+    return new
+
+
+def public(state: dict) -> dict:
+    """The state as every phone may see it: without what the tracker keeps hidden."""
+    if "hidden" not in state:
+        return state
+    return {k: v for k, v in state.items() if k != "hidden"}
 
 
 def undone(events: Iterable[Event]) -> set[int]:
@@ -452,7 +513,29 @@ def describe(event: Event, state: dict) -> str:
         return f"{who} flipped a coin: {d['result']}"
     if event.type == "first":
         return f"{who} drew who goes first: {_name(state, d['player'])}"
+    own = _tracker_action(state, event.type)
+    if own is not None:
+        return own.describe(d, state)
     return event.type
+
+
+def shown_data(event: Event, state: dict) -> dict:
+    """An event's data as the log shows it: its hidden draws left out, unless the game's tracker
+    says they may be shown now (a round's chamber, once the round is over)."""
+    data = dict(event.data)
+    hidden = data.pop("hidden", None)
+    tracker = trackers.for_state(state)
+    if hidden and tracker:
+        revealed = tracker.reveal(event.data, state)
+        if revealed:
+            data["revealed"] = revealed
+    return data
+
+
+def secret(event: Event, state: dict) -> dict | None:
+    """What a private action (a look at the chamber) shows the phone that made it, and no other."""
+    own = _tracker_action(state, event.type)
+    return event.data.get("hidden") if own is not None and own.private else None
 
 
 def log_entry(event: Event, state: dict, undone_seqs: set[int]) -> dict:
@@ -464,5 +547,5 @@ def log_entry(event: Event, state: dict, undone_seqs: set[int]) -> dict:
         "by": event.by,
         "at": event.at,
         "undone": event.seq in undone_seqs,
-        "data": dict(event.data),
+        "data": shown_data(event, state),
     }

@@ -250,7 +250,9 @@ def test_joining_takes_a_named_seat_or_adds_a_player(games):
     assert table.join(games["magicka-mayhem"], t.state, " ben ") == {"player": 1, "name": "Ben", "new": False}
     data = table.join(games["magicka-mayhem"], t.state, "Cy")
     state = table.evolve(t.state, Event(2, "join", data, by=2))
-    assert state["players"][2] == {"name": "Cy", "counters": {"health": 20}, "options": {}}
+    cy = state["players"][2]
+    assert (cy["name"], cy["counters"], cy["options"]) == ("Cy", {"health": 20}, {})
+    assert cy["tracker"] == state["players"][0]["tracker"], "a newcomer gets the tracker's fields too"
     full = Table(game, ["Ann", "Ben"]).state
     with pytest.raises(Conflict, match="full; join as one of its players: Ann, Ben"):
         table.join(game, full, "Cy")

@@ -1,0 +1,179 @@
+"""PowerMage 54: points, defeat at 0, the empty-deck halving, and attacks worked out from the cards.
+
+When the draw deck runs out, every player still in the game has their points divided by the
+YAML's `empty_deck_divisor`, rounding down. A player at 0 points is defeated and out; the last
+one standing wins. An attack is its card's value, times a thump card's multiplier, less the
+defense card's value times its own thump, never below 0; a health card adds its value, times a
+thump's. The thump needs a PowerMage shown, which the players check at the table.
+"""
+
+from __future__ import annotations
+
+from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, move, name, pad_players, player, put, value, whole, with_tracker
+
+SLUG = "powermage-54"
+POINTS = "points"  # the counter of game.yaml
+ATTACK, DEFENSE, HEALTH, THUMP = "attack", "defense", "health", "thump"  # card types of decks.yaml
+
+
+def rules(game, created: dict) -> dict | None:
+    c = game.constants
+    if not any(counter.id == POINTS and counter.scope == "player" for counter in game.counters):
+        return None
+    cards: dict[str, list] = {ATTACK: [], DEFENSE: [], HEALTH: [], THUMP: []}
+    for card in game.cards:
+        if card.type in (ATTACK, DEFENSE, HEALTH) and card.get("value") is not None:
+            cards[card.type].append({"id": card.id, "name": card.name, "value": card["value"]})
+        elif card.type == THUMP and card.get("multiplier") is not None:
+            cards[THUMP].append({"id": card.id, "name": card.name, "multiplier": card["multiplier"]})
+    for kind in cards:
+        cards[kind].sort(key=lambda card: (card.get("value", card.get("multiplier")), card["name"]))
+    return {"points": POINTS, "divisor": c.empty_deck_divisor, "thump_needs_powermage": c.thump_needs_powermage, "cards": cards}
+
+
+PLAYER = {"defeated": False}
+
+
+def player_fields(rules: dict) -> dict:
+    return dict(PLAYER)
+
+
+def initial(state: dict) -> dict:
+    return {**state, "tracker": {"winner": None, "over": False, "halvings": 0, "last": None}}
+
+
+def settle(state: dict) -> dict:
+    state = pad_players(state, PLAYER)
+    players, standing = [], []
+    for i, p in enumerate(state["players"]):
+        defeated = value(state, POINTS, i) <= 0
+        players.append(p if p["tracker"].get("defeated") == defeated else {**p, "tracker": {**p["tracker"], "defeated": defeated}})
+        if not defeated:
+            standing.append(i)
+    state = {**state, "players": players}
+    over = len(players) >= 2 and len(standing) <= 1
+    return with_tracker(state, over=over, winner=standing[0] if over and standing else None)
+
+
+def _refuse_if_over(state: dict) -> None:
+    t = state["tracker"]
+    if t["over"]:
+        won = f"{name(state, t['winner'])} has won" if t["winner"] is not None else "everyone is defeated"
+        raise Conflict(f"the game is over: {won}")
+
+
+def _in_game(state: dict, who: int) -> None:
+    if state["players"][who]["tracker"].get("defeated"):
+        raise Invalid(f"{name(state, who)} is defeated and out of the game")
+
+
+def halved(points: int, divisor: int) -> int:
+    """An empty draw deck's halving: rounding down."""
+    return points // divisor
+
+
+def _apply_halve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    if strict:
+        _refuse_if_over(state)
+    divisor = state["rules"]["divisor"]
+    changes = []
+    for i in range(len(state["players"])):
+        if state["players"][i]["tracker"].get("defeated"):
+            continue
+        state, before, after = put(state, POINTS, halved(value(state, POINTS, i), divisor), i)
+        changes.append({"player": i, "from": before, "to": after})
+    state = with_tracker(state, halvings=state["tracker"]["halvings"] + 1)
+    return state, {"points": changes, "divisor": divisor}
+
+
+def _describe_halve(data: dict, state: dict) -> str:
+    changes = ", ".join(f"{name(state, c['player'])} {c['from']} {ARROW} {c['to']}" for c in data.get("points", []))
+    return f"The draw deck ran out: everyone's points are divided by {data.get('divisor', 2)}, rounding down: {changes}"
+
+
+def _optional(state: dict, action, key: str, kind: str) -> dict | None:
+    if action.get(key) is None:
+        return None
+    return card_of(state["rules"]["cards"][kind], action.get(key), f"{kind} card")
+
+
+def _parse_attack(state: dict, action) -> dict:
+    attacker = player(state, action.get("attacker"), "attacker")
+    target = player(state, action.get("target"), "target")
+    if attacker == target:
+        raise Invalid("a player does not attack themselves")
+    attack = card_of(state["rules"]["cards"][ATTACK], action.get("attack"), "attack card")
+    thump = _optional(state, action, "thump", THUMP)
+    defense = _optional(state, action, "defense", DEFENSE)
+    guard = _optional(state, action, "defense_thump", THUMP)
+    if guard and not defense:
+        raise Invalid("a defense thump multiplies a defense card: name the defense card too")
+    strength = attack["value"] * (thump["multiplier"] if thump else 1)
+    block = defense["value"] * (guard["multiplier"] if guard else 1) if defense else 0
+    return {
+        "attacker": attacker, "target": target, "attack": attack["id"], "thump": thump and thump["id"],
+        "defense": defense and defense["id"], "defense_thump": guard and guard["id"],
+        "strength": strength, "block": block, "damage": max(0, strength - block),
+    }
+
+
+def _apply_attack(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    if strict:
+        _refuse_if_over(state)
+        _in_game(state, data["attacker"])
+        _in_game(state, data["target"])
+    state, before, after = move(state, POINTS, -data["damage"], data["target"])
+    state = with_tracker(state, last={"attacker": data["attacker"], "target": data["target"], "damage": data["damage"]})
+    return state, {"from": before, "to": after}
+
+
+def _card_name(state: dict, kind: str, card_id: str | None) -> str:
+    return next((c["name"] for c in state["rules"]["cards"][kind] if c["id"] == card_id), card_id or "")
+
+
+def _describe_attack(data: dict, state: dict) -> str:
+    attack = _card_name(state, ATTACK, data["attack"]) + (f" thumped by {_card_name(state, THUMP, data['thump'])}" if data["thump"] else "")
+    text = f"{name(state, data['attacker'])} attacked {name(state, data['target'])} with {attack} ({data['strength']})"
+    if data["defense"]:
+        guard = f" thumped by {_card_name(state, THUMP, data['defense_thump'])}" if data["defense_thump"] else ""
+        text += f"; {_card_name(state, DEFENSE, data['defense'])}{guard} blocks {data['block']}"
+    text += f": {data['damage']} damage"
+    if "to" in data:
+        text += f", {name(state, data['target'])} {data['from']} {ARROW} {data['to']}"
+    return text
+
+
+def _parse_heal(state: dict, action) -> dict:
+    who = player(state, action.get("player"))
+    card = card_of(state["rules"]["cards"][HEALTH], action.get("health"), "health card")
+    thump = _optional(state, action, "thump", THUMP)
+    return {"player": who, "health": card["id"], "thump": thump and thump["id"],
+            "amount": card["value"] * (thump["multiplier"] if thump else 1)}
+
+
+def _apply_heal(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    if strict:
+        _refuse_if_over(state)
+        _in_game(state, data["player"])
+    state, before, after = move(state, POINTS, data["amount"], data["player"])
+    return state, {"from": before, "to": after}
+
+
+def _describe_heal(data: dict, state: dict) -> str:
+    card = _card_name(state, HEALTH, data["health"]) + (f" thumped by {_card_name(state, THUMP, data['thump'])}" if data["thump"] else "")
+    text = f"{name(state, data['player'])} played {card}: +{data['amount']}"
+    return text + (f", {data['from']} {ARROW} {data['to']}" if "to" in data else "")
+
+
+TRACKER = Tracker(
+    ruleset=SLUG,
+    rules=rules,
+    player=player_fields,
+    initial=initial,
+    settle=settle,
+    actions={
+        "halve": Action(lambda s, a: {}, _apply_halve, _describe_halve, ordered=True),
+        "attack": Action(_parse_attack, _apply_attack, _describe_attack),
+        "heal": Action(_parse_heal, _apply_heal, _describe_heal),
+    },
+)

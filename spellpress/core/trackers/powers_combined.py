@@ -1,0 +1,186 @@
+"""Powers Combined: the party's shared lives, the challenge and its level, the rune pot.
+
+The challenge counter runs from 1 to `challenges_per_game`; the YAML's `levels` say which level
+each challenge is on and how many modifiers that level adds to it. A beaten challenge adds its
+runes to the pot (doubled under a Double Up!; the pot holds at most `rune_tokens`) and the party
+moves on; beating the last one wins the game. A failed challenge costs a shared life and stays
+to be tried again; with no lives left the party has lost. At most `rune_spend_limit` runes are
+spent a turn, and each turn ends when the challenge is beaten or failed.
+"""
+
+from __future__ import annotations
+
+from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, choice, flag, move, plural, value, whole, with_tracker
+
+SLUG = "powers-combined"
+LIVES, RUNES, CHALLENGE = "lives", "runes", "challenge"  # the table counters of game.yaml
+DOUBLED = 2  # a Double Up! on a challenge doubles its power and its reward
+CHALLENGE_TYPE = "challenge"  # the card type of the challenge deck (decks.yaml)
+
+
+def rules(game, created: dict) -> dict | None:
+    c = game.constants
+    ids = {counter.id for counter in game.counters if counter.scope == "table"}
+    if not {LIVES, RUNES, CHALLENGE} <= ids:
+        return None
+    challenges = [
+        {"id": card.id, "name": card.name, "element": card.get("element"), "power": card.get("power"), "runes": card.get("runes", 0)}
+        for card in game.cards if card.type == CHALLENGE_TYPE
+    ]
+    return {
+        "levels": [{"name": l.name, "first": l.first, "last": l.last, "modifiers": l.modifiers} for l in c.levels],
+        "challenges": sorted(challenges, key=lambda card: (card["power"] or 0, card["name"])),
+        "last": c.challenges_per_game,
+        "rune_limit": c.rune_spend_limit,
+        "rune_tokens": c.rune_tokens,
+        "matchups": {k: {"weak_to": list(m.weak_to), "resists": list(m.resists)} for k, m in c.matchups.items()},
+        "weakness_multiplier": c.weakness_multiplier,
+        "resistance_divisor": c.resistance_divisor,
+        "submitted": c.cards_submitted,
+        "submitted_two_players": c.cards_submitted_two_players,
+    }
+
+
+def player_fields(rules: dict) -> dict:
+    return {}
+
+
+def initial(state: dict) -> dict:
+    tracker = {
+        "turn": 1, "spent": 0, "cleared": 0, "won": False, "outcome": None, "over": False,
+        "level": None, "card": None, "matchup": None, "submit": None, "last": None,
+    }
+    return {**state, "tracker": tracker}
+
+
+def level_of(rules: dict, challenge: int) -> dict:
+    """The level that challenge number `challenge` is on, numbered from 1."""
+    for number, level in enumerate(rules["levels"], start=1):
+        if level["first"] <= challenge <= level["last"]:
+            return {**level, "number": number}
+    return {**rules["levels"][-1], "number": len(rules["levels"])}
+
+
+def settle(state: dict) -> dict:
+    r, t = state["rules"], state["tracker"]
+    if any("tracker" not in p for p in state["players"]):
+        state = {**state, "players": [p if "tracker" in p else {**p, "tracker": {}} for p in state["players"]]}
+    outcome = "lost" if value(state, LIVES) <= 0 else "won" if t["won"] else None
+    card = next((c for c in r["challenges"] if c["id"] == t["card"]), None)
+    matchup = r["matchups"].get(card["element"]) if card else None
+    submit = r["submitted_two_players"] if len(state["players"]) == 2 else r["submitted"]
+    return with_tracker(
+        state, outcome=outcome, over=outcome is not None, level=level_of(r, value(state, CHALLENGE)),
+        matchup=matchup, submit=submit,
+    )
+
+
+def _refuse_if_over(state: dict) -> None:
+    outcome = state["tracker"]["outcome"]
+    if outcome:
+        raise Conflict("the game is over: the party " + ("cleared the caves" if outcome == "won" else "has no lives left"))
+
+
+def _parse_face(state: dict, action) -> dict:
+    if action.get("card") is None:
+        return {"card": None}
+    return {"card": card_of(state["rules"]["challenges"], action.get("card"), "challenge card")["id"]}
+
+
+def _apply_face(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    if strict:
+        _refuse_if_over(state)
+    return with_tracker(state, card=data["card"]), {}
+
+
+def _describe_face(data: dict, state: dict) -> str:
+    card = next((c for c in state["rules"]["challenges"] if c["id"] == data["card"]), None)
+    if card is None:
+        return "The face-up challenge card was cleared"
+    return f"Challenge {value(state, CHALLENGE)}: {card['name']} ({card['element']}, power {card['power']}, {plural(card['runes'], 'rune')})"
+
+
+def _apply_spend(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    r, t = state["rules"], state["tracker"]
+    if strict:
+        _refuse_if_over(state)
+        if value(state, RUNES) <= 0:
+            raise Invalid("the rune pot is empty")
+        if t["spent"] >= r["rune_limit"]:
+            raise Invalid(f"no more than {plural(r['rune_limit'], 'rune')} can be spent a turn, and {t['spent']} are spent")
+    state, before, after = move(state, RUNES, -1)
+    return with_tracker(state, spent=t["spent"] + 1), {"from": before, "to": after, "spent": t["spent"] + 1}
+
+
+def _describe_spend(data: dict, state: dict) -> str:
+    limit = state["rules"]["rune_limit"]
+    return f"A rune is spent to flip a modifier ({data.get('spent', 1)} of {limit} this turn): pot {data.get('from')} {ARROW} {data.get('to')}"
+
+
+def _parse_resolve(state: dict, action) -> dict:
+    data = {
+        "result": choice(action.get("result"), "result", ("won", "lost")),
+        "double_up": flag(action.get("double_up"), "double_up"),
+    }
+    if action.get("runes") is not None:
+        data["runes"] = whole(action.get("runes"), "runes", 0, state["rules"]["rune_tokens"] * DOUBLED)
+    return data
+
+
+def _apply_resolve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    r, t = state["rules"], state["tracker"]
+    challenge = value(state, CHALLENGE)
+    card = next((c for c in r["challenges"] if c["id"] == t["card"]), None)
+    if strict:
+        _refuse_if_over(state)
+        if data["result"] == "won" and "runes" not in data and card is None:
+            raise Invalid("say how many runes the challenge gives (runes), or name its card first")
+    results: dict = {"challenge": challenge}
+    if data["result"] == "won":
+        reward = data.get("runes", (card["runes"] if card else 0) * (DOUBLED if data["double_up"] else 1))
+        state, before, after = move(state, RUNES, reward)
+        results.update(reward=reward, pot={"from": before, "to": after}, card=card and card["name"])
+        if challenge >= r["last"]:
+            state = with_tracker(state, won=True)
+            results["cleared"] = True
+        else:
+            state, _, _ = move(state, CHALLENGE, 1)
+            results["next"] = challenge + 1
+        state = with_tracker(state, cleared=t["cleared"] + 1, card=None)
+    else:
+        state, before, after = move(state, LIVES, -1)
+        results.update(lives={"from": before, "to": after}, card=card and card["name"])
+    state = with_tracker(state, spent=0, turn=t["turn"] + 1, last={"result": data["result"], **results})
+    return state, results
+
+
+def _describe_resolve(data: dict, state: dict) -> str:
+    what = f"challenge {data.get('challenge', '?')}" + (f" ({data['card']})" if data.get("card") else "")
+    if data["result"] == "won":
+        text = f"The party beat {what}: +{plural(data.get('reward', 0), 'rune')}"
+        if "pot" in data:
+            text += f", pot {data['pot']['from']} {ARROW} {data['pot']['to']}"
+        if data.get("cleared"):
+            text += ". That was the last one: the caves are cleared, and the party wins!"
+        elif "next" in data:
+            text += f". On to challenge {data['next']}."
+        return text
+    lives = data.get("lives", {})
+    text = f"The party failed {what}: lives {lives.get('from')} {ARROW} {lives.get('to')}"
+    if lives.get("to") == 0:
+        text += ". No lives are left: the party has lost."
+    return text
+
+
+TRACKER = Tracker(
+    ruleset=SLUG,
+    rules=rules,
+    player=player_fields,
+    initial=initial,
+    settle=settle,
+    actions={
+        "face": Action(_parse_face, _apply_face, _describe_face),
+        "spend_rune": Action(lambda s, a: {}, _apply_spend, _describe_spend),
+        "resolve": Action(_parse_resolve, _apply_resolve, _describe_resolve, ordered=True),
+    },
+)

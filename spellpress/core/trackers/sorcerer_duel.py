@@ -1,0 +1,464 @@
+"""Sorcerer Duel: turns, mana, conversions, creatures and blockers.
+
+At the start of a player's turn their mana is set to the YAML's `mana_per_turn` and the other
+player's to 0: mana never carries over. Up to `max_conversions` cards a turn turn into
+`mana_per_conversion` mana each. The first player does not draw on the game's first turn.
+Creatures and blockers come from the player's own deck (their cost paid in mana), or are typed
+in. A creature cannot attack in the turn it arrived (unless its card says it can: `ready`), and
+attacks once a turn. Damage aimed at a sorcerer breaks their blockers first, oldest first, and
+only the excess reaches the sorcerer; damage to a whole side is taken by the blockers if there
+are any, the excess split evenly among the side's creatures and sorcerer (the sorcerer first for
+what does not split evenly), and otherwise hits every creature and the sorcerer in full. A
+creature that dies lets its owner draw `draws_on_creature_death` cards.
+"""
+
+from __future__ import annotations
+
+from . import units
+from .base import (
+    ARROW,
+    MAX_AMOUNT,
+    Action,
+    Conflict,
+    Invalid,
+    Tracker,
+    card_of,
+    choice,
+    flag,
+    label,
+    move,
+    name,
+    pad_players,
+    player,
+    plural,
+    put,
+    value,
+    whole,
+    with_tracker,
+)
+
+SLUG = "sorcerer-duel"
+HEALTH, MANA = "health", "mana"  # the counters of game.yaml
+CREATURE, BLOCKER, SPELL = "creature", "blocker", "attack-spell"  # card types of decks.yaml
+AREA = "side"  # an attack spell's `target` that hits a whole side
+
+
+def rules(game, created: dict) -> dict | None:
+    c = game.constants
+    ids = {counter.id for counter in game.counters if counter.scope == "player"}
+    if not {HEALTH, MANA} <= ids:
+        return None
+
+    def card(card) -> dict:
+        fields = {k: card.get(k) for k in ("cost", "attack", "health", "damage", "target") if card.get(k) is not None}
+        return {"id": card.id, "name": card.name, "type": card.type, **fields}
+
+    decks = {}
+    for deck_id in c.player_decks:
+        deck = game.decks.get(deck_id)
+        if deck:
+            decks[deck_id] = {"name": deck.name, "cards": [card(x) for x in deck.cards if x.type in (CREATURE, BLOCKER, SPELL)]}
+    return {
+        "health": HEALTH,
+        "mana": MANA,
+        "mana_per_turn": c.mana_per_turn,
+        "max_conversions": c.max_conversions,
+        "mana_per_conversion": c.mana_per_conversion,
+        "first_skips_draw": c.first_player_skips_draw,
+        "draws_per_turn": c.draws_per_turn,
+        "hand_limit": c.hand_limit,
+        "death_draws": c.draws_on_creature_death,
+        "decks": decks,
+    }
+
+
+PLAYER: dict = {"out": False}
+
+
+def player_fields(rules: dict) -> dict:
+    return dict(PLAYER)
+
+
+def initial(state: dict) -> dict:
+    tracker = {
+        "turn": 0, "player": None, "first": None, "next": None, "conversions": 0, "draw": None,
+        "units": [], "next_unit": 1, "winner": None, "over": False,
+    }
+    return {**state, "tracker": tracker}
+
+
+def settle(state: dict) -> dict:
+    state = pad_players(state, PLAYER)
+    n = len(state["players"])
+    players, standing = [], []
+    for i, p in enumerate(state["players"]):
+        out = value(state, HEALTH, i) <= 0
+        players.append(p if p["tracker"].get("out") == out else {**p, "tracker": {**p["tracker"], "out": out}})
+        if not out:
+            standing.append(i)
+    state = {**state, "players": players}
+    t = state["tracker"]
+    over = n >= 2 and len(standing) <= 1
+    ready = []
+    for u in t["units"]:
+        can = (
+            u["kind"] == CREATURE and u["owner"] == t["player"] and (u["turn"] < t["turn"] or u.get("haste"))
+            and u.get("attacked") != t["turn"]
+        )
+        ready.append(u if u.get("ready") == can else {**u, "ready": can})
+    following = (t["player"] + 1) % n if t["player"] is not None else state.get("first_player")
+    return with_tracker(
+        state, units=ready, over=over, winner=standing[0] if over and standing else None, next=None if over else following
+    )
+
+
+def _refuse_if_over(state: dict) -> None:
+    t = state["tracker"]
+    if t["over"]:
+        won = f"{name(state, t['winner'])} has won" if t["winner"] is not None else "both sorcerers fell"
+        raise Conflict(f"the duel is over: {won}")
+
+
+def _own_turn(state: dict, who: int, doing: str) -> None:
+    _refuse_if_over(state)
+    current = state["tracker"]["player"]
+    if current is None:
+        raise Invalid(f"no turn has started: start {name(state, who)}'s turn first")
+    if current != who:
+        raise Invalid(f"{name(state, who)} {doing} on their own turn; it is {name(state, current)}'s")
+
+
+def _pay(state: dict, who: int, cost: int, what: str, strict: bool) -> tuple[dict, dict]:
+    have = value(state, MANA, who)
+    if strict and cost > have:
+        raise Invalid(f"{what} costs {plural(cost, 'mana', 'mana')}; {name(state, who)} has {have}")
+    state, before, after = move(state, MANA, -cost, who)
+    return state, {"from": before, "to": after}
+
+
+def _deck_cards(state: dict, who: int, types: tuple[str, ...]) -> list[dict]:
+    deck = state["players"][who]["options"].get("deck")
+    cards = state["rules"]["decks"].get(deck, {}).get("cards", [])
+    return [c for c in cards if c["type"] in types]
+
+
+# ---------------------------------------------------------------------------- damage
+
+
+def _hit_unit(state: dict, unit: dict, amount: int, hits: list) -> dict:
+    health = unit["health"] - amount
+    hit = {"unit": unit["id"], "who": units.called(state, unit), "from": unit["health"], "to": max(health, 0)}
+    if health <= 0:
+        state = units.replace(state, unit["id"], None)
+        hit["destroyed"] = True
+        if unit["kind"] == CREATURE:
+            hit["draws"] = state["rules"]["death_draws"]
+    else:
+        state = units.replace(state, unit["id"], {**unit, "health": health})
+    hits.append(hit)
+    return state
+
+
+def _through_blockers(state: dict, who: int, amount: int, hits: list) -> tuple[dict, int]:
+    for blocker in units.owned(state, who, BLOCKER):
+        if amount <= 0:
+            break
+        take = min(amount, blocker["health"])
+        state = _hit_unit(state, blocker, take, hits)
+        amount -= take
+    return state, amount
+
+
+def _hit_sorcerer(state: dict, who: int, amount: int, hits: list) -> dict:
+    state, amount = _through_blockers(state, who, amount, hits)
+    if amount > 0:
+        state, before, after = move(state, HEALTH, -amount, who)
+        hits.append({"player": who, "who": name(state, who), "from": before, "to": after})
+    return state
+
+
+def _hit_side(state: dict, who: int, amount: int, hits: list) -> dict:
+    creatures = units.owned(state, who, CREATURE)
+    if not units.owned(state, who, BLOCKER):
+        for creature in creatures:
+            state = _hit_unit(state, creature, amount, hits)
+        return _hit_sorcerer(state, who, amount, hits)
+    state, excess = _through_blockers(state, who, amount, hits)
+    if excess <= 0:
+        return state
+    share, extra = divmod(excess, 1 + len(creatures))
+    for i, creature in enumerate([None, *creatures]):
+        dealt = share + (1 if i < extra else 0)
+        if not dealt:
+            continue
+        if creature is None:
+            state, before, after = move(state, HEALTH, -dealt, who)
+            hits.append({"player": who, "who": name(state, who), "from": before, "to": after})
+        else:
+            state = _hit_unit(state, units.get(state, creature["id"]), dealt, hits)
+    return state
+
+
+def _hits_text(hits: list) -> str:
+    parts = []
+    for hit in hits:
+        part = f"{hit['who']} {hit['from']} {ARROW} {hit['to']}"
+        if hit.get("destroyed"):
+            part += " (destroyed" + (f": draws {plural(hit['draws'], 'card')}" if hit.get("draws") else "") + ")"
+        parts.append(part)
+    return "; ".join(parts) if parts else "no effect"
+
+
+def _target(state: dict, action, key: str = "target") -> object:
+    kind, ref = units.target(state, action.get(key), key)
+    return ref
+
+
+# ---------------------------------------------------------------------------- turns and mana
+
+
+def _parse_player(state: dict, action) -> dict:
+    return {"player": player(state, action.get("player"))}
+
+
+def _apply_turn(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    t, r, who = state["tracker"], state["rules"], data["player"]
+    if strict:
+        _refuse_if_over(state)
+        if t["player"] == who:
+            raise Conflict(f"it is {name(state, who)}'s turn already")
+    first = t["first"] if t["first"] is not None else who
+    skipped = bool(r["first_skips_draw"] and t["turn"] == 0)
+    draws = 0 if skipped else r["draws_per_turn"]
+    state, before, after = put(state, MANA, r["mana_per_turn"], who)
+    for other in range(len(state["players"])):
+        if other != who:
+            state, _, _ = put(state, MANA, 0, other)
+    turn = t["turn"] + 1
+    state = with_tracker(
+        state, turn=turn, player=who, first=first, conversions=0,
+        draw={"count": draws, "skipped": skipped, "limit": r["hand_limit"]},
+    )
+    return state, {"turn": turn, "mana": {"from": before, "to": after}, "draws": draws, "skipped_draw": skipped}
+
+
+def _describe_turn(data: dict, state: dict) -> str:
+    who = name(state, data["player"])
+    if "turn" not in data:
+        return f"{who}'s turn"
+    mana = data["mana"]["to"]
+    if data["skipped_draw"]:
+        return f"Turn {data['turn']}: {who} goes first with {mana} mana, and draws no card this first turn"
+    limit = state["rules"]["hand_limit"]
+    return f"Turn {data['turn']}: {who}, {mana} mana; draw {plural(data['draws'], 'card')} (none with {limit} in hand)"
+
+
+def _apply_convert(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    t, r, who = state["tracker"], state["rules"], data["player"]
+    if strict:
+        _own_turn(state, who, "converts cards")
+        if t["conversions"] >= r["max_conversions"]:
+            raise Invalid(
+                f"{name(state, who)} has converted {plural(t['conversions'], 'card')} this turn, the most a turn allows"
+            )
+    state, before, after = move(state, MANA, r["mana_per_conversion"], who)
+    state = with_tracker(state, conversions=t["conversions"] + 1)
+    return state, {"mana": {"from": before, "to": after}, "conversions": t["conversions"] + 1}
+
+
+def _describe_convert(data: dict, state: dict) -> str:
+    who = name(state, data["player"])
+    if "mana" not in data:
+        return f"{who} converted a card to mana"
+    limit = state["rules"]["max_conversions"]
+    return f"{who} converted a card ({data['conversions']} of {limit}): mana {data['mana']['from']} {ARROW} {data['mana']['to']}"
+
+
+# ---------------------------------------------------------------------------- summoning, casting
+
+
+def _parse_summon(state: dict, action) -> dict:
+    who = player(state, action.get("player"))
+    data: dict = {"player": who, "ready": flag(action.get("ready"), "ready")}
+    if action.get("card") is not None:
+        card = card_of(_deck_cards(state, who, (CREATURE, BLOCKER)), action.get("card"), f"creature or blocker of {name(state, who)}'s deck")
+        data.update(card=card["id"], kind=card["type"], name=card["name"], attack=card.get("attack", 0),
+                    health=card["health"], cost=card.get("cost", 0))
+    else:
+        kind = choice(action.get("kind", CREATURE), "kind", (CREATURE, BLOCKER))
+        data.update(
+            card=None, kind=kind, name=label(action.get("name"), f"a {kind}'s name"),
+            attack=whole(action.get("attack", 0), "attack", 0, MAX_AMOUNT) if kind == CREATURE else 0,
+            health=whole(action.get("health"), "health", 1, MAX_AMOUNT),
+            cost=whole(action.get("cost", 0), "cost", 0, MAX_AMOUNT),
+        )
+    return data
+
+
+def _apply_summon(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    who = data["player"]
+    if strict:
+        _own_turn(state, who, "summons")
+    state, mana = _pay(state, who, data["cost"], data["name"], strict)
+    unit = {
+        "owner": who, "kind": data["kind"], "name": data["name"], "card": data["card"], "attack": data["attack"],
+        "health": data["health"], "max": data["health"], "turn": state["tracker"]["turn"], "attacked": None,
+        "haste": data["ready"], "ready": False,
+    }
+    state, unit = units.add(state, unit)
+    return state, {"unit": unit["id"], "mana": mana}
+
+
+def _describe_summon(data: dict, state: dict) -> str:
+    who = name(state, data["player"])
+    stats = f"attack {data['attack']}, health {data['health']}" if data["kind"] == CREATURE else f"health {data['health']}"
+    paid = f" for {data['cost']} mana" if data["cost"] else ""
+    return f"{who} summoned {data['name']} ({stats}){paid}"
+
+
+def _parse_cast(state: dict, action) -> dict:
+    who = player(state, action.get("player"))
+    data: dict = {"player": who}
+    if action.get("card") is not None:
+        card = card_of(_deck_cards(state, who, (SPELL,)), action.get("card"), f"attack spell of {name(state, who)}'s deck")
+        data.update(card=card["id"], name=card["name"], damage=card["damage"], area=card.get("target") == AREA,
+                    cost=card.get("cost", 0))
+    else:
+        data.update(card=None, name="an attack spell", damage=whole(action.get("damage"), "damage", 1, MAX_AMOUNT),
+                    area=flag(action.get("area"), "area"), cost=whole(action.get("cost", 0), "cost", 0, MAX_AMOUNT))
+    if data["area"]:
+        side = action.get("target", (who + 1) % len(state["players"]))
+        data["target"] = player(state, side, "target (the side it hits)")
+    else:
+        data["target"] = _target(state, action)
+    return data
+
+
+def _strike(state: dict, target: object, amount: int, area: bool, hits: list) -> dict:
+    if area:
+        return _hit_side(state, target, amount, hits)
+    if isinstance(target, str):
+        unit = units.get(state, target)
+        return _hit_unit(state, unit, amount, hits) if unit else state
+    return _hit_sorcerer(state, target, amount, hits)
+
+
+def _apply_cast(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    who = data["player"]
+    if strict:
+        _own_turn(state, who, "casts spells")
+    state, mana = _pay(state, who, data["cost"], data["name"], strict)
+    hits: list = []
+    state = _strike(state, data["target"], data["damage"], data["area"], hits)
+    return state, {"mana": mana, "hits": hits}
+
+
+def _describe_cast(data: dict, state: dict) -> str:
+    who = name(state, data["player"])
+    where = f"{name(state, data['target'])}'s whole side" if data["area"] else (
+        name(state, data["target"]) if isinstance(data["target"], int) else "a unit")
+    return f"{who} cast {data['name']} at {where} for {data['damage']}: {_hits_text(data.get('hits', []))}"
+
+
+def _parse_attack(state: dict, action) -> dict:
+    return {"unit": units.find(state, action.get("unit"))["id"], "target": _target(state, action)}
+
+
+def _apply_attack(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    t = state["tracker"]
+    unit = units.get(state, data["unit"])
+    target = data["target"]
+    if strict:
+        _refuse_if_over(state)
+        if unit["kind"] != CREATURE:
+            raise Invalid(f"{unit['name']} is a blocker, and blockers do not attack")
+        if unit["owner"] != t["player"]:
+            whose = f"{name(state, t['player'])}'s" if t["player"] is not None else "nobody's (start a turn)"
+            raise Invalid(f"it is {whose} turn: {units.called(state, unit)} attacks on its owner's turns")
+        if unit["turn"] >= t["turn"] and not unit.get("haste"):
+            raise Invalid(f"{unit['name']} arrived this turn and cannot attack until its owner's next turn")
+        if unit.get("attacked") == t["turn"]:
+            raise Invalid(f"{unit['name']} has attacked this turn already")
+        owner = units.get(state, target)["owner"] if isinstance(target, str) else target
+        if owner == unit["owner"]:
+            raise Invalid(f"{unit['name']} attacks the other side, not its own")
+    if unit is None:
+        return state, {}
+    attacker = units.called(state, unit)
+    state = units.replace(state, unit["id"], {**unit, "attacked": t["turn"]})
+    hits: list = []
+    state = _strike(state, target, unit["attack"], False, hits)
+    return state, {"attacker": attacker, "damage": unit["attack"], "hits": hits}
+
+
+def _describe_attack(data: dict, state: dict) -> str:
+    target = data["target"]
+    where = name(state, target) if isinstance(target, int) else (data.get("hits") or [{"who": "a unit"}])[0]["who"]
+    return f"{data.get('attacker', 'A creature')} attacked {where} for {data.get('damage', 0)}: {_hits_text(data.get('hits', []))}"
+
+
+def _parse_unit_delta(state: dict, action) -> dict:
+    unit = units.find(state, action.get("unit"))
+    delta = whole(action.get("delta"), "delta", -MAX_AMOUNT, MAX_AMOUNT)
+    if delta == 0:
+        raise Invalid("a delta of 0 changes nothing")
+    return {"unit": unit["id"], "delta": delta}
+
+
+def _apply_unit_delta(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    unit = units.get(state, data["unit"])
+    if unit is None:
+        return state, {}
+    if data["delta"] > 0:
+        if strict and unit["health"] >= unit["max"]:
+            raise Invalid(f"{unit['name']} has its full health of {unit['max']}")
+        health = min(unit["max"], unit["health"] + data["delta"])
+        hit = {"unit": unit["id"], "who": units.called(state, unit), "from": unit["health"], "to": health}
+        return units.replace(state, unit["id"], {**unit, "health": health}), {"hits": [hit]}
+    hits: list = []
+    state = _hit_unit(state, unit, -data["delta"], hits)
+    return state, {"hits": hits}
+
+
+def _describe_unit_delta(data: dict, state: dict) -> str:
+    return _hits_text(data.get("hits", []))
+
+
+def _parse_unit(state: dict, action) -> dict:
+    return {"unit": units.find(state, action.get("unit"))["id"]}
+
+
+def _apply_remove(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+    unit = units.get(state, data["unit"])
+    if unit is None:
+        return state, {}
+    hits: list = []
+    state = _hit_unit(state, unit, unit["health"], hits)
+    return state, {"hits": hits}
+
+
+def _describe_remove(data: dict, state: dict) -> str:
+    hits = data.get("hits") or []
+    if not hits:
+        return "a unit left play"
+    hit = hits[0]
+    draws = f": {plural(hit['draws'], 'card')} to draw" if hit.get("draws") else ""
+    return f"{hit['who']} was destroyed{draws}"
+
+
+TRACKER = Tracker(
+    ruleset=SLUG,
+    rules=rules,
+    player=player_fields,
+    initial=initial,
+    settle=settle,
+    actions={
+        "start_turn": Action(_parse_player, _apply_turn, _describe_turn),
+        "convert": Action(_parse_player, _apply_convert, _describe_convert),
+        "summon": Action(_parse_summon, _apply_summon, _describe_summon),
+        "cast": Action(_parse_cast, _apply_cast, _describe_cast),
+        "attack": Action(_parse_attack, _apply_attack, _describe_attack),
+        "unit": Action(_parse_unit_delta, _apply_unit_delta, _describe_unit_delta),
+        "remove": Action(_parse_unit, _apply_remove, _describe_remove),
+    },
+)

@@ -1,0 +1,855 @@
+"""Each game's tracker through the core: decide and evolve, every number from the game's YAML.
+
+Nothing here names a card or counts a deck: cards are read from the loaded games, which other
+people are still filling in. Where a test needs the chamber or the Mayhem deck in a known order,
+it writes that order into the event's recorded draw, as the server's shuffle would have.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from spellpress.core import table, trackers
+from spellpress.core.table import Conflict, Event, Invalid
+
+
+class Table:
+    """A table driven through decide and evolve as the store drives it; after every event the
+    state must equal the fold of all events (so an undo's replay gives the same table)."""
+
+    def __init__(self, game, players, options=None, rolls=None):
+        self.game = game
+        self.events = [Event(1, "create", table.start(game, players, options), by=0)]
+        self.state = table.evolve(None, self.events[0])
+        self.rolls = rolls or random.Random(7).randrange
+
+    @property
+    def version(self):
+        return self.events[-1].seq
+
+    @property
+    def t(self):
+        return self.state["tracker"]
+
+    def decide(self, action, version=True):
+        if version and "version" not in action:
+            action = {**action, "version": self.version}
+        return table.decide(self.state, self.version, action, self.rolls)
+
+    def add(self, kind, data, by=0):
+        event = Event(self.version + 1, kind, data, by=by)
+        self.events.append(event)
+        self.state = table.fold(self.events) if kind == "undo" else table.evolve(self.state, event)
+        assert table.fold(self.events) == self.state
+        return event
+
+    def act(self, action, by=0, version=True):
+        return self.add(*self.decide(action, version), by=by)
+
+    def refused(self, action, error=Invalid, match=None, version=True):
+        before, count = self.state, len(self.events)
+        with pytest.raises(error, match=match):
+            self.act(action, version=version)
+        assert self.state == before and len(self.events) == count, "a refused action changes nothing"
+
+    def text(self, event):
+        return table.describe(event, self.state)
+
+    def mine(self, i):
+        return self.state["players"][i]["tracker"]
+
+    def counter(self, name, i=None):
+        return self.state["counters"][name] if i is None else self.state["players"][i]["counters"][name]
+
+
+def rules(game):
+    return trackers.for_game(game).rules(game, {})
+
+
+def names(n):
+    return ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"][:n]
+
+
+# ================================================================================ Spellchamber
+
+
+def kind_where(game, test):
+    """The ammo kind whose effect (from the YAML) passes `test`."""
+    return next(k for k, e in game.constants.ammo.items() if test(e))
+
+
+def live(game):
+    return kind_where(game, lambda e: e.life_loss > 0)
+
+
+def blank(game):
+    return kind_where(game, lambda e: e.extra_turn_if_self)
+
+
+def magic(game):
+    return kind_where(game, lambda e: e.drafts > 0)
+
+
+def scenarios(game, players):
+    option = table.game_options(game)[0]
+    return [game.card(v) for v in option.values(players) if v in {c.id for c in game.cards}]
+
+
+def start_round(t, chamber=None):
+    """Start a round; with `chamber`, the shuffle is recorded as having given that order."""
+    kind, data = t.decide({"type": "start_round"})
+    if chamber is not None:
+        data = {**data, "hidden": {**data["hidden"], "chamber": list(chamber)}}
+    return t.add(kind, data)
+
+
+def shoot(t, target, again=False):
+    shooter = t.t["turn"]["player"]
+    return t.act({"type": "shoot", "shooter": shooter, "target": target, "again": again})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_scenarios_chamber_yields_exactly_its_cards(games, players):
+    game = games["spellchamber"]
+    kinds = list(game.constants.ammo)
+    for card in scenarios(game, players):
+        t = Table(game, names(players), {"scenario": card.id})
+        start_round(t)
+        assert t.t["scenario"]["id"] == card.id, "the chosen scenario is the first round's"
+        wanted = {k: card[k] for k in kinds}
+        assert t.t["chamber"]["left"] == wanted and t.t["chamber"]["size"] == sum(wanted.values())
+        revealed = []
+        while t.t["phase"] == "battle":
+            alive = [i for i in range(players) if t.mine(i)["alive"]]
+            target = max(alive, key=lambda i: t.counter("life", i))  # nobody dies: the round ends by itself
+            revealed.append(shoot(t, target).data["card"])
+            assert sum(t.t["chamber"]["left"].values()) == sum(wanted.values()) - len(revealed)
+        assert Counter(revealed) == Counter({k: n for k, n in wanted.items() if n}), card.id
+        assert t.t["chamber"]["spent"] == revealed
+
+
+def test_the_chamber_is_shuffled_by_the_randomness_handed_in(games):
+    game = games["spellchamber"]
+    card = max(scenarios(game, 2), key=lambda c: len({k for k in game.constants.ammo if c[k]}))
+    orders = set()
+    for seed in range(12):
+        t = Table(game, names(2), {"scenario": card.id}, rolls=random.Random(seed).randrange)
+        event = start_round(t)
+        orders.add(tuple(event.data["hidden"]["chamber"]))
+        again = Table(game, names(2), {"scenario": card.id}, rolls=random.Random(seed).randrange)
+        assert start_round(again).data == event.data, "the same draws give the same round"
+    assert len(orders) > 1
+
+
+def test_the_beginners_scenario_comes_first_unless_the_table_chooses(games):
+    game = games["spellchamber"]
+    for players, key in ((2, "duel"), (3, "group")):
+        t = Table(game, names(players))
+        start_round(t)
+        deck = game.constants.scenario_decks[key].deck
+        assert t.t["scenario"]["number"] == game.constants.beginner_scenario
+        assert game.card(t.t["scenario"]["id"]).deck == deck
+        assert t.t["scenarios_left"] == sum(c.count for c in game.decks[deck].cards) - 1
+
+
+def test_a_shot_does_what_the_yaml_says(games):
+    game = games["spellchamber"]
+    effects = game.constants.ammo
+    t = Table(game, names(3))
+    t.act({"type": "first"})
+    ann = t.state["first_player"]
+    ben, cy = (ann + 1) % 3, (ann + 2) % 3
+    start_round(t, [live(game), magic(game), blank(game), blank(game)])
+    start = game.constants.starting_life
+
+    hit = shoot(t, ben)
+    assert t.counter("life", ben) == start - effects[live(game)].life_loss
+    assert hit.data["life"] == {"from": start, "to": start - effects[live(game)].life_loss}
+    assert t.t["turn"]["player"] == ben, "a shot ends the battle turn"
+
+    drafted = shoot(t, cy)
+    assert drafted.data["drafts"] == effects[magic(game)].drafts
+    assert f"drafts {effects[magic(game)].drafts} spell" in t.text(drafted)
+
+    shoot(t, ann)  # a Blank at someone else: nothing, no extra turn, no powering up
+    assert not t.mine(cy)["powered"] and t.t["turn"]["player"] == ann
+    assert all(t.counter("life", i) == start for i in (ann, cy))
+
+
+def test_shooting_yourself_with_a_blank_gives_one_extra_turn_never_two_in_a_turn(games):
+    game = games["spellchamber"]
+    t = Table(game, names(3))
+    t.act({"type": "first"})
+    ann = t.state["first_player"]
+    start_round(t, [blank(game)] * 3 + [live(game)] * 3)
+
+    first = shoot(t, ann, again=True)  # a spell lets Ann shoot again this turn
+    assert first.data["extra_turn"] is True and first.data["powered_up"] is True
+    second = shoot(t, ann)
+    assert second.data["extra_turn"] is False, "never a second extra turn in one turn"
+    assert "No second extra turn" in t.text(second)
+    assert t.t["turn"] == {"player": ann, "extra": True, "earned": 0, "owed": 0, "shots": 0}
+
+    third = shoot(t, ann)  # the extra turn is a turn of its own: a Blank earns one more
+    assert third.data["extra_turn"] is True
+    assert t.t["turn"]["player"] == ann
+    shoot(t, (ann + 1) % 3)
+    assert t.t["turn"]["player"] == (ann + 1) % 3, "then the gun moves on, once"
+
+
+def test_shooting_yourself_without_losing_life_powers_you_up_and_the_round_powers_all_down(games):
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    t.act({"type": "first"})
+    ann = t.state["first_player"]
+    ben = 1 - ann
+    start_round(t, [live(game), magic(game), blank(game)])
+    assert "powered_up" not in shoot(t, ben).data
+    hurt = shoot(t, ben)  # Ben shoots himself with Magic: no life lost
+    assert hurt.data["powered_up"] and t.mine(ben)["powered"]
+    t.refused({"type": "power", "player": ben, "up": True}, match="powered up already")
+    end = shoot(t, ann)  # the last card: a Blank Ann shot at herself
+    assert end.data["round_over"] and end.data["extra_turn"]
+    assert t.t["phase"] == "ready" and not t.mine(ann)["powered"] and not t.mine(ben)["powered"]
+    assert end.data["next"] == ann, "a Blank at yourself as the last card: you start the next round"
+    start_round(t)
+    assert t.t["turn"]["player"] == ann and t.t["round"] == 2
+
+
+def test_shooting_yourself_with_a_live_does_not_power_you_up(games):
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    t.act({"type": "first"})
+    ann = t.state["first_player"]
+    start_round(t, [live(game), blank(game)])
+    event = shoot(t, ann)
+    assert "powered_up" not in event.data and not t.mine(ann)["powered"]
+
+
+def test_the_next_round_starts_with_whoever_would_have_shot_next(games):
+    game = games["spellchamber"]
+    t = Table(game, names(4))
+    t.act({"type": "first"})
+    ann = t.state["first_player"]
+    start_round(t, [magic(game), magic(game)])
+    shoot(t, (ann + 2) % 4)
+    end = shoot(t, ann)
+    assert end.data["round_over"] and end.data["next"] == (ann + 2) % 4
+    start_round(t)
+    assert t.t["turn"]["player"] == (ann + 2) % 4
+
+
+def test_ghosts_in_a_group_game_cannot_be_aimed_at_nor_shoot_and_the_last_wizard_wins(games):
+    game = games["spellchamber"]
+    assert game.constants.ghosts_from_players <= 3
+    t = Table(game, names(3))
+    t.act({"type": "first"})
+    a = t.state["first_player"]
+    b, c = (a + 1) % 3, (a + 2) % 3
+    start_round(t, [live(game)] * 4 + [blank(game)] * 4)
+    t.act({"type": "adjust", "player": c, "counter": "life", "delta": -(t.counter("life", c) - 1)})
+    shoot(t, c)
+    assert t.mine(c)["ghost"] and t.mine(c)["powered"], "a dead wizard with 3 or more players is a ghost"
+    t.refused({"type": "shoot", "shooter": b, "target": c}, match="ghost and cannot be aimed at")
+    shoot(t, a)
+    t.refused({"type": "shoot", "shooter": c, "target": a}, match="ghosts cannot shoot")
+    t.refused({"type": "power", "player": c, "up": False}, match="always powered up")
+    passed = t.act({"type": "pass", "player": c})
+    assert passed.data["ghost"] and t.t["turn"]["player"] == a
+    t.act({"type": "adjust", "player": b, "counter": "life", "delta": -(t.counter("life", b) - 1)})
+    shoot(t, b)
+    assert t.t["over"] and t.t["winner"] == a
+    t.refused({"type": "shoot", "shooter": b, "target": a}, Conflict, "the game is over: Ann has won".replace("Ann", names(3)[a]))
+    t.refused({"type": "start_round"}, Conflict, "game is over")
+
+
+def test_in_a_duel_the_fallen_wizard_is_no_ghost_and_the_other_wins(games):
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    t.act({"type": "first"})
+    a = t.state["first_player"]
+    start_round(t, [live(game)] * 2)
+    t.act({"type": "adjust", "player": 1 - a, "counter": "life", "delta": -(t.counter("life", 1 - a) - 1)})
+    shoot(t, 1 - a)
+    assert t.mine(1 - a)["out"] and not t.mine(1 - a)["ghost"]
+    assert t.t["winner"] == a
+    t.act({"type": "undo", "version": t.version})  # the adjust was a mistake: the duel goes on
+    assert t.t["winner"] is None and t.mine(1 - a)["alive"]
+
+
+def test_order_dependent_spellchamber_actions_need_a_fresh_version(games):
+    t = Table(games["spellchamber"], names(2))
+    t.refused({"type": "start_round"}, Invalid, "version must be a whole number", version=False)
+    t.refused({"type": "start_round", "version": 0}, Conflict, "version 1, not 0")
+    start_round(t)
+    seen = t.version
+    t.act({"type": "adjust", "player": 0, "counter": "life", "delta": -1})
+    shooter = t.t["turn"]["player"]
+    t.refused({"type": "shoot", "shooter": shooter, "target": 0, "version": seen}, Conflict, "look again")
+    t.refused({"type": "start_round"}, Conflict, "still being played")
+
+
+def test_the_chamber_order_is_hidden_until_its_round_is_over(games):
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    t.act({"type": "first"})
+    event = start_round(t, [live(game), blank(game)])
+    public = table.public(t.state)
+    assert "hidden" not in public and "hidden" in t.state
+    assert "hidden" not in table.log_entry(event, t.state, set())["data"]
+    assert "revealed" not in table.log_entry(event, t.state, set())["data"]
+    peek = t.act({"type": "peek", "player": t.t["turn"]["player"], "count": 1})
+    assert table.secret(peek, t.state) == {"cards": [live(game)]}
+    assert "hidden" not in table.log_entry(peek, t.state, set())["data"]
+    t.act({"type": "arrange", "player": t.t["turn"]["player"], "order": [0], "bottom": 1})
+    assert shoot(t, 0).data["card"] == blank(game), "the top card went to the bottom"
+    shoot(t, 0)
+    assert table.log_entry(event, t.state, set())["data"]["revealed"] == {"chamber": [live(game), blank(game)]}
+
+
+def test_a_shuffle_of_the_chamber_keeps_its_cards(games):
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    start_round(t)
+    before = Counter(t.state["hidden"]["chamber"])
+    t.act({"type": "shuffle_chamber", "player": 0})
+    assert Counter(t.state["hidden"]["chamber"]) == before
+    assert t.t["chamber"]["left"] == {k: before.get(k, 0) for k in game.constants.ammo}
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "shoot", "shooter": 9, "target": 0}, "no player 9"),
+        ({"type": "shoot", "shooter": 0, "target": "1"}, "whole number"),
+        ({"type": "shoot", "shooter": 0, "target": 1, "again": "yes"}, "true or false"),
+        ({"type": "power", "player": 0}, "up must be"),
+        ({"type": "peek", "player": 0, "count": 0}, "count must be"),
+        ({"type": "arrange", "player": 0, "order": [0, 0]}, "each of 0 to 1 once"),
+        ({"type": "arrange", "player": 0, "order": "01"}, "order must list"),
+    ],
+)
+def test_bad_spellchamber_actions_are_refused(games, action, message):
+    t = Table(games["spellchamber"], names(2))
+    start_round(t)
+    t.refused(action, Invalid, message)
+
+
+def test_only_the_battle_player_shoots(games):
+    t = Table(games["spellchamber"], names(3))
+    start_round(t)
+    other = (t.t["turn"]["player"] + 1) % 3
+    t.refused({"type": "shoot", "shooter": other, "target": 0}, Invalid, "battle turn, not")
+    t.refused({"type": "pass", "player": other}, Invalid, "battle turn, not")
+
+
+# ================================================================================ Magicka Mayhem
+
+
+def level(game, method):
+    return next(l for l in game.constants.mayhem_levels if l.method == method)
+
+
+def mayhem_deck(game):
+    return [card.id for card in game.decks["mayhem"].cards for _ in range(card.count)]
+
+
+def test_maximum_mayhem_always_hits(games):
+    game = games["magicka-mayhem"]
+    always = level(game, "always")
+    for seed in range(20):
+        t = Table(game, names(2), {"mayhem": always.id}, rolls=random.Random(seed).randrange)
+        event = t.act({"type": "muster", "caster": 0, "target": 1})
+        assert [m["hit"] for m in event.data["musters"]] == [True]
+        assert event.data["musters"][0]["card"]["id"] in mayhem_deck(game)
+
+
+@pytest.mark.parametrize("method", ["coin", "die", "custom"])
+def test_a_levels_chance_is_the_yamls(games, method):
+    game = games["magicka-mayhem"]
+    chosen = level(game, method)
+    hits = Counter()
+    for roll in range(chosen.out_of):
+        t = Table(game, names(2), {"mayhem": chosen.id}, rolls=lambda n, roll=roll: roll % n)
+        event = t.act({"type": "muster", "caster": 0, "target": 1, "draw": False})
+        muster = event.data["musters"][0]
+        hits[muster["hit"]] += 1
+        assert muster["roll"] == roll + 1
+        if method == "coin":
+            assert muster["face"] == ("heads" if muster["hit"] else "tails")
+    assert hits[True] == chosen.hits and hits[False] == chosen.out_of - chosen.hits
+
+
+def test_the_table_can_set_its_own_chance(games):
+    game = games["magicka-mayhem"]
+    custom = level(game, "custom")
+    t = Table(game, names(2), rolls=lambda n: n - 1)
+    t.act({"type": "mayhem_level", "level": custom.id, "hits": 3, "out_of": 4})
+    assert t.t["level"] == {"id": custom.id, "name": custom.name, "method": "custom", "hits": 3, "out_of": 4}
+    event = t.act({"type": "muster", "caster": 0, "target": 1, "draw": False})
+    assert event.data["musters"][0] == {"player": 0, "roll": 4, "hit": False}
+    t.refused({"type": "mayhem_level", "level": level(game, "coin").id, "hits": 1}, Invalid, "own chance")
+    t.refused({"type": "mayhem_level", "level": custom.id, "hits": 5, "out_of": 4}, Invalid, "out_of must be")
+
+
+def test_the_mayhem_deck_is_drawn_through_and_reshuffled_when_empty(games):
+    game = games["magicka-mayhem"]
+    deck = mayhem_deck(game)
+    t = Table(game, names(2), {"mayhem": level(game, "always").id})
+    drawn = []
+    for i in range(len(deck)):
+        event = t.act({"type": "muster", "caster": i % 2, "target": (i + 1) % 2})
+        drawn.append(event.data["musters"][0]["card"]["id"])
+        assert t.t["deck"] == {"size": len(deck), "left": len(deck) - i - 1, "discard": i + 1}
+        assert t.t["last_muster"]["musters"][0]["card"]["text"]
+    assert Counter(drawn) == Counter(deck), "each card as often as the YAML counts it"
+    again = t.act({"type": "muster", "caster": 0, "target": 1})
+    assert again.data["shuffled"] == 1 and "shuffled" in t.text(again)
+    assert t.t["deck"] == {"size": len(deck), "left": len(deck) - 1, "discard": 1}
+    assert "hidden" not in table.public(t.state) and "hidden" not in table.log_entry(again, t.state, set())["data"]
+
+
+def counterable(game, ok=True):
+    """A spell card spell that holds two or more of one element (or, with ok=False, one that does not)."""
+    for card in game.cards:
+        if card.type == "spell":
+            most = max(Counter(card["cost"]).values())
+            if (most >= game.constants.interaction_threshold) == ok:
+                return card
+    pytest.fail("the spell deck has no such spell")
+
+
+def test_countered_spells_muster_for_both_reflected_for_the_caster_disrupted_not_at_all(games):
+    game = games["magicka-mayhem"]
+    vs = next(m.id for m in game.constants.modes if m.id in trackers.magicka_mayhem.INTERACTIVE_MODES)
+    t = Table(game, names(3), {"mode": vs, "mayhem": level(game, "always").id})
+    spell = counterable(game).id
+    countered = t.act({"type": "muster", "caster": 0, "target": 2, "interaction": "countered", "spell": spell})
+    assert [m["player"] for m in countered.data["musters"]] == [0, 2]
+    reflected = t.act({"type": "muster", "caster": 0, "target": 2, "interaction": "reflected", "spell": spell})
+    assert [m["player"] for m in reflected.data["musters"]] == [0]
+    t.refused({"type": "muster", "caster": 0, "target": 2, "interaction": "disrupted"}, Invalid, "not mustered")
+    t.refused({"type": "muster", "caster": 0, "target": 2, "interaction": "countered", "spell": counterable(game, False).id},
+              Invalid, "cannot be countered")
+    summon = next(c for c in game.cards if c.type == "summon")
+    t.refused({"type": "muster", "caster": 0, "target": 1, "spell": summon.id}, Invalid, "summons are never mustered")
+
+
+def test_in_spellmageddon_no_spell_is_countered(games):
+    game = games["magicka-mayhem"]
+    simple = next(m.id for m in game.constants.modes if m.id not in trackers.magicka_mayhem.INTERACTIVE_MODES)
+    t = Table(game, names(2), {"mode": simple})
+    t.refused({"type": "muster", "caster": 0, "target": 1, "interaction": "countered"}, Invalid, "nothing is countered")
+
+
+def test_a_stale_muster_is_refused(games):
+    t = Table(games["magicka-mayhem"], names(2))
+    seen = t.version
+    t.act({"type": "adjust", "player": 1, "counter": "health", "delta": -2})
+    t.refused({"type": "muster", "caster": 0, "target": 1, "version": seen}, Conflict, "look again")
+
+
+def summon_card(game):
+    return next(c for c in game.cards if c.type == "summon")
+
+
+def test_creatures_keep_their_yaml_stats_and_wait_a_turn_to_attack(games):
+    game = games["magicka-mayhem"]
+    card = summon_card(game)
+    t = Table(game, names(2))
+    t.act({"type": "start_turn", "player": 0})
+    made = t.act({"type": "summon", "owner": 0, "card": card.id, "health_bonus": 1})
+    unit = t.t["units"][0]
+    assert (unit["id"], unit["name"], unit["attack"], unit["health"]) == (made.data["unit"], card.name, card["attack"], card["health"] + 1)
+    assert unit["turn"] == 1 and not unit["ready"]
+    t.refused({"type": "attack", "unit": unit["id"], "target": 1}, Invalid, "arrived this turn")
+    t.act({"type": "start_turn", "player": 1})
+    t.refused({"type": "attack", "unit": unit["id"], "target": 1}, Invalid, "attacks on Ann's turns")
+    t.act({"type": "start_turn", "player": 0})
+    assert t.t["units"][0]["ready"]
+    hit = t.act({"type": "attack", "unit": unit["id"], "target": 1})
+    assert t.counter("health", 1) == game.constants.starting_health - card["attack"]
+    assert hit.data["damage"] == card["attack"]
+    t.refused({"type": "attack", "unit": unit["id"], "target": 1}, Invalid, "attacked this turn")
+
+
+def test_a_dead_wizards_creatures_stay_and_fight_on(games):
+    game = games["magicka-mayhem"]
+    t = Table(game, names(3))
+    t.act({"type": "start_turn", "player": 0})
+    t.act({"type": "summon", "owner": 0, "name": "Pet Rock", "attack": 2, "health": 3})
+    t.act({"type": "damage", "target": 0, "amount": game.constants.starting_health})
+    assert t.mine(0)["dead"] and len(t.t["units"]) == 1
+    t.refused({"type": "heal", "target": 0, "amount": 1}, Invalid, "dead is dead")
+    t.refused({"type": "summon", "owner": 0, "name": "Imp", "attack": 1, "health": 1}, Invalid, "dead wizards summon")
+    t.act({"type": "damage", "target": 2, "amount": game.constants.starting_health})
+    assert not t.t["over"], "Ann's creature still stands for her"
+    t.act({"type": "start_turn", "player": 1})
+    assert t.t["next"] == 0, "a dead wizard with a creature still takes turns"
+    t.act({"type": "start_turn", "player": 0})
+    t.refused({"type": "start_turn", "player": 2}, Invalid, "dead and has no creatures")
+    t.act({"type": "damage", "target": 1, "amount": game.constants.starting_health})
+    assert t.t["over"] and t.t["winner"] == 0
+
+
+def test_a_barrier_absorbs_up_to_its_strength_and_blocks_healing_and_freezing(games):
+    game = games["magicka-mayhem"]
+    b = game.constants.barrier
+    t = Table(game, names(2))
+    t.refused({"type": "shield", "target": 1, "shields": b.shield_cost - 1}, Invalid, "at least") if b.shield_cost > 1 else None
+    t.act({"type": "shield", "target": 1, "shields": b.shield_cost + 1})
+    strength = b.strength + b.per_extra_shield
+    assert t.mine(1)["barrier"] == {"strength": strength, "max": strength}
+    t.refused({"type": "heal", "target": 1, "amount": 1}, Invalid, "barrier keeps Ben from being healed")
+    t.refused({"type": "freeze", "target": 1}, Invalid, "barrier")
+    t.refused({"type": "wet", "target": 1}, Invalid, "barrier")
+    t.act({"type": "damage", "target": 1, "amount": 1})
+    assert t.mine(1)["barrier"]["strength"] == strength - 1 and t.counter("health", 1) == game.constants.starting_health
+    t.act({"type": "shield", "target": 1, "shields": 1})
+    assert t.mine(1)["barrier"]["strength"] == min(strength, strength - 1 + b.repair_per_shield)
+    hit = t.act({"type": "damage", "target": 1, "amount": strength + 3})
+    assert hit.data["absorbed"] == strength and t.mine(1)["barrier"] is None
+    assert t.counter("health", 1) == game.constants.starting_health - 3
+    assert "collapses" in t.text(hit)
+
+
+def test_a_creature_can_hold_a_barrier_and_dies_at_zero(games):
+    game = games["magicka-mayhem"]
+    t = Table(game, names(2))
+    uid = t.act({"type": "summon", "owner": 1, "name": "Golem", "attack": 1, "health": 2}).data["unit"]
+    t.act({"type": "shield", "target": uid, "shields": game.constants.barrier.shield_cost})
+    t.act({"type": "damage", "target": uid, "amount": game.constants.barrier.strength + 1})
+    assert t.t["units"][0]["health"] == 1
+    gone = t.act({"type": "damage", "target": uid, "amount": 5})
+    assert gone.data["destroyed"] and t.t["units"] == []
+    assert "Ben's Golem is destroyed" in t.text(gone)
+
+
+def test_wet_frozen_and_zapped(games):
+    game = games["magicka-mayhem"]
+    c = game.constants
+    t = Table(game, names(3))
+    t.refused({"type": "zap", "target": 1}, Invalid, "only a wet target")
+    t.act({"type": "wet", "target": 1})
+    zapped = t.act({"type": "zap", "target": 1})
+    assert zapped.data["damage"] == c.zap_damage and t.counter("health", 1) == c.starting_health - c.zap_damage
+    assert not t.mine(1)["wet"], "zapping dries"
+    t.act({"type": "wet", "target": 1})
+    t.act({"type": "freeze", "target": 1})
+    assert t.mine(1)["frozen"] == c.freeze_turns and not t.mine(1)["wet"]
+    t.act({"type": "start_turn", "player": 0})
+    assert t.t["next"] == 1
+    started = t.act({"type": "start_turn", "player": 1})
+    assert started.data["skipped"] == [1] * c.freeze_turns and t.t["player"] == 2, "a frozen wizard skips a turn"
+    assert "Ben is frozen and skips a turn" in t.text(started)
+    assert t.mine(1)["frozen"] == 0
+
+
+def test_magicka_undo_takes_back_a_change_but_never_a_muster(games):
+    t = Table(games["magicka-mayhem"], names(2))
+    t.act({"type": "summon", "owner": 0, "name": "Imp", "attack": 1, "health": 1})
+    muster = t.act({"type": "muster", "caster": 0, "target": 1})
+    assert t.state["undo"]["text"].startswith("Ann summoned Imp")
+    t.act({"type": "undo", "version": t.version})
+    assert t.t["units"] == [] and t.t["last_muster"]["musters"] == muster.data["musters"]
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "muster", "caster": 0, "target": 7}, "no player 7"),
+        ({"type": "muster", "caster": 0, "target": 1, "interaction": "bounced"}, "interaction must be one of"),
+        ({"type": "muster", "caster": 0, "target": 1, "spell": "nope"}, "unknown spell"),
+        ({"type": "muster", "caster": 0, "target": 1, "draw": 1}, "true or false"),
+        ({"type": "summon", "owner": 0, "card": "nope"}, "unknown summon"),
+        ({"type": "summon", "owner": 0, "name": "<b>x</b>", "attack": 1, "health": 1}, "markup"),
+        ({"type": "summon", "owner": 0, "name": "Imp", "attack": 1, "health": 0}, "health must be"),
+        ({"type": "damage", "target": "u9", "amount": 1}, "no unit 'u9'"),
+        ({"type": "damage", "target": 0, "amount": 0}, "amount must be"),
+        ({"type": "damage", "target": 0.5, "amount": 1}, "player's number or a unit's id"),
+        ({"type": "shield", "target": 0}, "shields must be"),
+        ({"type": "mayhem_level", "level": "extreme"}, "level must be one of"),
+        ({"type": "wet", "target": 0, "on": "yes"}, "on must be"),
+        ({"type": "start_turn"}, "whole number"),
+    ],
+)
+def test_bad_magicka_actions_are_refused(games, action, message):
+    Table(games["magicka-mayhem"], names(2)).refused(action, Invalid, message)
+
+
+# ================================================================================ Sorcerer Duel
+
+
+def deck_card(game, deck, kind):
+    return next(c for c in game.decks[deck].cards if c.type == kind)
+
+
+def test_mana_resets_to_the_yamls_value_each_turn_and_never_carries_over(games):
+    game = games["sorcerer-duel"]
+    c = game.constants
+    t = Table(game, names(2))
+    first = t.act({"type": "start_turn", "player": 0}, version=False)
+    assert t.counter("mana", 0) == c.mana_per_turn and t.counter("mana", 1) == 0
+    assert first.data["skipped_draw"] is c.first_player_skips_draw
+    assert t.t["draw"]["skipped"] is c.first_player_skips_draw
+    for i in range(c.max_conversions):
+        t.act({"type": "convert", "player": 0}, version=False)
+    assert t.counter("mana", 0) == c.mana_per_turn + c.max_conversions * c.mana_per_conversion
+    t.refused({"type": "convert", "player": 0}, Invalid, "the most a turn allows", version=False)
+    t.refused({"type": "convert", "player": 1}, Invalid, "on their own turn", version=False)
+    t.act({"type": "start_turn", "player": 1}, version=False)
+    assert t.counter("mana", 1) == c.mana_per_turn and t.counter("mana", 0) == 0
+    assert t.t["draw"] == {"count": c.draws_per_turn, "skipped": False, "limit": c.hand_limit}
+    t.act({"type": "adjust", "player": 0, "counter": "mana", "delta": 5})
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    assert t.counter("mana", 0) == c.mana_per_turn, "what was left is gone"
+    t.refused({"type": "start_turn", "player": 0}, Conflict, "Ann's turn already", version=False)
+
+
+def test_a_variants_numbers_come_from_its_own_yaml(games):
+    game = games["sorcerer-duel"]
+    variant = dataclasses.replace(game, constants=game.constants.model_copy(update={"mana_per_turn": 5, "max_conversions": 0}))
+    t = Table(variant, names(2))
+    t.act({"type": "start_turn", "player": 1}, version=False)
+    assert t.counter("mana", 1) == 5
+    t.refused({"type": "convert", "player": 1}, Invalid, "the most a turn allows", version=False)
+
+
+def test_creatures_pay_their_cost_wait_a_turn_and_attack_once(games):
+    game = games["sorcerer-duel"]
+    t = Table(game, names(2))
+    deck = t.state["players"][0]["options"]["deck"]
+    creature = min((c for c in game.decks[deck].cards if c.type == "creature"), key=lambda c: c["cost"])
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    if creature["cost"]:
+        t.act({"type": "adjust", "player": 0, "counter": "mana", "delta": creature["cost"]})
+    made = t.act({"type": "summon", "player": 0, "card": creature.id})
+    uid = made.data["unit"]
+    assert made.data["mana"]["to"] == made.data["mana"]["from"] - creature["cost"]
+    unit = t.t["units"][0]
+    assert (unit["attack"], unit["health"], unit["kind"]) == (creature["attack"], creature["health"], "creature")
+    t.refused({"type": "attack", "unit": uid, "target": 1}, Invalid, "arrived this turn")
+    t.act({"type": "start_turn", "player": 1}, version=False)
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    t.refused({"type": "attack", "unit": uid, "target": 0}, Invalid, "other side")
+    t.act({"type": "attack", "unit": uid, "target": 1})
+    assert t.counter("health", 1) == game.constants.starting_health - creature["attack"]
+    t.refused({"type": "attack", "unit": uid, "target": 1}, Invalid, "attacked this turn")
+
+
+def test_a_summon_needs_the_mana_and_a_ready_creature_attacks_at_once(games):
+    game = games["sorcerer-duel"]
+    t = Table(game, names(2))
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    mana = t.counter("mana", 0)
+    t.refused({"type": "summon", "player": 0, "name": "Titan", "attack": 9, "health": 9, "cost": mana + 1},
+              Invalid, f"costs {mana + 1} mana; Ann has {mana}")
+    t.refused({"type": "summon", "player": 1, "name": "Imp", "attack": 1, "health": 1}, Invalid, "on their own turn")
+    uid = t.act({"type": "summon", "player": 0, "name": "Hound", "attack": 2, "health": 2, "ready": True}).data["unit"]
+    t.act({"type": "attack", "unit": uid, "target": 1})
+    assert t.counter("health", 1) == game.constants.starting_health - 2
+
+
+def test_blockers_take_the_blow_first_and_the_excess_goes_through(games):
+    game = games["sorcerer-duel"]
+    t = Table(game, names(2))
+    t.act({"type": "start_turn", "player": 1}, version=False)
+    t.act({"type": "summon", "player": 1, "kind": "blocker", "name": "Wall", "health": 2})
+    t.act({"type": "summon", "player": 1, "name": "Imp", "attack": 1, "health": 1})
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    hit = t.act({"type": "cast", "player": 0, "damage": 3, "target": 1})
+    assert [(h["who"], h["from"], h["to"]) for h in hit.data["hits"]] == [("Ben's Wall", 2, 0), ("Ben", 20, 19)]
+    assert [u["name"] for u in t.t["units"]] == ["Imp"]
+    side = t.act({"type": "cast", "player": 0, "damage": 2, "area": True})
+    assert [(h["who"], h["to"]) for h in side.data["hits"]] == [("Ben's Imp", 0), ("Ben", 17)], "no blocker: all take it"
+    assert side.data["hits"][0]["draws"] == game.constants.draws_on_creature_death
+
+
+def test_a_side_attack_against_a_blocker_is_absorbed_and_the_rest_split(games):
+    game = games["sorcerer-duel"]
+    t = Table(game, names(2))
+    t.act({"type": "start_turn", "player": 1}, version=False)
+    t.act({"type": "summon", "player": 1, "kind": "blocker", "name": "Wall", "health": 1})
+    t.act({"type": "summon", "player": 1, "name": "Imp", "attack": 1, "health": 5})
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    side = t.act({"type": "cast", "player": 0, "damage": 4, "area": True})
+    assert [(h["who"], h["from"] - h["to"]) for h in side.data["hits"]] == [("Ben's Wall", 1), ("Ben", 2), ("Ben's Imp", 1)]
+
+
+def test_casting_a_card_from_the_players_deck(games):
+    game = games["sorcerer-duel"]
+    t = Table(game, names(2))
+    deck = t.state["players"][0]["options"]["deck"]
+    spell = next(c for c in game.decks[deck].cards if c.type == "attack-spell" and c["target"] == "one")
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    if spell["cost"]:
+        t.act({"type": "adjust", "player": 0, "counter": "mana", "delta": spell["cost"]})
+    cast = t.act({"type": "cast", "player": 0, "card": spell.id, "target": 1})
+    assert t.counter("health", 1) == game.constants.starting_health - spell["damage"]
+    assert cast.data["name"] == spell.name
+    other = next(c for c in game.decks[deck].cards if c.type == "attack-spell")
+    t.refused({"type": "cast", "player": 1, "card": other.id, "target": 0}, Invalid)
+
+
+def test_the_duel_ends_at_zero_health(games):
+    game = games["sorcerer-duel"]
+    t = Table(game, names(2))
+    t.act({"type": "adjust", "player": 0, "counter": "health", "delta": -game.constants.starting_health})
+    assert t.t["over"] and t.t["winner"] == 1
+    t.refused({"type": "start_turn", "player": 1}, Conflict, "duel is over", version=False)
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "start_turn", "player": 2}, "no player 2"),
+        ({"type": "summon", "player": 0, "card": "nope"}, "unknown creature or blocker"),
+        ({"type": "summon", "player": 0, "kind": "dragon", "name": "x", "health": 1}, "kind must be one of"),
+        ({"type": "cast", "player": 0, "damage": 0, "target": 1}, "damage must be"),
+        ({"type": "unit", "unit": "u1", "delta": -1}, "no unit"),
+        ({"type": "attack", "unit": "u1", "target": 1}, "no unit"),
+    ],
+)
+def test_bad_sorcerer_actions_are_refused(games, action, message):
+    t = Table(games["sorcerer-duel"], names(2))
+    t.refused(action, Invalid, message, version=False)
+
+
+# ================================================================================ PowerMage 54
+
+
+def test_the_empty_deck_halves_everyone_rounding_down(games):
+    game = games["powermage-54"]
+    divisor = game.constants.empty_deck_divisor
+    t = Table(game, names(4))
+    start = game.constants.starting_points
+    t.act({"type": "adjust", "player": 0, "counter": "points", "delta": 1 - start + 2 * divisor})  # an odd number
+    t.act({"type": "adjust", "player": 1, "counter": "points", "delta": -start})  # defeated
+    t.act({"type": "adjust", "player": 2, "counter": "points", "delta": 1 - start})  # 1 point
+    before = [t.counter("points", i) for i in range(4)]
+    event = t.act({"type": "halve"})
+    assert [t.counter("points", i) for i in range(4)] == [before[0] // divisor, 0, 0, start // divisor]
+    assert [c["player"] for c in event.data["points"]] == [0, 2, 3], "a defeated player is out of it"
+    assert t.mine(1)["defeated"] and t.mine(2)["defeated"]
+    t.refused({"type": "halve", "version": t.version - 1}, Conflict, "look again")
+    t.act({"type": "undo", "version": t.version})
+    assert [t.counter("points", i) for i in range(4)] == before
+
+
+def test_attacks_and_healing_use_the_cards_values(games):
+    game = games["powermage-54"]
+    cards = {k: sorted((c for c in game.cards if c.type == k), key=lambda c: c.get("value", c.get("multiplier"))) for k in ("attack", "defense", "health", "thump")}
+    attack, thump, defense = cards["attack"][-1], cards["thump"][-1], cards["defense"][0]
+    t = Table(game, names(2))
+    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "defense": defense.id}, version=False)
+    damage = max(0, attack["value"] * thump["multiplier"] - defense["value"])
+    assert hit.data["damage"] == damage and t.counter("points", 1) == max(0, game.constants.starting_points - damage)
+    blocked = t.act({"type": "attack", "attacker": 1, "target": 0, "attack": cards["attack"][0].id,
+                     "defense": cards["defense"][-1].id, "defense_thump": thump.id}, version=False)
+    assert blocked.data["damage"] == max(0, cards["attack"][0]["value"] - cards["defense"][-1]["value"] * thump["multiplier"])
+    healed = t.act({"type": "heal", "player": 1, "health": cards["health"][0].id}, version=False)
+    assert healed.data["amount"] == cards["health"][0]["value"]
+    t.refused({"type": "attack", "attacker": 0, "target": 0, "attack": attack.id}, Invalid, "attack themselves")
+    t.refused({"type": "attack", "attacker": 0, "target": 1, "attack": defense.id}, Invalid, "unknown attack card")
+
+
+def test_the_last_player_standing_wins_powermage(games):
+    game = games["powermage-54"]
+    t = Table(game, names(3))
+    for i in (0, 2):
+        t.act({"type": "adjust", "player": i, "counter": "points", "delta": -game.constants.starting_points})
+    assert t.t["winner"] == 1
+    t.refused({"type": "halve"}, Conflict, "Ben has won")
+
+
+# ================================================================================ Powers Combined
+
+
+def test_each_challenge_has_its_yaml_level_and_modifiers(games):
+    game = games["powers-combined"]
+    t = Table(game, names(3))
+    seen = []
+    for number in range(1, game.constants.challenges_per_game + 1):
+        assert t.counter("challenge") == number
+        lvl = t.t["level"]
+        yaml = next(l for l in game.constants.levels if l.first <= number <= l.last)
+        assert (lvl["name"], lvl["modifiers"]) == (yaml.name, yaml.modifiers)
+        seen.append(lvl["number"])
+        if number < game.constants.challenges_per_game:
+            t.act({"type": "resolve", "result": "won", "runes": 0})
+    assert sorted(set(seen)) == list(range(1, len(game.constants.levels) + 1))
+    assert t.t["submit"] == game.constants.cards_submitted
+    assert Table(game, names(2)).t["submit"] == game.constants.cards_submitted_two_players
+
+
+def test_beating_the_last_challenge_wins_and_losing_every_life_loses(games):
+    game = games["powers-combined"]
+    c = game.constants
+    card = max(game.decks["challenges"].cards, key=lambda card: card["runes"])
+    t = Table(game, names(2))
+    t.act({"type": "face", "card": card.id}, version=False)
+    assert t.t["matchup"] == {"weak_to": list(c.matchups[card["element"]].weak_to), "resists": list(c.matchups[card["element"]].resists)}
+    won = t.act({"type": "resolve", "result": "won", "double_up": True})
+    assert won.data["reward"] == min(card["runes"] * 2, c.rune_tokens * 2)
+    assert t.counter("runes") == min(card["runes"] * 2, c.rune_tokens) and t.counter("challenge") == 2
+    assert t.t["card"] is None
+    t.refused({"type": "resolve", "result": "won"}, Invalid, "how many runes")
+    t.act({"type": "adjust", "counter": "challenge", "delta": c.challenges_per_game - t.counter("challenge")})
+    last = t.act({"type": "resolve", "result": "won", "runes": 1})
+    assert last.data["cleared"] and t.t["outcome"] == "won"
+    t.refused({"type": "resolve", "result": "lost"}, Conflict, "cleared the caves")
+
+    t = Table(game, names(4))
+    for life in range(c.lives, 0, -1):
+        lost = t.act({"type": "resolve", "result": "lost"})
+        assert lost.data["lives"] == {"from": life, "to": life - 1}
+        assert t.counter("challenge") == 1, "a failed challenge stays"
+    assert t.t["outcome"] == "lost" and "no lives are left" in t.text(lost).lower()
+
+
+def test_runes_spent_a_turn_stop_at_the_limit(games):
+    game = games["powers-combined"]
+    c = game.constants
+    t = Table(game, names(3))
+    t.refused({"type": "spend_rune"}, Invalid, "pot is empty", version=False)
+    t.act({"type": "adjust", "counter": "runes", "delta": c.rune_tokens})
+    for spent in range(1, c.rune_spend_limit + 1):
+        t.act({"type": "spend_rune"}, version=False)
+        assert t.t["spent"] == spent
+    t.refused({"type": "spend_rune"}, Invalid, f"no more than {c.rune_spend_limit} runes", version=False)
+    t.act({"type": "resolve", "result": "lost"})
+    assert t.t["spent"] == 0
+    t.act({"type": "spend_rune"}, version=False)
+    assert t.counter("runes") == c.rune_tokens - c.rune_spend_limit - 1
+
+
+# ================================================================================ every tracker
+
+
+@pytest.mark.parametrize("slug", ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"])
+def test_every_game_has_a_tracker_and_every_action_is_known(games, slug):
+    game = games[slug]
+    t = Table(game, names(game.players.min))
+    tracker = trackers.for_state(t.state)
+    assert tracker is not None and t.state["rules"] == tracker.rules(game, {})
+    with pytest.raises(Invalid, match="the types are: adjust, undo, roll, coin, first, " + ", ".join(tracker.actions)):
+        t.act({"type": "cheat"})
+    public = table.public(t.state)
+    assert "hidden" not in public and public["tracker"] == t.state["tracker"]
+
+
+def test_a_table_from_before_the_trackers_still_counts(games):
+    game = games["sorcerer-duel"]
+    data = table.start(game, ["Ann", "Ben"])
+    for key in ("rules", "ruleset"):
+        data.pop(key)
+    state = table.evolve(None, Event(1, "create", data))
+    assert "tracker" not in state
+    with pytest.raises(Invalid, match="unknown action type 'start_turn'"):
+        table.decide(state, 1, {"type": "start_turn", "player": 0}, random.randrange)
+    kind, data = table.decide(state, 1, {"type": "adjust", "player": 0, "counter": "mana", "delta": 1}, random.randrange)
+    assert table.evolve(state, Event(2, kind, data))["players"][0]["counters"]["mana"] == 3
