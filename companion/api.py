@@ -120,7 +120,11 @@ def act(table_id: str):
     if not outcome.repeated:
         shared.hub.publish(table_id, outcome.table.version)
     entry = table.log_entry(outcome.event, outcome.table.state, set())
-    return _with_state({"event": entry, "repeated": outcome.repeated}, outcome.table)
+    fields = {"event": entry, "repeated": outcome.repeated}
+    secret = table.secret(outcome.event, outcome.table.state)
+    if secret is not None and outcome.event.by == player:  # a look at hidden cards: for this phone alone
+        fields["secret"] = secret
+    return _with_state(fields, outcome.table)
 
 
 @bp.get("/tables/<table_id>/log")
@@ -170,7 +174,7 @@ def stream(table_id: str):
     def events():
         with hub.listen(table_id, now.version) as wait:
             entries = store.log(table_id, after=last_seen)[2] if last_seen is not None else []
-            yield "retry: 1000\n" + _sse("state", now.version, {"version": now.version, "state": now.state, "events": entries})
+            yield "retry: 1000\n" + _sse("state", now.version, {"version": now.version, "state": now.public, "events": entries})
             seen, ends = now.version, time.monotonic() + lifetime
             while time.monotonic() < ends and not hub.closed:
                 if wait(seen, keepalive) == seen:

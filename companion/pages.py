@@ -76,7 +76,7 @@ def _board_context(state: dict) -> dict:
 @bp.get("/t/<table_id>")
 def table_page(table_id: str):
     now = _table(table_id)
-    state = now.state
+    state = now.public
     game = companion().games.get(state["game"])
     die = getattr(game.constants, "die_sides", None) if game else None
     return render_template(
@@ -89,7 +89,7 @@ def table_page(table_id: str):
 def board(table_id: str):
     """The players and counters alone, for a page whose table gained a player."""
     now = _table(table_id)
-    return render_template("_board.html", version=now.version, **_board_context(now.state))
+    return render_template("_board.html", version=now.version, **_board_context(now.public))
 
 
 @bp.get("/manifest.webmanifest")

@@ -105,11 +105,24 @@ class Seat:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A table's state at a version, with the JSON text it is stored as. Never changed: shared."""
+    """A table's state at a version. Never changed: shared.
+
+    `state` is the whole state, as stored (`stored`, its JSON text); `public` is what the phones
+    see (without what the game's tracker keeps hidden), and `json` its JSON text."""
 
     version: int
     state: dict
     json: str
+    public: dict
+    stored: str
+
+
+def snapshot(version: int, state: dict, stored: str | None = None) -> Snapshot:
+    stored = stored if stored is not None else json.dumps(state, separators=(",", ":"))
+    if "hidden" not in state:
+        return Snapshot(version, state, stored, state, stored)
+    public = table.public(state)
+    return Snapshot(version, state, json.dumps(public, separators=(",", ":")), public, stored)
 
 
 @dataclass
@@ -231,7 +244,7 @@ class Store:
             raise NotFound("no such table")
         if row[1] is None:
             return cached
-        return self._remember(table_id, Snapshot(row[0], json.loads(row[1]), row[1]))
+        return self._remember(table_id, snapshot(row[0], json.loads(row[1]), row[1]))
 
     def _remember(self, table_id: str, snapshot: Snapshot) -> Snapshot:
         if len(self._snapshots) > CACHE_SIZE:
@@ -277,7 +290,7 @@ class Store:
                     except (TableError, ApiError) as err:
                         job.error = err
                 for table_id, now in tables.items():
-                    db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (now.version, now.json, table_id))
+                    db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (now.version, now.stored, table_id))
             for table_id, now in tables.items():
                 self._remember(table_id, now)
         except Exception as err:  # the transaction failed: nothing in it was written
@@ -300,14 +313,14 @@ class Store:
             state = table.fold(self._events(db, job.table_id))
         else:
             state = table.evolve(now.state, event)
-        tables[job.table_id] = Snapshot(event.seq, state, json.dumps(state, separators=(",", ":")))
+        tables[job.table_id] = snapshot(event.seq, state)
         return Outcome(event, tables[job.table_id])
 
     def _update(self, db: sqlite3.Connection, table_id: str, version: int, state: dict) -> Snapshot:
         """Store the table's new state; the caller remembers it once it is committed."""
-        text = json.dumps(state, separators=(",", ":"))
-        db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (version, text, table_id))
-        return Snapshot(version, state, text)
+        now = snapshot(version, state)
+        db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (version, now.stored, table_id))
+        return now
 
     def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None) -> bool:
         """Append the event; False (and nothing written) if its request_id was seen already."""
@@ -330,7 +343,8 @@ class Store:
         return table.fold(self.events(table_id))
 
     def log(self, table_id: str, after: int = 0, limit: int = LOG_LIMIT) -> tuple[int, dict, list[dict]]:
-        """(version, state, the log's entries after `after`: at most the latest `limit`, oldest first)."""
+        """(version, the public state, the log's entries after `after`: at most the latest `limit`,
+        oldest first)."""
         db = self.connection()
         db.execute("BEGIN")  # one snapshot for the state and the events
         try:
@@ -343,7 +357,7 @@ class Store:
             skip = {json.loads(row["data"])["target"] for row in undos}
         finally:
             db.execute("COMMIT")
-        return now.version, now.state, [_entry(row, now.state, skip) for row in reversed(rows)]
+        return now.version, now.public, [_entry(row, now.state, skip) for row in reversed(rows)]
 
     # -- seats and codes
 
