@@ -82,8 +82,10 @@ def test_editing_one_card_rerenders_that_card_only(workspace):
     edit(workspace / "cards" / GAME / "spells.yaml", "Double damage to wet or frozen targets.", "Double damage to wet targets.")
     report = build(options(workspace))
     written = {p.relative_to(out).as_posix() for p in report.written}
+    # the rulebooks too: they show Fire Bolt as their sample card; the playmat names no card
     assert written == {"png/fire-bolt.png", "cards-a4.pdf", "cards-letter.pdf", "cards-fold-a4.pdf",
-                       "cards-fold-letter.pdf", "cards-printshop.pdf", "tts/spells-1.png", "overview.png"}
+                       "cards-fold-letter.pdf", "cards-printshop.pdf", "tts/spells-1.png", "overview.png",
+                       "rulebook-a4.pdf", "rulebook-letter.pdf"}
     after = {p: p.stat().st_mtime_ns for p in (out / "png").glob("*.png")}
     changed = {p.name for p in before if before[p] != after[p]}
     assert changed == {"fire-bolt.png"}
