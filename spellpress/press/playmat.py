@@ -54,6 +54,7 @@ class MatSpec(Model):
     size: tuple[pydantic.PositiveFloat, pydantic.PositiveFloat] = (609.6, 355.6)
     palette: FrozenMap[Text, Color]
     zones: tuple[Zone, ...]
+    off_mat: tuple[Text, ...] = ()  # decks that stay in the players' hands (quick references)
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,12 @@ def load(game: Game, templates: Path, icons: IconSet) -> Mat:
     for i, zone in enumerate(spec.zones):
         if zone.kind == "deck" and zone.deck not in game.decks:
             problems.append(doc.problem(("zones", i, "deck"), f"unknown deck '{zone.deck}'{did_you_mean(zone.deck, game.decks)}"))
+    for i, deck in enumerate(spec.off_mat):
+        if deck not in game.decks:
+            problems.append(doc.problem(("off_mat", i), f"unknown deck '{deck}'{did_you_mean(deck, game.decks)}"))
     for deck in game.decks:
-        if deck not in placed:
-            problems.append(doc.problem(("zones",), f"deck '{deck}' has no place on the mat: add a zone {{kind: deck, deck: {deck}, x: .., y: ..}}"))
+        if deck not in placed and deck not in spec.off_mat:
+            problems.append(doc.problem(("zones",), f"deck '{deck}' has no place on the mat: add a zone {{kind: deck, deck: {deck}, x: .., y: ..}}, or list it under off_mat"))
     if problems:
         raise ValidationFailed(problems)
     painter = _Painter(game, spec, icons)
