@@ -290,14 +290,57 @@ function tablePage() {
       holder.innerHTML = await response.text(); // the server's own escaped HTML
       $("#board").replaceWith($("#board", holder));
       render();
+      renderTracker();
     } catch { /* the next update tries again */ }
   }
 
   function accept(newVersion, newState) {
     if (newVersion < version) return;
+    const moved = newVersion !== version || newState !== state;
     version = newVersion;
     state = newState;
     render();
+    if (moved) renderTracker();
+  }
+
+  // -- the game's own tracker (trackers.js draws it; the rules are the server's)
+
+  // Actions whose meaning depends on what the phone saw: they carry the version, and a stale
+  // one is refused (409) rather than applied to a table the player has not seen.
+  const ORDERED = new Set(["start_round", "shoot", "pass", "shuffle_chamber", "peek", "arrange",
+    "muster", "start_turn", "halve", "resolve"]);
+
+  async function settled() {
+    // Taps still waiting to be sent go first, so the version is the table's.
+    for (let i = 0; pending.length && i < 100; i++) {
+      if (!flushing) flush();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function act(action) {
+    if (!seat) { toast("Join this table to play."); return null; }
+    await settled();
+    const body = { ...action, request_id: requestId() };
+    if (ORDERED.has(action.type)) body.version = version;
+    try {
+      const result = await api("POST", `/api/tables/${encodeURIComponent(id)}/actions`, body, seat.token);
+      accept(result.version, result.state);
+      return result;
+    } catch (err) {
+      toast(err.status ? err.message : "No connection: nothing was done.");
+      if (err.status === 409) refresh();
+      return null;
+    }
+  }
+
+  const trackerContext = () => ({
+    state, version, me: seat ? seat.player : null, act, toast,
+    name: (i) => (i !== null && i !== undefined && state.players[i] ? state.players[i].name : "someone"),
+  });
+
+  function renderTracker() {
+    if (window.SpellpressTrackers) window.SpellpressTrackers.render(trackerContext());
   }
 
   // -- the log
@@ -626,6 +669,7 @@ function tablePage() {
     document.body.classList.add("watching");
   }
   render();
+  renderTracker();
   connect();
   keepAwake();
   if (pending.length) schedule(0);

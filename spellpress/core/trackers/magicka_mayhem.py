@@ -378,14 +378,15 @@ def _describe_muster(data: dict, state: dict) -> str:
             rolled = m["face"]
         else:
             rolled = f"rolled {m['roll']} of {level['out_of']}"
-        part = f"{who}: {rolled}" + (": Mayhem!" if m["hit"] else ": the spell goes on as cast.")
+        part = f"{who}: {rolled}" + (", Mayhem!" if m["hit"] else ", the spell goes on as cast.")
         if m.get("card"):
-            part += f" {who} draws {m['card']['name']}: {m['card']['text']}"
+            card = m["card"]["name"]
+            part += f" {who} draws {card}" + ("" if card[-1:] in ".!?" else ".")
         elif m["hit"] and data["draw"] and "card" in m:
             part += " The Mayhem deck is empty."
         parts.append(part)
     shuffled_note = " (The Mayhem deck was shuffled.)" if data.get("shuffled") else ""
-    return f"{head} ({data.get('level', 'Mayhem')}). " + " ".join(parts) + shuffled_note
+    return f"{head}. " + " ".join(parts) + shuffled_note
 
 
 def _parse_level(state: dict, action) -> dict:

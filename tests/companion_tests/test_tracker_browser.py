@@ -1,0 +1,266 @@
+"""Each game's tracker in a real Chromium at 360 x 740, against a real server: one round of each
+game played through the phone's own buttons to its end. Every number the test expects is read
+from the loaded game, never written here."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from playwright.sync_api import expect
+
+
+def seated(page, server, table_id: str, token: str, player: int):
+    """A phone that holds a seat at the table (as starting or joining it leaves it), on its page."""
+    page.goto(server.url + "/")
+    page.evaluate(
+        "([id, token, player]) => localStorage.setItem('spellpress.seats', JSON.stringify({[id]: {token, player}}))",
+        [table_id, token, player],
+    )
+    page.goto(f"{server.url}/t/{table_id}")
+    expect(page.locator("#status")).to_have_text("live")
+    expect(page.locator("#tracker")).to_be_visible()
+    return page
+
+
+def state(server, table_id: str) -> dict:
+    return server.call("GET", f"/api/tables/{table_id}")[1]["state"]
+
+
+def num(page, player: int, counter: str):
+    return page.locator(f'.counter[data-player="{player}"][data-counter="{counter}"] .num')
+
+
+def choose(page, text: str, field: str | None = None):
+    """Tap the choice in the open sheet (in one of its fields) whose title begins with `text`."""
+    scope = f'#ask-sheet [data-field="{field}"]' if field else "#ask-sheet"
+    page.locator(f"{scope} .pick-chip b, {scope} .btn.pick b").filter(has_text=re.compile(f"^{re.escape(text)}")).first.click()
+
+
+def submit(page):
+    page.locator("#ask-sheet [data-submit]").click()
+    expect(page.locator("#ask-sheet")).not_to_be_visible()
+
+
+def fits_the_phone(page):
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    for button in page.locator("#tracker button:visible").all():
+        box = button.bounding_box()
+        assert box["height"] >= 44, button.inner_text()
+
+
+def test_a_round_of_spellchamber_to_its_end(server, phone, games):
+    game = games["spellchamber"]
+    kinds = list(game.constants.ammo)
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
+    _, ben_seat = server.call("POST", "/api/tables/join", {"code": t["code"], "name": "Ben"})
+    ann = seated(phone(), server, t["id"], t["token"], 0)
+    ben = seated(phone("dark"), server, t["id"], ben_seat["token"], 1)
+    scenario = game.card(t["state"]["options"]["scenario"])
+    size = sum(scenario[k] for k in kinds)
+
+    ann.locator('[data-act="start-round"]').click()
+    expect(ann.locator(".chamber .ammo.back")).to_have_count(size)
+    expect(ben.locator(".chamber .ammo.back")).to_have_count(size)
+    expect(ann.locator(".t-title")).to_have_text("Round 1")
+    fits_the_phone(ann)
+
+    for shot in range(size):
+        now = state(server, t["id"])
+        shooter = now["tracker"]["turn"]["player"]
+        page = (ann, ben)[shooter]  # the gun is passed: each wizard shoots from their own phone
+        target = max((0, 1), key=lambda i: now["players"][i]["counters"]["life"])  # nobody falls
+        page.locator('[data-act="shoot"]').click()
+        choose(page, now["players"][target]["name"])
+        submit(page)
+        expect(page.locator("#draw")).to_contain_text(f"shot {now['players'][target]['name']}")
+        if shot + 1 < size:  # the last shot ends the round, and the chamber is put away
+            for each in (ann, ben):
+                expect(each.locator(".chamber .ammo.shown")).to_have_count(shot + 1)
+
+    for page in (ann, ben):
+        expect(page.locator(".t-line")).to_contain_text("Round 1 is over")
+        expect(page.locator('[data-act="start-round"]')).to_have_text("Start round 2")
+    end = state(server, t["id"])
+    log = server.call("GET", f"/api/tables/{t['id']}/log")[1]["events"]
+    shots = [e["data"]["card"] for e in log if e["type"] == "shoot"]
+    assert Counter(shots) == Counter({k: scenario[k] for k in kinds if scenario[k]})
+    assert not any(p["tracker"]["powered"] for p in end["players"]), "the round's end powers everyone down"
+    assert next(e for e in log if e["type"] == "start_round")["data"]["revealed"]["chamber"] == shots
+
+
+def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
+    game = games["magicka-mayhem"]
+    c = game.constants
+    maximum = next(l for l in c.mayhem_levels if l.method == "always")
+    summon = next(card for card in game.cards if card.type == "summon")
+    ann = phone()
+    ann.goto(server.url + "/new/magicka-mayhem")
+    ann.get_by_role("radio", name="3").check(force=True)
+    for i, name in enumerate(["Ann", "Ben", "Cy"]):
+        ann.locator(f"#name-{i}").fill(name)
+    ann.get_by_role("radio", name=maximum.name).check()
+    ann.get_by_role("button", name="Start the table").click()
+    expect(ann.locator("#status")).to_have_text("live")
+    ann.keyboard.press("Escape")
+
+    ann.locator('[data-act="next-turn"]').click()  # the first turn
+    expect(ann.locator(".t-turn")).to_contain_text("Turn 1: Ann")
+    ann.locator('.player[data-index="0"] [data-act="wizard"]').click()
+    choose(ann, "Summon a creature card")
+    choose(ann, summon.name)
+    submit(ann)
+    creature = ann.locator('.player[data-index="0"] .unit')
+    expect(creature).to_contain_text(f"\u2694 {summon['attack']} \u00b7 \u2665 {summon['health']}")
+    expect(creature).to_contain_text("arrived")
+
+    ann.locator('[data-act="muster"]').click()
+    choose(ann, "Ben", "target")
+    submit(ann)
+    card = ann.locator(".muster .mayhem-card b")
+    expect(card).to_have_count(1)
+    assert card.inner_text() in {m.name for m in game.decks["mayhem"].cards}, "Maximum Mayhem always hits"
+    expect(ann.locator("#draw")).to_contain_text("Mayhem Muster for Ann's spell at Ben")
+
+    ann.locator('[data-act="next-turn"]').click()
+    expect(ann.locator(".t-turn")).to_contain_text("Ben")
+    ann.locator('.player[data-index="1"] [data-act="wizard"]').click()
+    choose(ann, "Raise a barrier")
+    submit(ann)  # the stepper starts at the YAML's shield cost
+    expect(ann.locator('.player[data-index="1"] .chip.barrier')).to_have_text(f"barrier {c.barrier.strength}/{c.barrier.strength}")
+
+    ann.locator('[data-act="next-turn"]').click()
+    expect(ann.locator(".t-turn")).to_contain_text("Cy")
+    ann.locator('.player[data-index="1"] [data-act="wizard"]').click()
+    choose(ann, "Damage")
+    for _ in range(c.barrier.strength):
+        ann.locator('#ask-sheet .step.up').click()
+    submit(ann)
+    expect(num(ann, 1, "health")).to_have_text(str(c.starting_health - 1))
+    expect(ann.locator('.player[data-index="1"] .chip.barrier')).to_have_count(0)
+
+    ann.locator('[data-act="next-turn"]').click()  # the round comes back to Ann: her creature may attack
+    expect(ann.locator(".t-turn")).to_contain_text("Turn 4: Ann")
+    expect(creature).to_contain_text("ready")
+    creature.click()
+    choose(ann, "Attack")
+    choose(ann, "Cy")
+    expect(num(ann, 2, "health")).to_have_text(str(c.starting_health - summon["attack"]))
+    fits_the_phone(ann)
+
+
+def test_a_round_of_sorcerer_duel(server, phone, games):
+    game = games["sorcerer-duel"]
+    c = game.constants
+    _, t = server.call("POST", "/api/tables", {"game": "sorcerer-duel", "players": ["Ann", "Ben"]})
+    ann = seated(phone(), server, t["id"], t["token"], 0)
+    deck = t["state"]["players"][0]["options"]["deck"]
+    creature = min((card for card in game.decks[deck].cards if card.type == "creature"), key=lambda card: card["cost"])
+    ben_deck = t["state"]["players"][1]["options"]["deck"]
+    spell = min((card for card in game.decks[ben_deck].cards if card.type == "attack-spell" and card["target"] == "one"),
+                key=lambda card: card["cost"])
+    assert spell["cost"] <= c.mana_per_turn + c.max_conversions * c.mana_per_conversion
+
+    ann.get_by_role("button", name="Ann starts").click()
+    expect(ann.locator(".t-title")).to_have_text("Turn 1: Ann")
+    if c.first_player_skips_draw:
+        expect(ann.locator(".t-sub")).to_have_text("goes first: no draw this turn")
+    expect(num(ann, 0, "mana")).to_have_text(str(c.mana_per_turn))
+    ann.locator('[data-act="convert"]').click()
+    mana = c.mana_per_turn + c.mana_per_conversion
+    expect(num(ann, 0, "mana")).to_have_text(str(mana))
+    ann.locator('[data-act="summon"]').click()
+    choose(ann, creature.name)
+    submit(ann)
+    expect(num(ann, 0, "mana")).to_have_text(str(mana - creature["cost"]))
+    unit = ann.locator('.player[data-index="0"] .unit')
+    expect(unit).to_contain_text("arrived")
+
+    ann.locator('[data-act="next-turn"]').click()
+    expect(ann.locator(".t-title")).to_have_text("Turn 2: Ben")
+    expect(num(ann, 0, "mana")).to_have_text("0")
+    expect(num(ann, 1, "mana")).to_have_text(str(c.mana_per_turn))
+    expect(ann.locator(".t-sub")).to_contain_text(f"draw {c.draws_per_turn} card")
+    for _ in range(max(0, spell["cost"] - c.mana_per_turn)):
+        ann.locator('[data-act="convert"]').click()
+    ann.locator('[data-act="cast"]').click()
+    choose(ann, spell.name)
+    choose(ann, "Ann")
+    expect(num(ann, 0, "health")).to_have_text(str(c.starting_health - spell["damage"]))
+
+    ann.locator('[data-act="next-turn"]').click()
+    expect(ann.locator(".t-title")).to_have_text("Turn 3: Ann")
+    expect(num(ann, 0, "mana")).to_have_text(str(c.mana_per_turn))
+    unit.click()
+    choose(ann, "Attack")
+    choose(ann, "Ben")
+    expect(num(ann, 1, "health")).to_have_text(str(c.starting_health - creature["attack"]))
+    fits_the_phone(ann)
+
+
+def test_a_round_of_powermage_54_and_the_empty_deck(server, phone, games):
+    game = games["powermage-54"]
+    c = game.constants
+    attack = max((card for card in game.cards if card.type == "attack"), key=lambda card: card["value"])
+    thump = min((card for card in game.cards if card.type == "thump"), key=lambda card: card["multiplier"])
+    health = min((card for card in game.cards if card.type == "health"), key=lambda card: card["value"])
+    _, t = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben", "Cy"]})
+    ann = seated(phone("dark"), server, t["id"], t["token"], 0)
+
+    ann.locator('[data-act="attack"]').click()
+    choose(ann, "Ben", "target")
+    choose(ann, attack.name, "attack")
+    choose(ann, thump.name, "thump")
+    submit(ann)
+    ben = max(0, c.starting_points - attack["value"] * thump["multiplier"])
+    expect(num(ann, 1, "points")).to_have_text(str(ben))
+
+    ann.locator('[data-act="heal"]').click()
+    choose(ann, "Cy", "player")
+    choose(ann, health.name, "health")
+    submit(ann)
+    cy = c.starting_points + health["value"]
+    expect(num(ann, 2, "points")).to_have_text(str(cy))
+
+    ann.locator('[data-act="halve"]').click()
+    submit(ann)
+    for i, points in enumerate((c.starting_points, ben, cy)):
+        expect(num(ann, i, "points")).to_have_text(str(points // c.empty_deck_divisor))
+    expect(ann.locator("#undo-what")).to_contain_text("The draw deck ran out")
+    fits_the_phone(ann)
+
+
+def test_a_level_of_powers_combined(server, phone, games):
+    game = games["powers-combined"]
+    c = game.constants
+    first = c.levels[0]
+    _, t = server.call("POST", "/api/tables", {"game": "powers-combined", "players": ["Ann", "Ben"]})
+    ann = seated(phone(), server, t["id"], t["token"], 0)
+    expect(ann.locator(".t-sub")).to_contain_text(f"Level 1: {first.name}")
+    expect(ann.locator("#tracker")).to_contain_text(f"submits {c.cards_submitted_two_players} cards")
+
+    card = max(game.decks["challenges"].cards, key=lambda card: card["runes"])
+    ann.locator('[data-act="face"]').click()
+    choose(ann, card.name)
+    expect(ann.locator(".challenge-card")).to_contain_text(f"power {card['power']}")
+    ann.locator('[data-act="beaten"]').click()
+    submit(ann)
+    runes = min(card["runes"], c.rune_tokens)
+    expect(ann.locator('.counter[data-counter="runes"] .num')).to_have_text(str(runes))
+
+    if runes:
+        ann.locator('[data-act="spend-rune"]').click()
+        expect(ann.locator(".t-line")).to_contain_text("Runes spent: 1 of")
+    ann.locator('[data-act="failed"]').click()
+    submit(ann)
+    expect(ann.locator('.counter[data-counter="lives"] .num')).to_have_text(str(c.lives - 1))
+    expect(ann.locator(".t-title")).to_have_text(f"Challenge 2 of {c.challenges_per_game}")
+
+    for number in range(2, first.last + 1):  # the rest of the first level, each beaten for no rune
+        ann.locator('[data-act="beaten"]').click()
+        ann.locator("#ask-sheet .step.down").click()
+        submit(ann)
+        expect(ann.locator(".t-title")).to_have_text(f"Challenge {number + 1} of {c.challenges_per_game}")
+    second = c.levels[1]
+    expect(ann.locator(".t-sub")).to_contain_text(f"Level 2: {second.name} \u00b7 add {second.modifiers} modifier")
+    fits_the_phone(ann)
