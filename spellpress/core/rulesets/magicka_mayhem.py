@@ -89,3 +89,33 @@ def check(game: Game, report) -> None:
     if c.default_mayhem not in levels:
         hint = did_you_mean(c.default_mayhem, levels) or f"; the levels are {one_of(levels)}"
         report.constant(("default_mayhem",), f"unknown Mayhem level '{c.default_mayhem}'{hint}")
+    _check_cards(game, c, report)
+
+
+def opposite(c: Constants, element: str) -> str | None:
+    """The element that `element` opposes, or None for one that opposes nothing."""
+    for a, b in c.opposed:
+        if element in (a, b):
+            return b if element == a else a
+    return None
+
+
+def _check_cards(game: Game, c: Constants, report) -> None:
+    """Snap spells name the element they counter as the constants oppose it, one snap spell an
+    element; a creature is never both weak and immune to one element."""
+    snaps: dict[str, str] = {}
+    for card in game.cards:
+        if card.type == "snap":
+            element, opposes = card["element"], card.get("opposes")
+            want = opposite(c, element)
+            if opposes != want:
+                if want is None:
+                    report.card(card, ("opposes",), f"{element} opposes nothing (constants.opposed): leave 'opposes' out")
+                else:
+                    report.card(card, ("opposes",) if opposes else (), f"{element} opposes {want} (constants.opposed): set 'opposes: {want}'")
+            if element in snaps:
+                report.card(card, ("element",), f"'{snaps[element]}' is the snap spell of {element} already")
+            snaps.setdefault(element, card.id)
+        both = set(card.get("weak") or ()) & set(card.get("immune") or ())
+        if both:
+            report.card(card, ("immune",), f"a creature cannot be both weak and immune to {', '.join(sorted(both))}")
