@@ -302,19 +302,29 @@ class Store:
 
     def _apply(self, db: sqlite3.Connection, job: _Job, tables: dict[str, Snapshot]) -> Outcome:
         now = tables.get(job.table_id) or self._snapshot(db, job.table_id)
-        kind, data = table.decide(now.state, now.version, job.action, job.randbelow)
+        try:
+            kind, data = table.decide(now.state, now.version, job.action, job.randbelow)
+        except TableError:
+            # A retried action that was applied already answers as it did, though the table has
+            # moved on since (its version is stale now, or it no longer makes sense).
+            seen = self._seen(db, job) if job.request_id is not None else None
+            if seen is None:
+                raise
+            return Outcome(_event(seen), now, repeated=True)
         event = Event(now.version + 1, kind, data, by=job.player, at=self.clock())
         if not self._insert_event(db, job.table_id, event, job.request_id):
-            seen = db.execute(
-                "SELECT * FROM events WHERE table_id = ? AND request_id = ?", (job.table_id, job.request_id)
-            ).fetchone()
-            return Outcome(_event(seen), now, repeated=True)
+            return Outcome(_event(self._seen(db, job)), now, repeated=True)
         if kind == "undo":
             state = table.fold(self._events(db, job.table_id))
         else:
             state = table.evolve(now.state, event)
         tables[job.table_id] = snapshot(event.seq, state)
         return Outcome(event, tables[job.table_id])
+
+    def _seen(self, db: sqlite3.Connection, job: _Job) -> sqlite3.Row | None:
+        return db.execute(
+            "SELECT * FROM events WHERE table_id = ? AND request_id = ?", (job.table_id, job.request_id)
+        ).fetchone()
 
     def _update(self, db: sqlite3.Connection, table_id: str, version: int, state: dict) -> Snapshot:
         """Store the table's new state; the caller remembers it once it is committed."""

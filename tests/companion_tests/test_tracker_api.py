@@ -1,0 +1,161 @@
+"""The trackers through the JSON API: the issue's actions, stale versions (409), bad input (4xx
+with a reason, the table untouched), and hidden draws that never leave the server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def start(client, game, players, options=None):
+    response = client.post("/api/tables", json={"game": game, "players": players, "options": options or {}})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def act(client, t, action, token=None):
+    return client.post(f"/api/tables/{t['id']}/actions", json=action, headers={"Authorization": f"Bearer {token or t['token']}"})
+
+
+def now(client, t):
+    return client.get(f"/api/tables/{t['id']}").json
+
+
+def test_shoot_answers_with_the_revealed_card_and_its_effect(client, games):
+    game = games["spellchamber"]
+    t = start(client, "spellchamber", ["Ann", "Ben"])
+    started = act(client, t, {"type": "start_round", "version": 1}).json
+    assert started["event"]["data"]["scenario"]["id"] == t["state"]["options"]["scenario"]
+    battle = started["state"]["tracker"]["turn"]["player"]
+    shot = act(client, t, {"type": "shoot", "shooter": battle, "target": 1 - battle, "version": started["version"]})
+    assert shot.status_code == 200
+    data = shot.json["event"]["data"]
+    assert data["card"] in game.constants.ammo and data["name"] == game.constants.ammo[data["card"]].name
+    assert shot.json["event"]["text"].startswith(f"{['Ann', 'Ben'][battle]} shot {['Ann', 'Ben'][1 - battle]}: {data['name']}!")
+    assert shot.json["state"]["tracker"]["chamber"]["spent"] == [data["card"]]
+    assert shot.json["state"]["last_draw"]["text"] == shot.json["event"]["text"]
+
+
+def test_a_stale_shot_gets_409_and_changes_nothing(client):
+    t = start(client, "spellchamber", ["Ann", "Ben", "Cy"])
+    started = act(client, t, {"type": "start_round", "version": 1}).json
+    battle = started["state"]["tracker"]["turn"]["player"]
+    act(client, t, {"type": "adjust", "player": 0, "counter": "life", "delta": -1})
+    before = now(client, t)
+    stale = act(client, t, {"type": "shoot", "shooter": battle, "target": 0, "version": started["version"]})
+    assert stale.status_code == 409 and "look again before you shoot" in stale.json["error"]
+    assert now(client, t) == before
+    missing = act(client, t, {"type": "shoot", "shooter": battle, "target": 0})
+    assert missing.status_code == 422 and "version must be a whole number" in missing.json["error"]
+    assert now(client, t) == before
+
+
+def test_a_stale_muster_gets_409_and_changes_nothing(client):
+    t = start(client, "magicka-mayhem", ["Ann", "Ben"])
+    act(client, t, {"type": "adjust", "player": 1, "counter": "health", "delta": -3})
+    before = now(client, t)
+    stale = act(client, t, {"type": "muster", "caster": 0, "target": 1, "version": 1})
+    assert stale.status_code == 409 and "not 1" in stale.json["error"]
+    assert now(client, t) == before
+    fresh = act(client, t, {"type": "muster", "caster": 0, "target": 1, "version": before["version"]})
+    assert fresh.status_code == 200
+    assert [m["player"] for m in fresh.json["event"]["data"]["musters"]] == [0]
+
+
+def test_start_turn_as_the_issue_writes_it(client, games):
+    c = games["sorcerer-duel"].constants
+    t = start(client, "sorcerer-duel", ["Ann", "Ben"])
+    first = act(client, t, {"type": "start_turn", "player": 1})
+    assert first.status_code == 200
+    assert first.json["event"]["data"] == {
+        "player": 1, "turn": 1, "mana": {"from": c.mana_per_turn, "to": c.mana_per_turn},
+        "draws": 0 if c.first_player_skips_draw else c.draws_per_turn, "skipped_draw": c.first_player_skips_draw,
+    }
+    again = act(client, t, {"type": "start_turn", "player": 1})
+    assert again.status_code == 409 and "Ben's turn already" in again.json["error"]
+    second = act(client, t, {"type": "start_turn", "player": 0}).json
+    assert [p["counters"]["mana"] for p in second["state"]["players"]] == [c.mana_per_turn, 0]
+
+
+BAD = [
+    ("spellchamber", ["Ann", "Ben"], {"type": "shoot", "shooter": 0, "target": 1, "version": 1}, 409, "no round is being played"),
+    ("spellchamber", ["Ann", "Ben"], {"type": "shoot", "shooter": "Ann", "target": 1, "version": 1}, 422, "whole number"),
+    ("spellchamber", ["Ann", "Ben"], {"type": "power", "player": 0, "up": False}, 422, "powered down already"),
+    ("spellchamber", ["Ann", "Ben"], {"type": "peek", "player": 0, "version": 1}, 409, "no round"),
+    ("magicka-mayhem", ["Ann", "Ben"], {"type": "muster", "caster": 0, "target": 1, "interaction": "disrupted", "version": 1}, 422, "not mustered"),
+    ("magicka-mayhem", ["Ann", "Ben"], {"type": "summon", "owner": 0, "name": "Imp", "attack": 1, "health": 1000}, 422, "health must be 1 to 100"),
+    ("magicka-mayhem", ["Ann", "Ben"], {"type": "heal", "target": "u1", "amount": 1}, 422, "no unit 'u1'"),
+    ("magicka-mayhem", ["Ann", "Ben"], {"type": "mayhem_level", "level": "standard"}, 422, "already"),
+    ("sorcerer-duel", ["Ann", "Ben"], {"type": "convert", "player": 0}, 422, "no turn has started"),
+    ("sorcerer-duel", ["Ann", "Ben"], {"type": "start_turn", "player": 5}, 422, "no player 5"),
+    ("sorcerer-duel", ["Ann", "Ben"], {"type": "cast", "player": 0, "damage": 2, "target": 1}, 422, "no turn has started"),
+    ("powermage-54", ["Ann", "Ben"], {"type": "halve"}, 422, "version must be"),
+    ("powermage-54", ["Ann", "Ben"], {"type": "attack", "attacker": 0, "target": 1, "attack": "nope"}, 422, "unknown attack card"),
+    ("powers-combined", ["Ann", "Ben"], {"type": "resolve", "result": "draw", "version": 1}, 422, "result must be one of"),
+    ("powers-combined", ["Ann", "Ben"], {"type": "spend_rune"}, 422, "pot is empty"),
+    ("powers-combined", ["Ann", "Ben"], {"type": "face", "card": "nope"}, 422, "unknown challenge card"),
+    ("powers-combined", ["Ann", "Ben"], {"type": "shoot", "shooter": 0, "target": 1, "version": 1}, 422, "unknown action type 'shoot'"),
+]
+
+
+@pytest.mark.parametrize("game, players, action, status, reason", BAD, ids=[f"{b[0]}-{b[2]['type']}-{i}" for i, b in enumerate(BAD)])
+def test_bad_tracker_actions_get_a_reason_and_change_nothing(client, game, players, action, status, reason):
+    t = start(client, game, players, {"mode": "spell-vs-spell"} if game == "magicka-mayhem" else None)
+    before = now(client, t)
+    response = act(client, t, action)
+    assert response.status_code == status, response.json
+    assert reason in response.json["error"]
+    assert now(client, t) == before
+
+
+def test_hidden_draws_never_leave_the_server(client, games):
+    t = start(client, "spellchamber", ["Ann", "Ben"])
+    ben = client.post("/api/tables/join", json={"code": t["code"], "name": "Ben"}).json
+    started = act(client, t, {"type": "start_round", "version": 2}).json
+    texts = [json.dumps(started), json.dumps(now(client, t)), json.dumps(client.get(f"/api/tables/{t['id']}/log").json)]
+    stream = client.get(f"/api/tables/{t['id']}/stream", buffered=False)
+    texts.append(next(iter(stream.response)).decode())
+    stream.close()
+    texts.append(client.get(f"/t/{t['id']}").data.decode())
+    for text in texts:
+        assert '"hidden"' not in text and '"scenarios"' not in text and '"revealed"' not in text
+
+    battle = started["state"]["tracker"]["turn"]["player"]
+    peek = {"type": "peek", "player": battle, "count": 1, "version": started["version"], "request_id": "peek-1"}
+    looked = act(client, t, peek)
+    assert looked.status_code == 200 and len(looked.json["secret"]["cards"]) == 1
+    assert looked.json["secret"]["cards"][0] in games["spellchamber"].constants.ammo
+    assert "secret" not in json.dumps(now(client, t)) and "cards" not in json.dumps(looked.json["event"])
+    again = act(client, t, peek)
+    assert again.json["repeated"] and again.json["secret"] == looked.json["secret"], "a retried look shows the same card"
+    other = act(client, t, {**peek, "request_id": "peek-1"}, ben["token"])
+    assert "secret" not in other.json, "another phone does not see what this one looked at"
+
+    version = looked.json["version"]
+    top = looked.json["secret"]["cards"][0]
+    shot = act(client, t, {"type": "shoot", "shooter": battle, "target": 1 - battle, "version": version}).json
+    assert shot["event"]["data"]["card"] == top, "the card looked at is the one shot"
+
+
+def test_a_table_without_a_tracker_in_its_first_event_still_works(make_app):
+    """Tables started before the trackers were in the core: counters only."""
+    from spellpress.core import table
+    from spellpress.core.table import Event
+
+    app = make_app()
+    store = app.extensions["spellpress"].store
+    client = app.test_client()
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    db = store.connection()
+    row = db.execute("SELECT data FROM events WHERE table_id = ? AND seq = 1", (t["id"],)).fetchone()
+    data = json.loads(row["data"])
+    del data["rules"], data["ruleset"]
+    state = table.evolve(None, Event(1, "create", data))
+    db.execute("UPDATE events SET data = ? WHERE table_id = ? AND seq = 1", (json.dumps(data), t["id"]))
+    db.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(state), t["id"]))
+    store._snapshots.clear()
+    assert act(client, t, {"type": "adjust", "player": 0, "counter": "points", "delta": -5}).status_code == 200
+    refused = act(client, t, {"type": "halve", "version": 2})
+    assert refused.status_code == 422 and "unknown action type 'halve'" in refused.json["error"]
+    assert client.get(f"/t/{t['id']}").status_code == 200
