@@ -33,7 +33,13 @@ def pdf_name(font: str) -> str:
 
 def width(text: str, font: str, size: float) -> float:
     """Width of `text` in millimetres at `size` points."""
-    return pdfmetrics.stringWidth(text, pdf_name(font), size) * 25.4 / 72
+    return _unit_width(text, font) * size
+
+
+@functools.lru_cache(maxsize=65536)
+def _unit_width(text: str, font: str) -> float:
+    """A TrueType string's width grows in proportion to its size: measure each once."""
+    return pdfmetrics.stringWidth(text, pdf_name(font), 1.0) * 25.4 / 72
 
 
 @functools.lru_cache(maxsize=None)

@@ -261,17 +261,28 @@ class Layouter:
         if unknown:
             hint = did_you_mean(unknown[0], sorted(self.icon_names))
             raise DoesNotFit(f"unknown inline icon '{{{unknown[0]}}}'{hint}")
-        size = box.size
-        while True:
+        # The largest size, in quarter points from box.size down to the floor, at which the text
+        # fits: fitting only gets easier as the size falls, so a binary search finds it.
+        sizes = [box.size - 0.25 * k for k in range(int((box.size - floor) / 0.25 + 1e-9) + 1)]
+
+        def fit(size):
             lines = self._wrap(text, box.font, size, w)
-            if lines is not None and len(lines) * size * box.leading * PT <= h + 1e-6:
-                break
-            if size - 0.25 < floor - 1e-9:
-                raise DoesNotFit(
-                    f"the text does not fit its box ({w:g} x {h:g} mm) even at {floor:g} pt; shorten it"
-                )
-            size -= 0.25
-        return self._set(lines, x, y, w, h, box, size, color)
+            return lines if lines is not None and len(lines) * size * box.leading * PT <= h + 1e-6 else None
+
+        first = fit(sizes[0])  # most text fits at its full size
+        if first is not None:
+            return self._set(first, x, y, w, h, box, sizes[0], color)
+        lo, hi, best = 1, len(sizes) - 1, None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            lines = fit(sizes[mid])
+            if lines is not None:
+                best, hi = (sizes[mid], lines), mid - 1
+            else:
+                lo = mid + 1
+        if best is None:
+            raise DoesNotFit(f"the text does not fit its box ({w:g} x {h:g} mm) even at {floor:g} pt; shorten it")
+        return self._set(best[1], x, y, w, h, box, best[0], color)
 
     def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float, str]]:
         """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names."""
