@@ -94,9 +94,13 @@ def _magicka_mayhem(game: Game) -> tuple[Option, ...]:
     )
 
 
+SHUFFLED = "shuffled"  # Spellchamber's first scenario drawn like any other, for players who know the game
+
+
 def _spellchamber(game: Game) -> tuple[Option, ...]:
+    """The first round's scenario: the beginner's card by default, any card, or the shuffled deck's top."""
     c = game.constants
-    choices, preferred = [], []
+    choices, preferred = [Choice(SHUFFLED, "Shuffled: the first scenario is the deck's top card")], []
     for spec in c.scenario_decks.values():
         for card in sorted(game.decks[spec.deck].cards, key=lambda card: card["number"]):
             ammo = ", ".join(f"{card[kind]} {effect.name}" for kind, effect in c.ammo.items())
@@ -104,7 +108,7 @@ def _spellchamber(game: Game) -> tuple[Option, ...]:
             choices.append(Choice(card.id, label, (spec.players.min, spec.players.max)))
             if card["number"] == c.beginner_scenario:
                 preferred.append(card.id)
-    return (Option("scenario", "Scenario", "table", tuple(choices), tuple(preferred)),)
+    return (Option("scenario", "First scenario", "table", tuple(choices), tuple(preferred)),)
 
 
 def _sorcerer_duel(game: Game) -> tuple[Option, ...]:

@@ -145,6 +145,16 @@ def test_the_chamber_is_shuffled_by_the_randomness_handed_in(games):
     assert len(orders) > 1
 
 
+def test_a_shuffled_table_starts_with_any_scenario(games):
+    game = games["spellchamber"]
+    firsts = set()
+    for seed in range(30):
+        t = Table(game, names(2), {"scenario": table.SHUFFLED}, rolls=random.Random(seed).randrange)
+        start_round(t)
+        firsts.add(t.t["scenario"]["id"])
+    assert len(firsts) > 1 and firsts <= {c.id for c in scenarios(game, 2)}
+
+
 def test_the_beginners_scenario_comes_first_unless_the_table_chooses(games):
     game = games["spellchamber"]
     for players, key in ((2, "duel"), (3, "group")):
