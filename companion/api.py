@@ -151,14 +151,16 @@ def renew_code(table_id: str):
     return jsonify(code=code, expires=expires)
 
 
-def _changes(store: Store, table_id: str, after: int) -> tuple[int, str]:
+def _changes(store: Store, table_id: str, after: int | None) -> tuple[int, str]:
     """The state, and the log's entries after `after`, as one event of the stream."""
-    version, state, entries = store.log(table_id, after=after)
-    return version, _sse("state", version, {"version": version, "state": state, "events": entries})
+    now, entries = store.changes(table_id, after=after) if after is not None else (store.read(table_id), [])
+    return now.version, _sse("state", now, entries)
 
 
-def _sse(kind: str, version: int, payload: dict) -> str:
-    return f"id: {version}\nevent: {kind}\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n"
+def _sse(kind: str, now: Snapshot, entries: list[dict]) -> str:
+    """One message of the stream; the state's JSON text is the snapshot's own, made once."""
+    events = json.dumps(entries, separators=(",", ":"))
+    return f'id: {now.version}\nevent: {kind}\ndata: {{"version":{now.version},"state":{now.json},"events":{events}}}\n\n'
 
 
 @bp.get("/tables/<table_id>/stream")
@@ -173,9 +175,9 @@ def stream(table_id: str):
 
     def events():
         with hub.listen(table_id, now.version) as wait:
-            entries = store.log(table_id, after=last_seen)[2] if last_seen is not None else []
-            yield "retry: 1000\n" + _sse("state", now.version, {"version": now.version, "state": now.public, "events": entries})
-            seen, ends = now.version, time.monotonic() + lifetime
+            first = store.changes(table_id, after=last_seen) if last_seen is not None else (now, [])
+            yield "retry: 1000\n" + _sse("state", *first)
+            seen, ends = first[0].version, time.monotonic() + lifetime
             while time.monotonic() < ends and not hub.closed:
                 if wait(seen, keepalive) == seen:
                     yield ": still here\n\n"

@@ -118,11 +118,11 @@ class Snapshot:
 
 
 def snapshot(version: int, state: dict, stored: str | None = None) -> Snapshot:
-    stored = stored if stored is not None else json.dumps(state, separators=(",", ":"))
+    stored = stored if stored is not None else table.dumps(state)
     if "hidden" not in state:
         return Snapshot(version, state, stored, state, stored)
     public = table.public(state)
-    return Snapshot(version, state, json.dumps(public, separators=(",", ":")), public, stored)
+    return Snapshot(version, state, table.dumps(public), public, stored)
 
 
 @dataclass
@@ -355,6 +355,11 @@ class Store:
     def log(self, table_id: str, after: int = 0, limit: int = LOG_LIMIT) -> tuple[int, dict, list[dict]]:
         """(version, the public state, the log's entries after `after`: at most the latest `limit`,
         oldest first)."""
+        now, entries = self.changes(table_id, after, limit)
+        return now.version, now.public, entries
+
+    def changes(self, table_id: str, after: int = 0, limit: int = LOG_LIMIT) -> tuple[Snapshot, list[dict]]:
+        """The table now, and the log's entries after `after` (as `log`), read together."""
         db = self.connection()
         db.execute("BEGIN")  # one snapshot for the state and the events
         try:
@@ -367,7 +372,7 @@ class Store:
             skip = {json.loads(row["data"])["target"] for row in undos}
         finally:
             db.execute("COMMIT")
-        return now.version, now.public, [_entry(row, now.state, skip) for row in reversed(rows)]
+        return now, [_entry(row, now.state, skip) for row in reversed(rows)]
 
     # -- seats and codes
 

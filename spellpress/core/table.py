@@ -22,6 +22,7 @@ which the log leaves out until the tracker says it may be shown.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -461,6 +462,24 @@ def public(state: dict) -> dict:
     if "hidden" not in state:
         return state
     return {k: v for k, v in state.items() if k != "hidden"}
+
+
+_RULES_TEXT: dict[int, tuple[dict, str]] = {}  # id(rules) -> (rules, its JSON): kept alive, so ids stay unique
+
+
+def dumps(state: dict) -> str:
+    """The state as compact JSON. A table's rules never change once it has started, and every
+    state of the table shares one rules object, so their text is made once and reused."""
+    rules = state.get("rules")
+    if not rules:
+        return json.dumps(state, separators=(",", ":"))
+    cached = _RULES_TEXT.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        if len(_RULES_TEXT) > 512:
+            _RULES_TEXT.clear()
+        cached = _RULES_TEXT[id(rules)] = (rules, json.dumps(rules, separators=(",", ":")))
+    head = json.dumps({k: v for k, v in state.items() if k != "rules"}, separators=(",", ":"))
+    return f'{head[:-1]},"rules":{cached[1]}}}' if len(head) > 2 else f'{{"rules":{cached[1]}}}'
 
 
 def undone(events: Iterable[Event]) -> set[int]:

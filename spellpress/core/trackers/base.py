@@ -181,6 +181,28 @@ def with_tracker(state: dict, **fields) -> dict:
     return {**state, "tracker": {**state["tracker"], **fields}}
 
 
+def settled(state: dict, **fields) -> dict:
+    """The state with derived tracker fields, itself if none of them moved (the common case)."""
+    tracker = state["tracker"]
+    if fields.items() <= tracker.items():
+        return state
+    return {**state, "tracker": {**tracker, **fields}}
+
+
+def settled_players(state: dict, derive: Callable[[int, dict], dict]) -> dict:
+    """The state with each player's derived tracker fields (`derive(i, player)`), itself if none moved."""
+    players, moved = [], False
+    for i, p in enumerate(state["players"]):
+        fields = derive(i, p)
+        mine_now = p["tracker"]
+        if fields.items() <= mine_now.items():
+            players.append(p)
+        else:
+            players.append({**p, "tracker": {**mine_now, **fields}})
+            moved = True
+    return {**state, "players": players} if moved else state
+
+
 def with_hidden(state: dict, **fields) -> dict:
     return {**state, "hidden": {**state.get("hidden", {}), **fields}}
 

@@ -37,6 +37,8 @@ from .base import (
     plain_text,
     player,
     plural,
+    settled,
+    settled_players,
     shuffled,
     value,
     whole,
@@ -138,22 +140,19 @@ def _next_after(state: dict, current: int | None) -> int | None:
 
 def settle(state: dict) -> dict:
     state = pad_players(state, PLAYER)
+    state = settled_players(state, lambda i, p: {"dead": p["counters"].get(HEALTH, 0) <= 0})
     n = len(state["players"])
-    players = []
-    for i, p in enumerate(state["players"]):
-        dead = value(state, HEALTH, i) <= 0
-        players.append(p if p["tracker"].get("dead") == dead else {**p, "tracker": {**p["tracker"], "dead": dead}})
-    state = {**state, "players": players}
     t = state["tracker"]
     standing = [i for i in range(n) if _standing(state, i)]
     over = n >= 2 and len(standing) <= 1
     turn = t["turn"]
-    ready = []
+    ready, moved = [], False
     for u in t["units"]:
         can = u["owner"] == t["player"] and u["turn"] < turn and u.get("attacked") != turn and u.get("held") != turn
+        moved |= u.get("ready") != can
         ready.append(u if u.get("ready") == can else {**u, "ready": can})
-    return with_tracker(
-        state, units=ready, over=over, winner=standing[0] if over and standing else None,
+    return settled(
+        state, units=ready if moved else t["units"], over=over, winner=standing[0] if over and standing else None,
         next=None if over else _next_after(state, t["player"]),
     )
 

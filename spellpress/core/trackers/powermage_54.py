@@ -9,7 +9,7 @@ thump's. The thump needs a PowerMage shown, which the players check at the table
 
 from __future__ import annotations
 
-from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, move, name, pad_players, player, put, value, whole, with_tracker
+from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
 
 SLUG = "powermage-54"
 POINTS = "points"  # the counter of game.yaml
@@ -44,15 +44,10 @@ def initial(state: dict) -> dict:
 
 def settle(state: dict) -> dict:
     state = pad_players(state, PLAYER)
-    players, standing = [], []
-    for i, p in enumerate(state["players"]):
-        defeated = value(state, POINTS, i) <= 0
-        players.append(p if p["tracker"].get("defeated") == defeated else {**p, "tracker": {**p["tracker"], "defeated": defeated}})
-        if not defeated:
-            standing.append(i)
-    state = {**state, "players": players}
-    over = len(players) >= 2 and len(standing) <= 1
-    return with_tracker(state, over=over, winner=standing[0] if over and standing else None)
+    state = settled_players(state, lambda i, p: {"defeated": p["counters"].get(POINTS, 0) <= 0})
+    standing = [i for i, p in enumerate(state["players"]) if not p["tracker"]["defeated"]]
+    over = len(state["players"]) >= 2 and len(standing) <= 1
+    return settled(state, over=over, winner=standing[0] if over and standing else None)
 
 
 def _refuse_if_over(state: dict) -> None:

@@ -10,7 +10,7 @@ spent a turn, and each turn ends when the challenge is beaten or failed.
 
 from __future__ import annotations
 
-from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, choice, flag, move, plural, value, whole, with_tracker
+from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, choice, flag, move, plural, settled, value, whole, with_tracker
 
 SLUG = "powers-combined"
 LIVES, RUNES, CHALLENGE = "lives", "runes", "challenge"  # the table counters of game.yaml
@@ -69,7 +69,7 @@ def settle(state: dict) -> dict:
     card = next((c for c in r["challenges"] if c["id"] == t["card"]), None)
     matchup = r["matchups"].get(card["element"]) if card else None
     submit = r["submitted_two_players"] if len(state["players"]) == 2 else r["submitted"]
-    return with_tracker(
+    return settled(
         state, outcome=outcome, over=outcome is not None, level=level_of(r, value(state, CHALLENGE)),
         matchup=matchup, submit=submit,
     )

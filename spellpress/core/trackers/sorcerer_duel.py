@@ -32,6 +32,8 @@ from .base import (
     player,
     plural,
     put,
+    settled,
+    settled_players,
     value,
     whole,
     with_tracker,
@@ -89,26 +91,23 @@ def initial(state: dict) -> dict:
 
 def settle(state: dict) -> dict:
     state = pad_players(state, PLAYER)
+    state = settled_players(state, lambda i, p: {"out": p["counters"].get(HEALTH, 0) <= 0})
     n = len(state["players"])
-    players, standing = [], []
-    for i, p in enumerate(state["players"]):
-        out = value(state, HEALTH, i) <= 0
-        players.append(p if p["tracker"].get("out") == out else {**p, "tracker": {**p["tracker"], "out": out}})
-        if not out:
-            standing.append(i)
-    state = {**state, "players": players}
+    standing = [i for i, p in enumerate(state["players"]) if not p["tracker"]["out"]]
     t = state["tracker"]
     over = n >= 2 and len(standing) <= 1
-    ready = []
+    ready, moved = [], False
     for u in t["units"]:
         can = (
             u["kind"] == CREATURE and u["owner"] == t["player"] and (u["turn"] < t["turn"] or u.get("haste"))
             and u.get("attacked") != t["turn"]
         )
+        moved |= u.get("ready") != can
         ready.append(u if u.get("ready") == can else {**u, "ready": can})
     following = (t["player"] + 1) % n if t["player"] is not None else state.get("first_player")
-    return with_tracker(
-        state, units=ready, over=over, winner=standing[0] if over and standing else None, next=None if over else following
+    return settled(
+        state, units=ready if moved else t["units"], over=over, winner=standing[0] if over and standing else None,
+        next=None if over else following,
     )
 
 

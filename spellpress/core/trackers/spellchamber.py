@@ -28,6 +28,8 @@ from .base import (
     pad_players,
     player,
     plural,
+    settled,
+    settled_players,
     shuffled,
     value,
     whole,
@@ -109,24 +111,19 @@ def initial(state: dict) -> dict:
 
 def settle(state: dict) -> dict:
     state = pad_players(state, PLAYER)
-    r = state["rules"]
     n = len(state["players"])
-    players, alive = [], []
-    for i, p in enumerate(state["players"]):
-        lives = value(state, LIFE, i) > 0
-        ghost = not lives and n >= r["ghosts_from"]
-        mine_now = p["tracker"]
-        powered = True if ghost else mine_now.get("powered", False) and lives
-        fields = {**mine_now, "alive": lives, "ghost": ghost, "out": not lives and not ghost, "powered": powered}
-        players.append(p if fields == mine_now else {**p, "tracker": fields})
-        if lives:
-            alive.append(i)
+    ghosts_from = state["rules"]["ghosts_from"]
+
+    def derive(i: int, p: dict) -> dict:
+        lives = p["counters"].get(LIFE, 0) > 0
+        ghost = not lives and n >= ghosts_from
+        powered = True if ghost else bool(p["tracker"].get("powered")) and lives
+        return {"alive": lives, "ghost": ghost, "out": not lives and not ghost, "powered": powered}
+
+    state = settled_players(state, derive)
+    alive = [i for i, p in enumerate(state["players"]) if p["tracker"]["alive"]]
     over = n >= 2 and len(alive) <= 1
-    winner = alive[0] if over and alive else None
-    tracker = state["tracker"]
-    if tracker["winner"] != winner or tracker["over"] != over:
-        tracker = {**tracker, "winner": winner, "over": over}
-    return {**state, "players": players, "tracker": tracker}
+    return settled(state, winner=alive[0] if over and alive else None, over=over)
 
 
 # ---------------------------------------------------------------------------- helpers
