@@ -306,7 +306,10 @@ window.SpellpressTrackers = (function () {
     panel.append(row(
       h("span", { class: "t-turn" }, t.turn ? ["Turn ", String(t.turn), ": ", h("b", {}, ctx.name(t.player))] : "No turn yet"),
       !t.over && t.next !== null ? button(t.turn ? `Next: ${ctx.name(t.next)} \u25b8` : `Start: ${ctx.name(t.next)} \u25b8`,
-        () => ctx.act({ type: "start_turn", player: t.next }), { cls: "small primary", act: "next-turn" }) : null));
+        () => ctx.act({ type: "start_turn", player: t.next }), {
+          cls: "small primary", act: "next-turn",
+          sub: state.players[t.next].tracker.frozen ? "frozen: skips it" : null,
+        }) : null));
     panel.append(row(
       h("span", { class: "t-line" }, h("b", {}, t.level.name), ": ", chanceText(t.level)),
       button("Change", () => levelSheet(ctx), { cls: "small", act: "level" })));
@@ -336,11 +339,11 @@ window.SpellpressTrackers = (function () {
           type: "button", class: "unit", dataset: { unit: unit.id }, onclick: () => magickaUnit(ctx, unit),
           "aria-label": `${unit.name}: attack ${unit.attack}, health ${unit.health}`,
         }, h("span", { class: "unit-name" }, unit.name),
-        unitLine(unit, [`\u2694 ${unit.attack}`, `\u2665 ${unit.health}`, unit.ready ? "ready" : unit.turn === t.turn && t.player === i ? "arrived" : null]),
+        unitLine(unit, [`\u2694 ${unit.attack}`, `\u2665 ${unit.health}`, unit.ready ? "ready" : unit.turn ? `arrived turn ${unit.turn}` : "arrived"]),
         h("span", { class: "chips" }, statusChips(unit, false)))));
       }
       box.append(list);
-      if (!t.over) box.append(button("Actions\u2026", () => magickaWizard(ctx, i), { cls: "small", act: "wizard" }));
+      if (!t.over && !mine.dead) box.append(button("Actions\u2026", () => magickaWizard(ctx, i), { cls: "small", act: "wizard" }));
     });
   }
 
@@ -519,7 +522,7 @@ window.SpellpressTrackers = (function () {
       const list = h("ul", { class: "units" });
       for (const unit of t.units.filter((u) => u.owner === i)) {
         const stats = unit.kind === "creature" ? [`\u2694 ${unit.attack}`, `\u2665 ${unit.health}/${unit.max}`] : [`blocker \u2665 ${unit.health}/${unit.max}`];
-        if (unit.kind === "creature") stats.push(unit.ready ? "ready" : t.player === i && unit.turn === t.turn && !unit.haste ? "arrived" : null);
+        if (unit.kind === "creature") stats.push(unit.ready ? "ready" : unit.turn === t.turn && !unit.haste ? `arrived turn ${unit.turn}` : null);
         list.append(h("li", {}, h("button", {
           type: "button", class: "unit " + unit.kind, dataset: { unit: unit.id }, onclick: () => sorcererUnit(ctx, unit),
           "aria-label": `${unit.name}: ${stats.filter(Boolean).join(", ")}`,

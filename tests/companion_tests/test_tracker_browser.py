@@ -112,7 +112,7 @@ def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     submit(ann)
     creature = ann.locator('.player[data-index="0"] .unit')
     expect(creature).to_contain_text(f"\u2694 {summon['attack']} \u00b7 \u2665 {summon['health']}")
-    expect(creature).to_contain_text("arrived")
+    expect(creature).to_contain_text("arrived turn 1")
 
     ann.locator('[data-act="muster"]').click()
     choose(ann, "Ben", "target")
@@ -174,7 +174,7 @@ def test_a_round_of_sorcerer_duel(server, phone, games):
     submit(ann)
     expect(num(ann, 0, "mana")).to_have_text(str(mana - creature["cost"]))
     unit = ann.locator('.player[data-index="0"] .unit')
-    expect(unit).to_contain_text("arrived")
+    expect(unit).to_contain_text("arrived turn 1")
 
     ann.locator('[data-act="next-turn"]').click()
     expect(ann.locator(".t-title")).to_have_text("Turn 2: Ben")

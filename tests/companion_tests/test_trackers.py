@@ -155,6 +155,19 @@ def test_a_shuffled_table_starts_with_any_scenario(games):
     assert len(firsts) > 1 and firsts <= {c.id for c in scenarios(game, 2)}
 
 
+def test_a_duel_joined_by_a_third_wizard_draws_from_the_group_deck(games):
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    start_round(t)
+    assert t.t["deck"] == "duel"
+    while t.t["phase"] == "battle":
+        shoot(t, max((0, 1), key=lambda i: t.counter("life", i)))
+    t.add("join", table.join(game, t.state, "Cy"))
+    assert t.mine(2)["alive"] and t.counter("life", 2) == game.constants.starting_life
+    start_round(t)
+    assert t.t["deck"] == "group" and game.card(t.t["scenario"]["id"]).deck == game.constants.scenario_decks["group"].deck
+
+
 def test_the_beginners_scenario_comes_first_unless_the_table_chooses(games):
     game = games["spellchamber"]
     for players, key in ((2, "duel"), (3, "group")):
