@@ -318,11 +318,14 @@ function tablePage() {
     }
   }
 
-  async function act(action) {
+  // `seen`: the version the player looked at when deciding (a sheet may stay open while the
+  // table moves on). Only this phone's own taps, sent first, may move it on.
+  async function act(action, seen = version) {
     if (!seat) { toast("Join this table to play."); return null; }
+    const own = pending.length > 0;
     await settled();
     const body = { ...action, request_id: requestId() };
-    if (ORDERED.has(action.type)) body.version = version;
+    if (ORDERED.has(action.type)) body.version = own ? version : seen;
     try {
       const result = await api("POST", `/api/tables/${encodeURIComponent(id)}/actions`, body, seat.token);
       accept(result.version, result.state);
@@ -334,8 +337,8 @@ function tablePage() {
     }
   }
 
-  const trackerContext = () => ({
-    state, version, me: seat ? seat.player : null, act, toast,
+  const trackerContext = (seen = version) => ({
+    state, version, me: seat ? seat.player : null, act: (action) => act(action, seen), toast,
     name: (i) => (i !== null && i !== undefined && state.players[i] ? state.players[i].name : "someone"),
   });
 

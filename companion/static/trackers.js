@@ -43,7 +43,14 @@ window.SpellpressTrackers = (function () {
   let answer = null;
 
   function sheet() {
-    return document.getElementById("ask-sheet");
+    const el = document.getElementById("ask-sheet");
+    if (!el.dataset.watched) {
+      el.dataset.watched = "1";
+      // Closed by Escape or a tap beside it: the question is answered "no" (unless another
+      // question has opened in its place meanwhile).
+      el.addEventListener("close", () => { if (!el.open && answer) close(null); });
+    }
+    return el;
   }
 
   function close(value) {

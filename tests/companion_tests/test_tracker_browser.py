@@ -65,6 +65,19 @@ def test_a_round_of_spellchamber_to_its_end(server, phone, games):
     expect(ann.locator(".t-title")).to_have_text("Round 1")
     fits_the_phone(ann)
 
+    # The battle player aims while the table moves on: the shot is refused (409), not fired
+    # at a table they have not seen, and the phone looks again.
+    shooter = state(server, t["id"])["tracker"]["turn"]["player"]
+    page = (ann, ben)[shooter]
+    page.locator('[data-act="shoot"]').click()
+    choose(page, ("Ann", "Ben")[1 - shooter])
+    server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "adjust", "player": shooter, "counter": "life", "delta": 1},
+                (t["token"], ben_seat["token"])[1 - shooter])
+    submit(page)
+    expect(page.locator("#toast")).to_contain_text("look again before you shoot")
+    expect(page.locator(".chamber .ammo.shown")).to_have_count(0)
+    expect(num(page, shooter, "life")).to_have_text(str(game.constants.starting_life + 1))
+
     for shot in range(size):
         now = state(server, t["id"])
         shooter = now["tracker"]["turn"]["player"]
