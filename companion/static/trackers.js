@@ -143,8 +143,8 @@ window.SpellpressTrackers = (function () {
         onclick: () => close(option.value),
       }, h("b", {}, option.label), option.sub ? h("small", {}, option.sub) : null)));
     form.onsubmit = (event) => { event.preventDefault(); close(null); };
-    form.replaceChildren(h("h2", { id: "ask-h" }, title), note ? h("p", { class: "hint" }, note) : null, list,
-      h("button", { type: "button", class: "btn ghost", onclick: () => close(null) }, "Cancel"));
+    form.replaceChildren(...[h("h2", { id: "ask-h" }, title), note ? h("p", { class: "hint" }, note) : null, list,
+      h("button", { type: "button", class: "btn ghost", onclick: () => close(null) }, "Cancel")].filter(Boolean));
     sheet().showModal();
     return new Promise((resolve) => { answer = resolve; });
   }

@@ -105,7 +105,8 @@ def _spellchamber(game: Game) -> tuple[Option, ...]:
     for spec in c.scenario_decks.values():
         for card in sorted(game.decks[spec.deck].cards, key=lambda card: card["number"]):
             ammo = ", ".join(f"{card[kind]} {effect.name}" for kind, effect in c.ammo.items())
-            label = f"{card.name}: {card['spells_per_player']} spells each, {ammo}"
+            spells = card["spells_per_player"]
+            label = f"{card.name}: {spells} spell{'' if spells == 1 else 's'} each, {ammo}"
             choices.append(Choice(card.id, label, (spec.players.min, spec.players.max)))
             if card["number"] == c.beginner_scenario:
                 preferred.append(card.id)

@@ -109,7 +109,7 @@ def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     summon = next(card for card in game.cards if card.type == "summon")
     ann = phone()
     ann.goto(server.url + "/new/magicka-mayhem")
-    ann.get_by_role("radio", name="3").check(force=True)
+    ann.get_by_role("radio", name="3", exact=True).check(force=True)
     for i, name in enumerate(["Ann", "Ben", "Cy"]):
         ann.locator(f"#name-{i}").fill(name)
     ann.get_by_role("radio", name=maximum.name).check()
