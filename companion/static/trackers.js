@@ -203,7 +203,7 @@ window.SpellpressTrackers = (function () {
       });
       picture.style.setProperty("--cards", String(Math.max(t.chamber.size, 1)));
       spent.forEach((k) => picture.append(h("span", { class: `ammo shown ${kindClass(k)}`, title: ammoName(k) }, h("span", {}, ammoName(k)))));
-      for (let i = 0; i < left; i++) picture.append(h("span", { class: "ammo back", "aria-hidden": "true" }, "?"));
+      for (let i = 0; i < left; i++) picture.append(h("span", { class: "ammo face-down", "aria-hidden": "true" }, "?"));
       panel.append(picture, h("p", { class: "chamber-left" },
         kinds.map((k) => h("span", { class: "left " + kindClass(k) }, h("b", {}, String(t.chamber.left[k])), " " + ammoName(k))),
         h("span", { class: "muted" }, " left")));

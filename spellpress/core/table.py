@@ -30,7 +30,7 @@ from typing import Any
 
 from . import trackers
 from .models import Game
-from .trackers.base import Conflict, Invalid, TableError
+from .trackers.base import Conflict, Invalid, TableError  # noqa: F401 (the companion catches TableError from here)
 
 NAME_MAX = 24  # characters in a player's name: it has to fit on a phone's row
 MAX_DELTA = 10_000  # a larger typed amount on a counter with no bounds is taken for a typo

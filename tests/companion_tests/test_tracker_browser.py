@@ -60,8 +60,8 @@ def test_a_round_of_spellchamber_to_its_end(server, phone, games):
     size = sum(scenario[k] for k in kinds)
 
     ann.locator('[data-act="start-round"]').click()
-    expect(ann.locator(".chamber .ammo.back")).to_have_count(size)
-    expect(ben.locator(".chamber .ammo.back")).to_have_count(size)
+    expect(ann.locator(".chamber .ammo.face-down")).to_have_count(size)
+    expect(ben.locator(".chamber .ammo.face-down")).to_have_count(size)
     expect(ann.locator(".t-title")).to_have_text("Round 1")
     fits_the_phone(ann)
 

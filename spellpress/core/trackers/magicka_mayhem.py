@@ -42,7 +42,6 @@ from .base import (
     shuffled,
     value,
     whole,
-    with_hidden,
     with_mine,
     with_tracker,
 )

@@ -31,12 +31,10 @@ from .base import (
     settled,
     settled_players,
     shuffled,
-    value,
     whole,
     with_hidden,
     with_mine,
     with_tracker,
-    _and,
 )
 
 SLUG = "spellchamber"
