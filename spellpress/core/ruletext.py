@@ -150,3 +150,16 @@ def _resolve(chain: list[str], context: Mapping[str, object]) -> str | None:
             return f"'{where}' has no '{name}'{hint}"
         value = value[name]
     return None
+
+
+def number(expression: int | str, context: Mapping[str, object]) -> int:
+    """A whole number written as a number, a constant's name ('barrier.strength') or a sum of
+    them ('mana_per_turn + max_conversions'), as layouts and playmats may; ValueError if not."""
+    if isinstance(expression, int) and not isinstance(expression, bool):
+        return expression
+    text, errors = render("{{ %s }}" % expression, context)
+    if errors:
+        raise ValueError(errors[0].message)
+    if not text.strip().lstrip("-").isdigit():
+        raise ValueError(f"'{expression}' is not a whole number (it is {text!r})")
+    return int(text)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -184,17 +183,13 @@ class Layouter:
         return _FIELD.sub(lambda m: str(face.values.get(m.group(1), "")) if m.group(1) in self.placeholders else m.group(0), text)
 
     def constant(self, value) -> int | None:
-        """A number, or the number a constant's (dotted) name stands for."""
-        if value is None or isinstance(value, int):
-            return value
-        current = self.game.text_context
-        for part in str(value).split("."):
-            if not isinstance(current, Mapping) or part not in current:
-                raise DoesNotFit(f"unknown constant '{value}'{did_you_mean(part, [k for k in current if isinstance(k, str)] if isinstance(current, Mapping) else [])}")
-            current = current[part]
-        if not isinstance(current, int) or isinstance(current, bool):
-            raise DoesNotFit(f"constant '{value}' is not a whole number")
-        return current
+        """A number, or what a constant's name (or a sum of constants) stands for."""
+        if value is None:
+            return None
+        try:
+            return ruletext.number(value, self.game.text_context)
+        except ValueError as exc:
+            raise DoesNotFit(str(exc)) from None
 
     def _track(self, x, y, w, h, box: Box, fill, color, ring) -> list[Primitive]:
         start, stop, mark = self.constant(box.start), self.constant(box.stop if box.stop is not None else 1), self.constant(box.mark)

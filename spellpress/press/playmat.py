@@ -109,12 +109,7 @@ class _Painter:
 
     def constant(self, value) -> int:
         """A number, a constant's name, or a sum of them ('mana_per_turn + max_conversions')."""
-        if isinstance(value, int):
-            return value
-        text, errors = ruletext.render("{{ %s }}" % value, self.game.text_context)
-        if errors or not text.strip().lstrip("-").isdigit():
-            raise ValueError(f"'{value}' is not a whole number from the constants" + (f": {errors[0].message}" if errors else ""))
-        return int(text)
+        return ruletext.number(value, self.game.text_context)
 
     def label(self, text: str, x: float, y: float, size: float, align: str = "center", font: str = "bold",
               color: str = "ink") -> list[Primitive]:
@@ -174,7 +169,6 @@ class _Painter:
         step = 1 if stop >= start else -1
         numbers = list(range(start, stop + step, step))
         cols = min(z.per_row, len(numbers))
-        rows = math.ceil(len(numbers) / cols)
         w = z.w or cols * 14.0
         cell = min(w / cols, 16.0)
         out: list[Primitive] = []
