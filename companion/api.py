@@ -8,7 +8,7 @@ import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from spellpress.core import table
+from spellpress.core import rules, table
 from spellpress.core.models import Game
 
 from .errors import BadRequest, NotFound, Unauthorized
@@ -187,3 +187,23 @@ def stream(table_id: str):
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     return Response(events(), mimetype="text/event-stream", headers=headers)
+
+
+@bp.get("/rules/<slug>")
+def rule_helpers(slug: str):
+    """A game's rule helpers, each with the inputs it takes: a phone draws its forms from them."""
+    game = _game(slug)
+    return jsonify(game=game.slug, helpers=[h.json(game) for h in rules.helpers(game).values()])
+
+
+@bp.post("/rules/<slug>/<helper>")
+def ask_rules(slug: str, helper: str):
+    """One helper's answer; inputs it cannot make sense of get 400 with every reason."""
+    game = _game(slug)
+    found = rules.helpers(game)
+    if helper not in found:
+        raise NotFound(f"{game.title} has no helper {helper!r}; its helpers are: {', '.join(found) or 'none'}"[:300])
+    try:
+        return jsonify(found[helper].ask(game, _body()))
+    except table.Invalid as err:
+        raise BadRequest(str(err)) from None

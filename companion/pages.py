@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
-from spellpress.core import table
+from spellpress.core import rules, table
 
 from .context import companion
 from .errors import ApiError
@@ -38,7 +38,7 @@ def home():
 @bp.get("/new/<slug>")
 def new_table(slug: str):
     game = companion().games.get(slug) or abort(404)
-    return render_template("new.html", game=game, options=table.game_options(game))
+    return render_template("new.html", game=game, options=table.game_options(game), has_rules=bool(rules.helpers(game)))
 
 
 @bp.get("/join")
@@ -81,8 +81,16 @@ def table_page(table_id: str):
     die = getattr(game.constants, "die_sides", None) if game else None
     return render_template(
         "table.html", table_id=table_id, version=now.version, die=die,
-        dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, **_board_context(state),
+        dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, has_rules=bool(game and rules.helpers(game)),
+        **_board_context(state),
     )
+
+
+@bp.get("/rules/<slug>")
+def rules_page(slug: str):
+    """A game's rule helpers on a page of their own, for a question asked away from a table."""
+    game = companion().games.get(slug) or abort(404)
+    return render_template("rules.html", game=game)
 
 
 @bp.get("/t/<table_id>/board")

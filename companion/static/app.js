@@ -575,6 +575,7 @@ function tablePage() {
     const sheet = document.getElementById(button.dataset.open);
     if (sheet.id === "log-sheet") renderLog();
     if (sheet.id === "menu-sheet") showInvite();
+    if (sheet.id === "rules-sheet") window.SpellpressRules.mount($("#rules"), $("#rules").dataset.game);
     sheet.showModal();
   }));
   $$("dialog.sheet").forEach((sheet) => sheet.addEventListener("click", (event) => {
@@ -683,4 +684,8 @@ function tablePage() {
   }
 }
 
-({ home: homePage, new: newPage, join: joinPage, table: tablePage })[document.body.dataset.page]?.();
+function rulesPage() {
+  window.SpellpressRules.mount($("#rules"), document.body.dataset.game);
+}
+
+({ home: homePage, new: newPage, join: joinPage, table: tablePage, rules: rulesPage })[document.body.dataset.page]?.();

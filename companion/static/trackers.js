@@ -776,5 +776,5 @@ window.SpellpressTrackers = (function () {
     panel.hidden = false;
   }
 
-  return { render, ask, pick };
+  return { render, ask, pick, h };
 })();

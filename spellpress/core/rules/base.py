@@ -20,6 +20,7 @@ from typing import Any
 from ..models import Game
 from ..trackers.base import Invalid
 
+MISSING = object()  # an input the request left out, as against one it sent as null
 MAX_ITEMS = 60  # cards or values in one list input: more is not a hand, it is a mistake
 
 
@@ -48,6 +49,10 @@ class Field:
     each: int = 1  # many: how often one option may appear
     hint: str = ""
 
+    def __post_init__(self):
+        if self.kind == "number" and (self.low is None or self.high is None):
+            raise ValueError(f"number input {self.name!r} needs low and high: a phone can type anything")
+
     def json(self) -> dict:
         out = {"name": self.name, "label": self.label, "kind": self.kind, "required": self.required}
         if self.options:
@@ -61,10 +66,13 @@ class Field:
         out["default"] = self.default
         return out
 
-    def read(self, value: Any) -> Any:
-        """The checked value, or Invalid with the reason."""
+    def read(self, value: Any = MISSING) -> Any:
+        """The checked value, or Invalid with the reason. An input left out takes the default;
+        null takes it too, but for an input that may be none (null is then "none")."""
         what = f"'{self.name}'"
-        if value is None:
+        if value is None and not self.required:
+            return () if self.kind == "many" else None
+        if value is None or value is MISSING:
             if self.kind == "many":
                 return ()
             if self.default is not None or not self.required:
@@ -77,12 +85,12 @@ class Field:
         if self.kind == "number":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise Invalid(f"{what} must be a whole number, got {_shown(value)}")
-            if self.low is not None and value < self.low or self.high is not None and value > self.high:
+            if not self.low <= value <= self.high:
                 raise Invalid(f"{what} must be {self.low} to {self.high}, got {value}")
             return value
         values = {o.value for o in self.options}
         if self.kind == "choice":
-            if value not in values or not isinstance(value, str):
+            if not isinstance(value, str) or value not in values:
                 raise Invalid(f"{what} must be one of: {_listed(self.options)}; got {_shown(value)}")
             return value
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -131,7 +139,7 @@ def read(fields: Sequence[Field], inputs: Any) -> dict:
     values = {}
     for f in fields:
         try:
-            values[f.name] = f.read(inputs.get(f.name))
+            values[f.name] = f.read(inputs.get(f.name, MISSING))
         except Invalid as err:
             problems.append(str(err))
     if problems:

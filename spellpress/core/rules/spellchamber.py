@@ -27,15 +27,16 @@ def _fields(game: Game) -> list[Field]:
         Option(card.id, card.name, " · ".join(f"{card.get(k, 0)} {c.ammo[k].name}" for k in AMMO_KINDS))
         for card in _scenarios(game)
     )
-    fields = [Field("scenario", "Scenario", "choice", scenarios, required=False,
-                    hint="Its chamber; or leave it out and type the chamber below.")]
-    for kind in AMMO_KINDS:
-        name = c.ammo[kind].name
-        fields.append(Field(f"chamber_{kind}", f"{name} in the chamber", "number", low=0, high=MOST_AMMO,
-                            required=False, hint="Without a scenario."))
+    first = next((card.id for card in _scenarios(game) if card.get("number") == c.beginner_scenario), None)
+    fields = [Field("scenario", "Scenario", "choice", scenarios, default=first, required=False,
+                    hint="Its chamber; or choose none and type the chamber below.")]
     for kind in AMMO_KINDS:
         name = c.ammo[kind].name
         fields.append(Field(f"shot_{kind}", f"{name} shot so far", "number", default=0, low=0, high=MOST_AMMO))
+    for kind in AMMO_KINDS:
+        name = c.ammo[kind].name
+        fields.append(Field(f"chamber_{kind}", f"{name} in the chamber", "number", low=0, high=MOST_AMMO,
+                            required=False, hint="Only with no scenario chosen."))
     return fields
 
 
@@ -55,13 +56,13 @@ def _odds(game: Game, inputs: dict) -> dict:
     typed = {k: inputs[f"chamber_{k}"] for k in AMMO_KINDS}
     if inputs["scenario"] is not None:
         if any(n is not None for n in typed.values()):
-            raise Invalid("give a scenario or the chamber's counts, not both")
+            raise Invalid("choose a scenario or type the chamber's counts, not both")
         card = next(s for s in _scenarios(game) if s.id == inputs["scenario"])
         chamber, source = {k: card.get(k, 0) for k in AMMO_KINDS}, card.name
     elif all(n is not None for n in typed.values()):
         chamber, source = typed, "the chamber"
     else:
-        raise Invalid("give a scenario, or how many of each ammo kind the chamber held (chamber_live, chamber_magic, chamber_blank)")
+        raise Invalid("choose a scenario, or type how many of each ammo kind the chamber held (chamber_live, chamber_magic, chamber_blank)")
     shot = {k: inputs[f"shot_{k}"] for k in AMMO_KINDS}
     try:
         odds = next_shot(chamber, shot)
@@ -72,7 +73,7 @@ def _odds(game: Game, inputs: dict) -> dict:
     total = sum(left.values())
     likeliest = max(odds.values())
     top = [c.ammo[k].name for k in AMMO_KINDS if odds[k] == likeliest]
-    details = [f"{left[k]} of {total} cards left: {c.ammo[k].name} {_percent(odds[k])}" for k in AMMO_KINDS]
+    details = [f"{c.ammo[k].name}: {left[k]} of the {total} cards left, {_percent(odds[k])}" for k in AMMO_KINDS]
     if total == 1:
         details.append("It is the last card: the round ends with this shot.")
     verdict = " · ".join(f"{c.ammo[k].name} {_percent(odds[k])}" for k in AMMO_KINDS)

@@ -1,0 +1,56 @@
+"""The rule helpers' calculators in a real Chromium at 360 x 740, against a real server."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def test_the_rules_sheet_on_a_spellchamber_table(server, phone, games):
+    game = games["spellchamber"]
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
+    page = phone("dark")
+    page.goto(f"{server.url}/t/{t['id']}")
+    page.get_by_role("button", name="Rules").click()
+    sheet = page.locator("#rules-sheet")
+    expect(sheet).to_be_visible()
+    verdict = sheet.locator(".calc-verdict")
+    _, start = server.call("POST", "/api/rules/spellchamber/next-shot", {})
+    expect(verdict).to_have_text(start["verdict"])
+
+    live = game.constants.ammo["live"].name
+    sheet.get_by_role("button", name=f"{live} shot so far up").click()
+    _, after = server.call("POST", "/api/rules/spellchamber/next-shot", {"shot_live": 1})
+    expect(verdict).to_have_text(after["verdict"])
+    assert after["verdict"] != start["verdict"]
+
+    sheet.get_by_label("Scenario").select_option("")  # none: the chamber must then be typed
+    expect(sheet.locator(".calc-answer.refused")).to_contain_text("choose a scenario")
+    for kind, n in (("live", 2), ("magic", 1), ("blank", 1)):
+        sheet.get_by_role("spinbutton", name=f"{game.constants.ammo[kind].name} in the chamber").fill(str(n))
+    _, typed = server.call("POST", "/api/rules/spellchamber/next-shot",
+                           {"scenario": None, "chamber_live": 2, "chamber_magic": 1, "chamber_blank": 1, "shot_live": 1})
+    expect(verdict).to_have_text(typed["verdict"])
+    expect(sheet.locator(".calc-answer.refused")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    for button in sheet.locator("button:visible").all():
+        assert button.bounding_box()["height"] >= 44, button.inner_text()
+
+
+def test_every_games_helpers_on_their_own_page(server, phone, games):
+    page = phone()
+    for slug, game in games.items():
+        _, listed = server.call("GET", f"/api/rules/{slug}")
+        page.goto(f"{server.url}/new/{slug}")
+        link = page.get_by_role("link", name="Rule helpers")
+        if not listed["helpers"]:
+            expect(link).to_have_count(0)
+            continue
+        link.click()
+        expect(page.locator("h1")).to_have_text(f"{game.title}: rules")
+        for helper in listed["helpers"]:
+            if len(listed["helpers"]) > 1:
+                page.get_by_role("radio", name=helper["title"]).check(force=True)
+            expect(page.get_by_text(helper["question"])).to_be_visible()
+            expect(page.locator(".calc-verdict")).not_to_be_empty()
+            expect(page.locator(".calc-answer.refused")).to_have_count(0)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, (slug, helper["id"])
