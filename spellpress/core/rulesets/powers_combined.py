@@ -158,9 +158,31 @@ class Challenge(Model):
 
 
 @dataclass(frozen=True)
+class Step:
+    """One modifier at work on a power, as the table would say it aloud."""
+
+    name: str  # the modifier as laid or flipped
+    counts_as: str  # itself, or the fallback for a Double Up! past the limit
+    power: int  # the power after it
+    rolled: int | None = None  # the die's total, for a roll modifier
+    double_up: bool = False  # a Double Up! within the limit (another spell, or a doubled challenge)
+
+
+@dataclass(frozen=True)
 class Target:
     power: int  # what the party's total must equal or beat
     runes: int  # what clearing it puts in the pot (before the supply runs short)
+    steps: tuple[Step, ...] = ()  # its modifiers at work, in order
+
+
+@dataclass(frozen=True)
+class Working:
+    """How one spell's total came about."""
+
+    steps: tuple[Step, ...]  # the card's modifier, then the runes'
+    modified: int  # the power after every modifier
+    relation: str | None  # "weak" or "resists": the challenge against the spell's element
+    total: int
 
 
 @dataclass(frozen=True)
@@ -168,6 +190,7 @@ class Outcome:
     target: Target
     totals: tuple[int, ...]  # each spell's total, weakness or resistance included
     total: int  # their sum
+    workings: tuple[Working, ...] = ()
 
     @property
     def cleared(self) -> bool:
@@ -202,28 +225,60 @@ def _dice(c: Constants, rolls: Iterator[int], count: int) -> int:
     return total
 
 
-def _apply(c: Constants, m: Modifier, power: int, rolls: Iterator[int]) -> int:
+def _apply(c: Constants, m: Modifier, power: int, rolls: Iterator[int]) -> Step:
     """An add, multiply or roll modifier applied to a power."""
     if m.op == "add":
-        return power + m.amount
+        return Step(m.name, m.name, power + m.amount)
     if m.op == "multiply":
-        return power * m.amount
+        return Step(m.name, m.name, power * m.amount)
     if m.op == "roll":
-        return power + _dice(c, rolls, m.amount)
+        rolled = _dice(c, rolls, m.amount)
+        return Step(m.name, m.name, power + rolled, rolled)
     raise ValueError(f"'{m.name}' is a Double Up!, which is no sum")
 
 
-def matchup(c: Constants, spell_element: str, challenge_element: str, power: int) -> int:
-    """A power after the Elemental Guide: times the weakness multiplier against a challenge
-    weak to the spell's element, divided (rounding down) against one that resists it."""
+def _modify(c: Constants, power: int, names: Iterable[str], rolls: Iterator[int], doubled: int,
+            double: int) -> tuple[tuple[Step, ...], int]:
+    """The steps of `names` applied in order to `power`, and the Double Ups used so far. A
+    Double Up! within the limit multiplies the power by `double`; one past it counts as the
+    fallback modifier."""
+    steps = []
+    for name in names:
+        m = modifier(c, name)
+        if m.op == "double_up":
+            if doubled < c.double_up_limit:
+                doubled += 1
+                power *= double
+                steps.append(Step(name, name, power, double_up=True))
+                continue
+            m = modifier(c, c.double_up_fallback)
+        step = _apply(c, m, power, rolls)
+        power = step.power
+        steps.append(Step(name, m.name, power, step.rolled))
+    return tuple(steps), doubled
+
+
+def relation(c: Constants, spell_element: str, challenge_element: str) -> str | None:
+    """"weak" if the challenge is weak to the spell's element, "resists" if it resists it."""
     for element in (spell_element, challenge_element):
         if element not in c.matchups:
             hint = did_you_mean(element, list(c.matchups)) or f"; the elements are {one_of(list(c.matchups))}"
             raise ValueError(f"unknown element '{element}'{hint}")
     m = c.matchups[challenge_element]
     if spell_element in m.weak_to:
-        return power * c.weakness_multiplier
+        return "weak"
     if spell_element in m.resists:
+        return "resists"
+    return None
+
+
+def matchup(c: Constants, spell_element: str, challenge_element: str, power: int) -> int:
+    """A power after the Elemental Guide: times the weakness multiplier against a challenge
+    weak to the spell's element, divided (rounding down) against one that resists it."""
+    found = relation(c, spell_element, challenge_element)
+    if found == "weak":
+        return power * c.weakness_multiplier
+    if found == "resists":
         return power // c.resistance_divisor
     return power
 
@@ -235,17 +290,9 @@ def challenge_target(c: Constants, challenge: Challenge, rolls: Iterable[int] = 
 
 
 def _target(c: Constants, challenge: Challenge, rolls: Iterator[int]) -> Target:
-    power, runes, doubled = challenge.power, challenge.runes, 0
-    for name in challenge.modifiers:
-        m = modifier(c, name)
-        if m.op == "double_up":
-            if doubled < c.double_up_limit:
-                doubled += 1
-                power, runes = power * c.double_up_on_challenge, runes * c.double_up_on_challenge
-                continue
-            m = modifier(c, c.double_up_fallback)
-        power = _apply(c, m, power, rolls)
-    return Target(power, runes)
+    steps, doubled = _modify(c, challenge.power, challenge.modifiers, rolls, 0, c.double_up_on_challenge)
+    power = steps[-1].power if steps else challenge.power
+    return Target(power, challenge.runes * c.double_up_on_challenge ** doubled, steps)
 
 
 def spell_totals(c: Constants, spells: Sequence[Spell], challenge_element: str, rolls: Iterable[int] = ()) -> tuple[int, ...]:
@@ -256,31 +303,24 @@ def spell_totals(c: Constants, spells: Sequence[Spell], challenge_element: str, 
     nothing itself; one past the limit counts as the fallback modifier. The party may cast
     fewer spells than its Double Ups allow, never more, and may spend at most
     `rune_spend_limit` runes in all."""
-    return _totals(c, spells, challenge_element, iter(rolls))
+    return tuple(w.total for w in _workings(c, spells, challenge_element, iter(rolls)))
 
 
-def _totals(c: Constants, spells: Sequence[Spell], element: str, rolls: Iterator[int]) -> tuple[int, ...]:
+def _workings(c: Constants, spells: Sequence[Spell], element: str, rolls: Iterator[int]) -> tuple[Working, ...]:
     if not spells:
         raise ValueError("the party casts at least one spell")
     spent = sum(len(s.runes) for s in spells)
     if spent > c.rune_spend_limit:
         raise ValueError(f"{spent} runes spent in one turn; at most {c.rune_spend_limit} may be")
-    allowed, doubled, totals = 1, 0, []
+    doubled, workings = 0, []
     for i, spell in enumerate(spells):
-        if i >= allowed:
-            raise ValueError(f"spell {i + 1} has no Double Up! to cast it: {allowed} spell(s) may be cast")
-        power = spell.power
-        for name in (spell.modifier, *spell.runes):
-            m = modifier(c, name)
-            if m.op == "double_up":
-                if doubled < c.double_up_limit:
-                    doubled += 1
-                    allowed += 1
-                    continue
-                m = modifier(c, c.double_up_fallback)
-            power = _apply(c, m, power, rolls)
-        totals.append(matchup(c, spell.element, element, power))
-    return tuple(totals)
+        if i > doubled:
+            raise ValueError(f"spell {i + 1} has no Double Up! to cast it: {doubled + 1} spell(s) may be cast")
+        steps, doubled = _modify(c, spell.power, (spell.modifier, *spell.runes), rolls, doubled, 1)
+        modified = steps[-1].power
+        found = relation(c, spell.element, element)
+        workings.append(Working(steps, modified, found, matchup(c, spell.element, element, modified)))
+    return tuple(workings)
 
 
 def cast(c: Constants, challenge: Challenge, spells: Sequence[Spell], rolls: Iterable[int] = ()) -> Outcome:
@@ -288,5 +328,6 @@ def cast(c: Constants, challenge: Challenge, spells: Sequence[Spell], rolls: Ite
     die's results, taken in order: first for the challenge's Wild Surges, then the spells'."""
     rolls = iter(rolls)
     target = _target(c, challenge, rolls)
-    totals = _totals(c, spells, challenge.element, rolls)
-    return Outcome(target, totals, sum(totals))
+    workings = _workings(c, spells, challenge.element, rolls)
+    totals = tuple(w.total for w in workings)
+    return Outcome(target, totals, sum(totals), workings)
