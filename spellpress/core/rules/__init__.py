@@ -14,6 +14,7 @@ from .base import Helper
 
 # ruleset -> its module in this package, imported when first asked for (the build never needs them)
 MODULES: dict[str, str] = {
+    "powermage-54": "powermage_54",
     "powers-combined": "powers_combined",
     "spellchamber": "spellchamber",
 }

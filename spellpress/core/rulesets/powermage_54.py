@@ -1,6 +1,12 @@
-"""PowerMage 54: points, thump multipliers, the hand limit and the halving on an empty draw deck."""
+"""PowerMage 54: points, thump multipliers, the hand limit and the halving on an empty draw deck.
+
+The game's arithmetic is here too, as pure functions the tracker and the rule helpers share:
+a card's value times its thump, an attack less its defense, the halving of points.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..models import Game
 from ..schema import Flag, Ident, Model, PositiveInt
@@ -38,3 +44,33 @@ def check(game: Game, report) -> None:
     dealt = c.starting_hand * game.players.max
     if dealt >= c.deck_size:
         report.constant(("starting_hand",), f"{game.players.max} players dealt {c.starting_hand} cards each take {dealt} cards, leaving no draw deck of the {c.deck_size}")
+
+
+# ---------------------------------------------------------------------------- the arithmetic
+
+
+@dataclass(frozen=True)
+class Clash:
+    strength: int  # the attack card's value, thumped
+    block: int  # the defense card's value, thumped (0 with no defense)
+    damage: int  # what gets through: never below 0
+
+
+def thumped(value: int, multiplier: int | None = None) -> int:
+    """A card's value, times its thump card's multiplier if it has one."""
+    return value * (multiplier or 1)
+
+
+def clash(attack: int, attack_thump: int | None = None, defense: int = 0, defense_thump: int | None = None) -> Clash:
+    strength, block = thumped(attack, attack_thump), thumped(defense, defense_thump)
+    return Clash(strength, block, max(0, strength - block))
+
+
+def points_after(points: int, change: int) -> int:
+    """Points never go below 0 and have no upper limit."""
+    return max(0, points + change)
+
+
+def halved(points: int, divisor: int) -> int:
+    """An empty draw deck's halving: rounding down."""
+    return points // divisor

@@ -9,6 +9,7 @@ thump's. The thump needs a PowerMage shown, which the players check at the table
 
 from __future__ import annotations
 
+from ..rulesets.powermage_54 import clash, halved, thumped
 from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
 
 SLUG = "powermage-54"
@@ -62,11 +63,6 @@ def _in_game(state: dict, who: int) -> None:
         raise Invalid(f"{name(state, who)} is defeated and out of the game")
 
 
-def halved(points: int, divisor: int) -> int:
-    """An empty draw deck's halving: rounding down."""
-    return points // divisor
-
-
 def _apply_halve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
     if strict:
         _refuse_if_over(state)
@@ -103,12 +99,11 @@ def _parse_attack(state: dict, action) -> dict:
     guard = _optional(state, action, "defense_thump", THUMP)
     if guard and not defense:
         raise Invalid("a defense thump multiplies a defense card: name the defense card too")
-    strength = attack["value"] * (thump["multiplier"] if thump else 1)
-    block = defense["value"] * (guard["multiplier"] if guard else 1) if defense else 0
+    sums = clash(attack["value"], thump and thump["multiplier"], defense["value"] if defense else 0, guard and guard["multiplier"])
     return {
         "attacker": attacker, "target": target, "attack": attack["id"], "thump": thump and thump["id"],
         "defense": defense and defense["id"], "defense_thump": guard and guard["id"],
-        "strength": strength, "block": block, "damage": max(0, strength - block),
+        "strength": sums.strength, "block": sums.block, "damage": sums.damage,
     }
 
 
@@ -143,7 +138,7 @@ def _parse_heal(state: dict, action) -> dict:
     card = card_of(state["rules"]["cards"][HEALTH], action.get("health"), "health card")
     thump = _optional(state, action, "thump", THUMP)
     return {"player": who, "health": card["id"], "thump": thump and thump["id"],
-            "amount": card["value"] * (thump["multiplier"] if thump else 1)}
+            "amount": thumped(card["value"], thump and thump["multiplier"])}
 
 
 def _apply_heal(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
