@@ -16,6 +16,7 @@ from .base import Helper
 MODULES: dict[str, str] = {
     "powermage-54": "powermage_54",
     "powers-combined": "powers_combined",
+    "sorcerer-duel": "sorcerer_duel",
     "spellchamber": "spellchamber",
 }
 

@@ -1,6 +1,10 @@
-"""Sorcerer Duel: mana per turn, card conversions, the hand limit, each player's own deck."""
+"""Sorcerer Duel: mana per turn, card conversions, the hand limit, each player's own deck, and
+where an attack's damage lands on a side with blockers (`one_target`, `whole_side`)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pydantic
 
@@ -82,3 +86,61 @@ def _check_requirement(game: Game, card, types_here: set, cards_here: dict, repo
         return
     if name.lower() not in requirement.lower():
         report.card(card, ("requirement",), f"the requirement names '{needs}' in 'needs' but its text never says '{name}'")
+
+
+# ---------------------------------------------------------------------------- damage
+
+
+@dataclass(frozen=True)
+class Blow:
+    """Where an attack's damage lands on one side."""
+
+    blockers: tuple[int, ...]  # what each blocker takes, in its owner's order
+    creatures: tuple[int, ...]  # what each creature takes
+    sorcerer: int
+    lost: int = 0  # damage past a one-target creature's health: it goes nowhere
+    odd: int = 0  # a whole-side attack's points that did not share evenly (the attacker places them)
+
+
+def through_blockers(damage: int, blockers: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    """What each blocker (by health left, in its owner's order) takes, and what gets past them all."""
+    taken = []
+    for health in blockers:
+        take = min(damage, health)
+        taken.append(take)
+        damage -= take
+    return tuple(taken), damage
+
+
+def one_target(damage: int, blockers: Sequence[int], creatures: Sequence[int], target: int | None) -> Blow:
+    """An attack at the sorcerer (`target` None) or at creature number `target`: the blockers
+    first, what is left to the target; past a creature's health it is lost."""
+    taken, left = through_blockers(damage, blockers)
+    hits = [0] * len(creatures)
+    if target is None:
+        return Blow(taken, tuple(hits), left)
+    hits[target] = min(left, creatures[target])
+    return Blow(taken, tuple(hits), 0, left - hits[target])
+
+
+def whole_side(damage: int, blockers: Sequence[int], creatures: Sequence[int]) -> Blow:
+    """A whole-side attack: one pool, the blockers first; what gets past them is shared as evenly
+    as possible among the creatures and the sorcerer. A creature that needs less than its share
+    takes only what it needs and the rest is shared among the others. The odd points go to the
+    sorcerer first, then the creatures in order (the attacker may place them otherwise)."""
+    taken, pool = through_blockers(damage, blockers)
+    hits = [0] * len(creatures)
+    standing = list(range(len(creatures)))
+    while True:
+        share = pool // (len(standing) + 1)
+        dying = [i for i in standing if creatures[i] <= share]
+        if not dying:
+            break
+        for i in dying:
+            hits[i] = creatures[i]
+            pool -= creatures[i]
+            standing.remove(i)
+    share, odd = divmod(pool, len(standing) + 1)
+    for n, i in enumerate(standing, start=1):
+        hits[i] = share + (1 if n < odd else 0)
+    return Blow(taken, tuple(hits), share + (1 if odd else 0), odd=odd)
