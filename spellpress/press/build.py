@@ -26,7 +26,7 @@ from pathlib import Path
 from ..core import Game, ValidationFailed, load_games
 from ..core.problems import Problem
 from ..core.problems import display_path
-from . import fonts, images, playmat, rulebook, sheets
+from . import bandpng, fonts, images, playmat, rulebook, sheets
 from .files import atomic_write
 from .displaylist import Drawing, Image
 from .icons import IconSet
@@ -281,6 +281,8 @@ class _GameBuild:
         self.game = plan.game
         self.out = options.out / self.game.slug
         self.cache = self.out / ".cache"
+        self._bands = self.cache / "bands"
+        self._band_files: set[str] = set()  # the bands this build's composite images are made of
         self.old = self._read_manifest()
         self.new: dict[str, str] = {}
 
@@ -410,7 +412,8 @@ class _GameBuild:
         rows = [[self._thumb(self.plan.fronts[c.id]) for c in deck.cards] + [self._thumb(self.plan.deck_backs[deck.id])]
                 for deck in self.game.decks.values()]
         digest = hashlib.sha256(json.dumps([[p.name for p in r] for r in rows]).encode()).hexdigest()
-        return [] if self._fresh("overview.png", digest) else [self._compose("overview.png", images.overview, rows)]
+        self._band_files.update(bandpng.file_name(k) for k, _, _ in images.overview_bands(rows)[1])
+        return [] if self._fresh("overview.png", digest) else [self._compose("overview.png", images.overview, rows, self._bands)]
 
     def _tts(self) -> list:
         index, jobs = [], []
@@ -427,14 +430,16 @@ class _GameBuild:
                 entry = {"sheet": f"{deck.id}-{n}.png", "deck": deck.name, "cards": len(fronts), "width": cols, "height": rows,
                          "back": f"{deck.id}-back.png"}
                 rel = f"tts/{deck.id}-{n}.png"
+                self._band_files.update(bandpng.file_name(k) for k, _ in images.tts_bands(fronts, self._thumb(back)))
                 if not self._fresh(rel, hashlib.sha256("".join(p.name for p in fronts).encode()).hexdigest()):
-                    jobs.append(self._compose(rel, images.tts_sheet, fronts, self._thumb(back)))
+                    jobs.append(self._compose(rel, images.tts_sheet, fronts, self._thumb(back), self._bands))
                 if own_backs:  # double-sided cards: a sheet of their backs in the same grid
                     backs = [self._thumb(self.plan.backs[c.id]) for c in chunk]
                     rel = f"tts/{deck.id}-{n}-backs.png"
                     entry["backs"] = f"{deck.id}-{n}-backs.png"
+                    self._band_files.update(bandpng.file_name(k) for k, _ in images.tts_bands(backs, self._thumb(back)))
                     if not self._fresh(rel, hashlib.sha256("".join(p.name for p in backs).encode()).hexdigest()):
-                        jobs.append(self._compose(rel, images.tts_sheet, backs, self._thumb(back)))
+                        jobs.append(self._compose(rel, images.tts_sheet, backs, self._thumb(back), self._bands))
                 index.append(entry)
         data = json.dumps({"game": self.game.title, "sheets": index}, indent=2).encode()
         if not self._fresh("tts/sheets.json", hashlib.sha256(data).hexdigest()):
@@ -442,10 +447,13 @@ class _GameBuild:
         return jobs
 
     def _prune_cache(self) -> None:
-        """Drop the cached thumbnails and PDF operators of faces that are no more."""
+        """Drop the cached thumbnails, PDF operators and image bands of faces that are no more."""
         keep = {p.name for f in self._faces() for p in (self._thumb(f), images.small_thumb(self._thumb(f)))}
         keep |= {sheets.form_cache_name(f.hash) for f in self._faces()}
         cached = [*self.cache.glob("*.png"), *self.cache.glob("pdf/*.ops")] if self.cache.is_dir() else []
+        if {"tts", "overview"} <= set(self.options.kinds):  # else some sheets' bands were not listed
+            keep |= self._band_files
+            cached += self._bands.glob("*.band")
         for path in cached:
             if path.name not in keep:
                 path.unlink()

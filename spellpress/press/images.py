@@ -16,7 +16,7 @@ from PIL import Image as PILImage
 
 from .displaylist import Drawing
 from .files import atomic_write
-from . import raster
+from . import bandpng, raster
 
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 TTS_CARD = (409, 572)  # trimmed poker in a 10 x 7 grid within 4096 x 4096
@@ -62,33 +62,63 @@ def tts_grid(n: int) -> tuple[int, int]:
     return cols, math.ceil((n + 1) / cols)
 
 
-def tts_sheet(thumbs: list[Path], hidden: Path) -> bytes:
-    """Cards left to right, top to bottom; the hidden card in the grid's last slot."""
+def tts_bands(thumbs: list[Path], hidden: Path) -> list[tuple[str, list[Path | None]]]:
+    """A sheet's rows of cards, each with its band's cache key: cards left to right, top to
+    bottom, the hidden card in the grid's last slot."""
     cols, rows = tts_grid(len(thumbs))
+    assert cols * TTS_CARD[0] <= TTS_MAX_PX and rows * TTS_CARD[1] <= TTS_MAX_PX
+    slots = thumbs + [None] * (cols * rows - 1 - len(thumbs)) + [hidden]
+    lines = [slots[r * cols:(r + 1) * cols] for r in range(rows)]
+    return [(bandpng.key("tts", TTS_CARD, [p.name if p else None for p in line]), line) for line in lines]
+
+
+def tts_sheet(thumbs: list[Path], hidden: Path, bands: Path) -> bytes:
+    cache = bandpng.BandCache(bands)
+    out = [(TTS_CARD[1], cache.get(key, lambda line=line: _tts_row(line))) for key, line in tts_bands(thumbs, hidden)]
+    return bandpng.png(tts_grid(len(thumbs))[0] * TTS_CARD[0], out)
+
+
+def _tts_row(row: list[Path | None]) -> PILImage.Image:
     w, h = TTS_CARD
-    sheet = PILImage.new("RGB", (cols * w, rows * h), (0, 0, 0))
-    cache: dict[Path, PILImage.Image] = {}
-    for i, path in enumerate(thumbs + [None] * (cols * rows - 1 - len(thumbs)) + [hidden]):
-        if path is None:
-            continue
-        if path not in cache:
-            cache[path] = PILImage.open(path).convert("RGB")
-        sheet.paste(cache[path], ((i % cols) * w, (i // cols) * h))
-    assert sheet.width <= TTS_MAX_PX and sheet.height <= TTS_MAX_PX
-    return png_bytes(sheet, level=1)
+    band = PILImage.new("RGB", (len(row) * w, h), (0, 0, 0))
+    for i, path in enumerate(row):
+        if path is not None:
+            with PILImage.open(path) as thumb:
+                band.paste(thumb.convert("RGB"), (i * w, 0))
+    return band
 
 
-def overview(rows_of_thumbs: list[list[Path]], background=(40, 36, 48)) -> bytes:
-    """Every unique face small, a row per deck."""
-    w, h = OVERVIEW_CARD
-    gap = 12
+OVERVIEW_GAP = 12
+OVERVIEW_BACKGROUND = (40, 36, 48)
+
+
+def overview_bands(rows_of_thumbs: list[list[Path]]) -> tuple[int, list[tuple[str, int, list[Path]]]]:
+    """The overview's width, and its lines of cards (a deck's row wrapped at ten), each with
+    its band's cache key and height: a gap above each line, and below the last."""
+    w, h, gap = *OVERVIEW_CARD, OVERVIEW_GAP
     cols = max(1, min(10, max(len(r) for r in rows_of_thumbs)))
-    lines = sum(math.ceil(len(r) / cols) for r in rows_of_thumbs)
-    image = PILImage.new("RGB", (gap + cols * (w + gap), gap + lines * (h + gap)), background)
-    line = 0
-    for row in rows_of_thumbs:
-        for i, path in enumerate(row):
-            with PILImage.open(small_thumb(path)) as small:
-                image.paste(small.convert("RGB"), (gap + (i % cols) * (w + gap), gap + (line + i // cols) * (h + gap)))
-        line += math.ceil(len(row) / cols)
-    return png_bytes(image, level=1)
+    lines = [row[i:i + cols] for row in rows_of_thumbs for i in range(0, len(row), cols)]
+    width = gap + cols * (w + gap)
+    out = []
+    for n, line in enumerate(lines):
+        height = h + gap + (gap if n == len(lines) - 1 else 0)
+        out.append((bandpng.key("overview", width, height, OVERVIEW_CARD, OVERVIEW_BACKGROUND, [p.name for p in line]), height, line))
+    return width, out
+
+
+def overview(rows_of_thumbs: list[list[Path]], bands: Path) -> bytes:
+    """Every unique face small, a row per deck."""
+    width, lines = overview_bands(rows_of_thumbs)
+    cache = bandpng.BandCache(bands)
+    out = [(height, cache.get(key, lambda line=line, height=height: _overview_line(line, width, height)))
+           for key, height, line in lines]
+    return bandpng.png(width, out)
+
+
+def _overview_line(line: list[Path], width: int, height: int) -> PILImage.Image:
+    w, gap = OVERVIEW_CARD[0], OVERVIEW_GAP
+    band = PILImage.new("RGB", (width, height), OVERVIEW_BACKGROUND)
+    for i, path in enumerate(line):
+        with PILImage.open(small_thumb(path)) as small:
+            band.paste(small.convert("RGB"), (gap + i * (w + gap), gap))
+    return band
