@@ -41,6 +41,7 @@ def test_the_helpers_are_registered_with_forms_from_the_yaml(game, c):
     assert fields["points"]["default"] == c.starting_points
     empty = found["empty-deck"].json(game)["fields"]
     assert len(empty) == game.players.max and [f["required"] for f in empty].count(True) == game.players.min
+    assert [f["default"] for f in empty if f["required"]] == [c.starting_points] * game.players.min
 
 
 def test_an_attack_thumped_with_a_powermage_shown_less_a_defense(game, c):
@@ -108,7 +109,7 @@ def test_a_card_is_not_used_more_often_than_the_deck_holds_it(game):
     ("attack", {"defense_thump": "double-thump", "defense_powermage": "blister"}, "name the defense card too"),
     ("heal", {"health": "ward"}, "'health' must be one of"),
     ("heal", {"extra": 1}, "unknown input 'extra'"),
-    ("empty-deck", {"points_1": 10}, "'points_2' is missing"),
+    ("empty-deck", {"points_3": "10"}, "'points_3' must be a whole number"),
     ("empty-deck", {"points_1": -4, "points_2": 3}, "'points_1' must be 1 to"),
 ])
 def test_bad_inputs_are_refused_with_a_reason(game, helper, inputs, reason):

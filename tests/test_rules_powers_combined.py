@@ -179,5 +179,7 @@ def test_one_card_counts_for_one_slot(game):
     single = next(card for card in game.cards if card.type == "spell" and card.count == 1)
     with pytest.raises(Invalid, match=f"{single.name} is in 2 slots"):
         spell_power(game, challenge=challenge(game).id, element=single.id, power=single.id, modifier=spell(game, modifier="+1 Power"))
-    with pytest.raises(Invalid, match="'challenge' is missing"):
-        ask(game, "spell-power", {"element": single.id})
+
+def test_a_fresh_form_answers_at_once(game):
+    answer = ask(game, "spell-power", {})
+    assert answer["verdict"] and answer["details"][0].startswith("Challenge")

@@ -61,7 +61,8 @@ def _heal_fields(game: Game) -> list[Field]:
 
 
 def _empty_deck_fields(game: Game) -> list[Field]:
-    return [_points(f"points_{i}", f"Player {i}'s points", required=i <= game.players.min)
+    return [_points(f"points_{i}", f"Player {i}'s points", game.constants.starting_points if i <= game.players.min else None,
+                    required=i <= game.players.min)
             for i in range(1, game.players.max + 1)]
 
 

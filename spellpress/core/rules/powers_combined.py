@@ -48,8 +48,10 @@ def _fields(game: Game) -> list[Field]:
     modifiers = tuple(Option(m.name, m.name) for m in c.modifiers)
     laid = max(level.modifiers for level in c.levels)
     challenge_dice, spell_dice = _most_rolls(game)
+    # a fresh form answers at once: a challenge its level lays nothing on, three different cards
+    bare = next((card.id for card in _cards(game, CHALLENGE_TYPE) if not c.levels[card["level"] - 1].modifiers), None)
     fields = [
-        Field("challenge", "Challenge", "choice", challenges),
+        Field("challenge", "Challenge", "choice", challenges, default=bare),
         Field("challenge_modifiers", "Modifiers laid on the challenge", "many", modifiers, high=laid, each=laid,
               hint="In the order they were laid; its level says how many."),
     ]
@@ -57,9 +59,10 @@ def _fields(game: Game) -> list[Field]:
         first = prefix == SPELLS[0]
         spell = "" if first else "Second spell: "
         hint = "" if first else "Only with a Double Up!"
-        for slot in SLOTS:
+        for i, slot in enumerate(SLOTS):
+            default = spells[i].value if first and i < len(spells) else None
             fields.append(Field(f"{prefix}{slot}", f"{spell}{slot} card".capitalize(), "choice", spells,
-                                required=first, hint=hint))
+                                default=default, required=first, hint=hint))
         fields.append(Field(f"{prefix}runes", f"{spell}modifiers flipped with runes".capitalize(), "many", modifiers,
                             high=c.rune_spend_limit, each=c.rune_spend_limit,
                             hint=f"At most {c.rune_spend_limit} a turn, in the order they were flipped."))
