@@ -86,8 +86,11 @@ def _within_the_deck(game: Game, cards) -> None:
             raise Invalid(f"{card.name} is used {n} times here, but the deck holds {held}")
 
 
-def _times(game: Game, card_id: str | None) -> str:
-    return f" ×{game.card(card_id)['multiplier']} ({game.card(card_id).name})" if card_id else ""
+def _worth(game: Game, card, thump: str | None, total: int) -> str:
+    """A card's value, and its thump's working if it had one."""
+    if thump is None:
+        return f"{card.name}: {total}"
+    return f"{card.name}: {card['value']} ×{game.card(thump)['multiplier']} ({game.card(thump).name}) = {total}"
 
 
 def _after(points: int, to: int) -> str:
@@ -104,9 +107,9 @@ def _attack(game: Game, inputs: dict) -> dict:
                  defense["value"] if defense else 0, _multiplier(game, inputs, "defense_", "defense's"))
     points = inputs["points"]
     to = points_after(points, -sums.damage)
-    details = [f"{attack.name}: {attack['value']}{_times(game, inputs['attack_thump'])} = {sums.strength}"]
+    details = [_worth(game, attack, inputs["attack_thump"], sums.strength)]
     if defense:
-        details.append(f"{defense.name}: {defense['value']}{_times(game, inputs['defense_thump'])} = {sums.block}, blocked")
+        details.append(_worth(game, defense, inputs["defense_thump"], sums.block) + " blocked")
         details.append(f"{sums.strength} − {sums.block} = {sums.strength - sums.block}" + (", never below 0" if sums.block > sums.strength else ""))
     details.append(_after(points, to))
     return {
@@ -127,7 +130,7 @@ def _heal(game: Game, inputs: dict) -> dict:
     to = points_after(points, amount)
     return {
         "verdict": f"+{amount}: {points} → {to} points",
-        "details": [f"{card.name}: {card['value']}{_times(game, inputs['thump'])} = {amount}", f"{points} + {amount} = {to} (no upper limit)"],
+        "details": [_worth(game, card, inputs["thump"], amount), f"{points} + {amount} = {to} (no upper limit)"],
         "amount": amount,
         "points": {"from": points, "to": to},
     }
