@@ -1,5 +1,6 @@
 """Rulebooks and playmats: their numbers come from the YAML, and the printed tiles fit together."""
 
+import json
 import re
 import shutil
 import subprocess
@@ -133,3 +134,39 @@ def test_fonts_embedded_and_qpdf_clean(built):
         assert rows and all(re.split(r"\s+", r.strip())[-5] == "yes" for r in rows), (pdf.name, fonts)
         check = subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True, text=True)
         assert check.returncode == 0, (pdf.name, check.stdout + check.stderr)
+
+
+def test_kept_contents_entries_lay_a_book_out_once_and_change_no_byte(tmp_path, games, cards_dir):
+    """The entries a build keeps let the next one skip platypus's second pass; wrong or torn
+    entries only cost that pass again. The PDF is the same in every case."""
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+
+    from spellpress.press import rulebook
+    from spellpress.press.build import Options, plan
+
+    book = plan(Options(cards=cards_dir, templates=cards_dir.parent / "templates", games=("spellchamber",),
+                        kinds=("rulebook",), progress=False))[0][0].book
+    passes = []
+    real = BaseDocTemplate.build
+
+    def counted(self, *args, **kwargs):
+        passes.append(1)
+        return real(self, *args, **kwargs)
+
+    BaseDocTemplate.build = counted
+    try:
+        cold = rulebook.pdf(book, "a4")
+        kept = tmp_path / "toc.json"
+        assert rulebook.pdf(book, "a4", contents=kept) == cold and kept.is_file()
+        passes.clear()
+        assert rulebook.pdf(book, "a4", contents=kept) == cold
+        assert len(passes) == 1
+        entries = json.loads(kept.read_text())
+        entries[-1][2] += 1  # a heading that moved
+        for stale in (json.dumps(entries), "[[1, 2]]", "not json"):
+            kept.write_text(stale)
+            passes.clear()
+            assert rulebook.pdf(book, "a4", contents=kept) == cold
+            assert len(passes) == 2
+    finally:
+        BaseDocTemplate.build = real

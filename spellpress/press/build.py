@@ -211,13 +211,11 @@ class RulebookJob:
     paper: str
     booklet: bool
     path: str
+    contents: str  # where the contents page's entries are kept between builds
 
     def run(self) -> None:
-        if self.booklet:
-            data = rulebook.impose(rulebook.pdf(self.book, self.paper, booklet=True), self.paper)
-        else:
-            data = rulebook.pdf(self.book, self.paper)
-        atomic_write(Path(self.path), data)
+        data = rulebook.pdf(self.book, self.paper, booklet=self.booklet, contents=Path(self.contents))
+        atomic_write(Path(self.path), rulebook.impose(data, self.paper) if self.booklet else data)
 
 
 @dataclass(frozen=True)
@@ -377,7 +375,7 @@ class _GameBuild:
             for booklet in (False, True) if self.options.booklet else (False,):
                 rel = f"rulebook-{paper}{'-booklet' if booklet else ''}.pdf"
                 if not self._fresh(rel, digest):
-                    jobs.append(RulebookJob(book, paper, booklet, str(self.out / rel)))
+                    jobs.append(RulebookJob(book, paper, booklet, str(self.out / rel), str(self.cache / f"{Path(rel).stem}.toc.json")))
                     self.report.written.append(self.out / rel)
         return jobs
 
@@ -450,7 +448,8 @@ class _GameBuild:
         """Drop the cached thumbnails, PDF operators and image bands of faces that are no more."""
         keep = {p.name for f in self._faces() for p in (self._thumb(f), images.small_thumb(self._thumb(f)))}
         keep |= {sheets.form_cache_name(f.hash) for f in self._faces()}
-        cached = [*self.cache.glob("*.png"), *self.cache.glob("pdf/*.ops")] if self.cache.is_dir() else []
+        keep |= {f"{Path(rel).stem}.toc.json" for rel in self.new if rel.startswith("rulebook-")}
+        cached = [*self.cache.glob("*.png"), *self.cache.glob("*.toc.json"), *self.cache.glob("pdf/*.ops")] if self.cache.is_dir() else []
         if {"tts", "overview"} <= set(self.options.kinds):  # else some sheets' bands were not listed
             keep |= self._band_files
             cached += self._bands.glob("*.band")

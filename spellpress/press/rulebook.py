@@ -8,6 +8,7 @@ where; every number in it comes from the loaded game, so a changed constant chan
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,9 +16,11 @@ import jinja2
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..core.models import Game
 from . import fonts, markup
+from .files import atomic_write
 from .displaylist import Drawing
 from .pdf import MM, draw as draw_face
 
@@ -61,17 +64,40 @@ def render_markup(game: Game, templates: Path, **extra) -> str:
     )
 
 
-def pdf(book: Book, paper: str, booklet: bool = False) -> bytes:
-    """The rulebook as a PDF on `paper`; `booklet` gives half-size pages, for imposing."""
+def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None) -> bytes:
+    """The rulebook as a PDF on `paper`; `booklet` gives half-size pages, for imposing.
+
+    The contents page needs the pages its headings land on, so platypus lays the book out
+    again until they stop changing: twice from nothing. `contents` (a file) keeps the last
+    build's entries; starting from them, a book whose headings did not move is laid out once.
+    The bytes are the same either way: the last pass always draws the entries it confirms.
+    """
     page = BOOKLET_PAGES[paper] if booklet else PAGES[paper]
     st = markup.styles(book.accent)
     colours = dict(book.element_colors)
     samples = dict(book.samples)
     story = markup.flowables(book.source, st, colours, lambda card: _SampleFlowable(samples[card], st))
+    tocs = [f for f in story if isinstance(f, TableOfContents)]
+    if contents is not None and tocs:
+        tocs[0]._entries = _kept_entries(contents)
     out = io.BytesIO()
     doc = _Doc(out, book, page, st)
     doc.multiBuild(story)
+    if contents is not None and tocs:
+        atomic_write(contents, json.dumps(tocs[0]._entries).encode())
     return out.getvalue()
+
+
+def _kept_entries(path: Path) -> list[tuple]:
+    """The contents entries a build kept: (level, text, page, key) each; none if unreadable."""
+    try:
+        entries = [tuple(entry) for entry in json.loads(path.read_text())]
+    except (OSError, ValueError, TypeError):
+        return []
+    shape = (int, str, int, (str, type(None)))
+    if all(len(e) == 4 and all(isinstance(v, t) for v, t in zip(e, shape)) for e in entries):
+        return entries
+    return []
 
 
 class _Doc(BaseDocTemplate):

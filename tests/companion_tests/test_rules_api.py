@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from spellpress.core import rules
+from spellpress.core.rules.base import MAX_ITEMS
 
 
 def starting_inputs(helper: dict) -> dict:
@@ -65,7 +66,7 @@ def hostile_bodies(helper: dict):
         if field["kind"] == "many":
             first = field["options"][0]["value"]
             yield f"{name} too many of one", {**start, name: [first] * (field["each"] + 1)}
-            yield f"{name} far too many", {**start, name: [first] * 10_000}
+            yield f"{name} far too many", {**start, name: [first] * (MAX_ITEMS + 1)}
 
 
 def test_bad_input_to_any_helper_gets_400_with_a_reason(client, games):
