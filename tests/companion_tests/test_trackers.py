@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 from spellpress.core import table, trackers
+from spellpress.core.rules.magicka_mayhem import INTERACTIVE_MODES
 from spellpress.core.table import Conflict, Event, Invalid
 
 
@@ -448,7 +449,7 @@ def counterable(game, ok=True):
 
 def test_countered_spells_muster_for_both_reflected_for_the_caster_disrupted_not_at_all(games):
     game = games["magicka-mayhem"]
-    vs = next(m.id for m in game.constants.modes if m.id in trackers.magicka_mayhem.INTERACTIVE_MODES)
+    vs = next(m.id for m in game.constants.modes if m.id in INTERACTIVE_MODES)
     t = Table(game, names(3), {"mode": vs, "mayhem": level(game, "always").id})
     spell = counterable(game).id
     countered = t.act({"type": "muster", "caster": 0, "target": 2, "interaction": "countered", "spell": spell})
@@ -464,7 +465,7 @@ def test_countered_spells_muster_for_both_reflected_for_the_caster_disrupted_not
 
 def test_in_spellmageddon_no_spell_is_countered(games):
     game = games["magicka-mayhem"]
-    simple = next(m.id for m in game.constants.modes if m.id not in trackers.magicka_mayhem.INTERACTIVE_MODES)
+    simple = next(m.id for m in game.constants.modes if m.id not in INTERACTIVE_MODES)
     t = Table(game, names(2), {"mode": simple})
     t.refused({"type": "muster", "caster": 0, "target": 1, "interaction": "countered"}, Invalid, "nothing is countered")
 

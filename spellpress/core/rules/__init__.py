@@ -15,6 +15,7 @@ from .base import Helper
 # ruleset -> its module in this package, imported when first asked for (the build never needs them)
 MODULES: dict[str, str] = {
     "powermage-54": "powermage_54",
+    "magicka-mayhem": "magicka_mayhem",
     "powers-combined": "powers_combined",
     "sorcerer-duel": "sorcerer_duel",
     "spellchamber": "spellchamber",

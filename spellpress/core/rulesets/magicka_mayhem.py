@@ -63,6 +63,7 @@ class Constants(Model):
     snap_cost: PositiveInt  # identical elements a snap spell is cast with
     interaction_threshold: PositiveInt  # same elements a spell needs to be countered, weak, immune
     counter_damage_divisor: PositiveInt  # a countered spell deals this fraction to both wizards
+    counter_damage_rounding: Literal["down", "up"] = "down"  # an odd damage divided: the rulebook is silent
     reflect_element: Text
     barrier: Barrier
     freeze_turns: PositiveInt

@@ -16,8 +16,16 @@ or made wet. A frozen wizard skips their next turn.
 
 from __future__ import annotations
 
-from collections import Counter
-
+from ..rules.magicka_mayhem import (
+    INTERACTIONS,
+    MUSTERS,
+    SPELL_TYPES,
+    SUMMON_TYPE,
+    absorb,
+    after,
+    held,
+    interactive_modes,
+)
 from . import units
 from .base import (
     ARROW,
@@ -49,12 +57,6 @@ from .base import (
 SLUG = "magicka-mayhem"
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
 MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
-SPELL_TYPES = ("spell", "summon")  # spell card spells: the card types of the spell deck
-SUMMON_TYPE = "summon"
-# Modes in which a snap spell may be cast at another spell (counter, disrupt, reflect). If none
-# of the game's modes is named here, every mode allows it.
-INTERACTIVE_MODES = ("spell-vs-spell",)
-INTERACTIONS = ("none", "countered", "reflected", "disrupted")
 
 
 def rules(game, created: dict) -> dict | None:
@@ -64,7 +66,6 @@ def rules(game, created: dict) -> dict | None:
     elements = [e.name for e in game.elements]
     deck = game.decks.get(MAYHEM_DECK)
     spells = [card for card in game.cards if card.type in SPELL_TYPES]
-    modes = [m.id for m in c.modes]
     return {
         "health": HEALTH,
         "levels": [{"id": l.id, "name": l.name, "method": l.method, "hits": l.hits, "out_of": l.out_of} for l in c.mayhem_levels],
@@ -86,7 +87,7 @@ def rules(game, created: dict) -> dict | None:
         },
         "freeze_turns": c.freeze_turns,
         "zap_damage": c.zap_damage,
-        "interactive_modes": [m for m in modes if m in INTERACTIVE_MODES] or modes,
+        "interactive_modes": [m.id for m in interactive_modes(c)],
     }
 
 
@@ -213,9 +214,7 @@ def _hurt(state: dict, target: tuple[str, object], amount: int) -> tuple[dict, d
     result: dict = {}
     barrier = holder.get("barrier")
     if barrier:
-        absorbed = min(barrier["strength"], amount)
-        amount -= absorbed
-        left = barrier["strength"] - absorbed
+        absorbed, amount, left = absorb(barrier["strength"], amount)
         state = _set(state, target, barrier={**barrier, "strength": left} if left else None)
         result.update(absorbed=absorbed, barrier=left)
     kind, ref = target
@@ -263,9 +262,7 @@ def _parse_muster(state: dict, action) -> dict:
 def _subjects(data: dict) -> list[int]:
     """Who musters: the caster for a spell that goes as cast (the target flips, the caster draws);
     both for a countered one; the caster alone, as its new target, for a reflected one."""
-    if data["interaction"] == "countered":
-        return [data["caster"], data["target"]] if data["target"] != data["caster"] else [data["caster"]]
-    return [data["caster"]]
+    return list(dict.fromkeys(data[role] for role in MUSTERS[data["interaction"]]))
 
 
 def _check_muster(state: dict, data: dict) -> None:
@@ -280,7 +277,7 @@ def _check_muster(state: dict, data: dict) -> None:
         mode = state["options"].get("mode")
         if mode not in r["interactive_modes"]:
             raise Invalid(f"in this mode no snap spell is cast at a spell, so nothing is {data['interaction']}")
-        if spell and max(Counter(spell["cost"]).values(), default=0) < r["threshold"]:
+        if spell and not held(spell["cost"], r["threshold"]):
             raise Invalid(
                 f"{spell['name']} holds no {r['threshold']} of the same element, so it cannot be {data['interaction']}"
             )
@@ -634,8 +631,10 @@ def _apply_freeze(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
     if not _exists(state, target):
         return state, {}
     who = _called(state, target)
-    if data["on"]:  # freezing ends being wet
-        return _set(state, target, frozen=turns, wet=False), {"who": who, "turns": turns}
+    if data["on"]:
+        holder = _holder(state, target)
+        wet, frozen = after("freezes", holder.get("wet"), holder.get("frozen"), turns)
+        return _set(state, target, frozen=frozen, wet=wet), {"who": who, "turns": turns}
     return _set(state, target, frozen=0), {"who": who}
 
 
@@ -657,7 +656,9 @@ def _apply_zap(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
     if not _exists(state, target):
         return state, {}
     who = _called(state, target)
-    state = _set(state, target, wet=False)
+    holder = _holder(state, target)
+    wet, frozen = after("zaps", holder.get("wet"), holder.get("frozen"), state["rules"]["freeze_turns"])
+    state = _set(state, target, wet=wet, frozen=frozen)
     state, result = _hurt(state, target, state["rules"]["zap_damage"])
     return state, {"damage": state["rules"]["zap_damage"], "who": who, **result}
 
