@@ -564,12 +564,16 @@ window.SpellpressTrackers = (function () {
     if (values) ctx.act({ type: "summon", player: i, card: values.card, ready: values.ready });
   }
 
+  // A one-target attack aims at a sorcerer or a creature, never a blocker: the blockers of that side take it first.
   function sorcererTargets(ctx, i) {
     const t = ctx.state.tracker;
     const foes = ctx.state.players.map((p, j) => j).filter((j) => j !== i);
+    const guarded = (j) => t.units.some((u) => u.owner === j && u.kind === "blocker");
+    const first = (j) => guarded(j) ? " \u00b7 blockers take it first" : "";
     return [
-      ...foes.map((j) => ({ value: j, label: ctx.name(j), sub: "blockers take it first" })),
-      ...t.units.filter((u) => u.owner !== i).map((u) => ({ value: u.id, label: `${ctx.name(u.owner)}'s ${u.name}`, sub: `health ${u.health}` })),
+      ...foes.map((j) => ({ value: j, label: ctx.name(j), sub: `the sorcerer${first(j)}` })),
+      ...t.units.filter((u) => u.owner !== i && u.kind === "creature").map((u) => ({
+        value: u.id, label: `${ctx.name(u.owner)}'s ${u.name}`, sub: `health ${u.health}${first(u.owner)}` })),
     ];
   }
 

@@ -200,14 +200,19 @@ def test_a_round_of_sorcerer_duel(server, phone, games):
     choose(ann, spell.name)
     choose(ann, "Ann")
     expect(num(ann, 0, "health")).to_have_text(str(c.starting_health - spell["damage"]))
+    wall = min((card for card in game.decks[ben_deck].cards if card.type == "blocker"), key=lambda card: card["health"])
+    server.call("POST", f"/api/tables/{t['id']}/actions",
+                {"type": "summon", "player": 1, "kind": "blocker", "name": wall.name, "health": wall["health"]}, t["token"])
+    expect(ann.locator('.player[data-index="1"] .unit')).to_contain_text(wall.name)
 
     ann.locator('[data-act="next-turn"]').click()
     expect(ann.locator(".t-title")).to_have_text("Turn 3: Ann")
     expect(num(ann, 0, "mana")).to_have_text(str(c.mana_per_turn))
     unit.click()
     choose(ann, "Attack")
+    expect(ann.locator("#ask-sheet .pick-chip, #ask-sheet .btn.pick").filter(has_text=wall.name)).to_have_count(0)
     choose(ann, "Ben")
-    expect(num(ann, 1, "health")).to_have_text(str(c.starting_health - creature["attack"]))
+    expect(num(ann, 1, "health")).to_have_text(str(c.starting_health - max(0, creature["attack"] - wall["health"])))
     fits_the_phone(ann)
 
 

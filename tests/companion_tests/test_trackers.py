@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 from spellpress.core import table, trackers
+from spellpress.core.rules import ask
 from spellpress.core.rules.magicka_mayhem import INTERACTIVE_MODES
 from spellpress.core.table import Conflict, Event, Invalid
 
@@ -678,30 +679,100 @@ def test_a_summon_needs_the_mana_and_a_ready_creature_attacks_at_once(games):
     assert t.counter("health", 1) == game.constants.starting_health - 2
 
 
+def duel(game, *side):
+    """A duel with Ben's side holding `side` ((kind, name, health), in the order placed), Ann to play."""
+    t = Table(game, names(2))
+    t.act({"type": "start_turn", "player": 1}, version=False)
+    for kind, unit, health in side:
+        t.act({"type": "summon", "player": 1, "kind": kind, "name": unit, "health": health})
+    t.act({"type": "start_turn", "player": 0}, version=False)
+    return t
+
+
+def taken(event):
+    """Who took what, in the order the blow landed."""
+    return [(h["who"], h["damage"]) for h in event.data["hits"]]
+
+
 def test_blockers_take_the_blow_first_and_the_excess_goes_through(games):
     game = games["sorcerer-duel"]
-    t = Table(game, names(2))
-    t.act({"type": "start_turn", "player": 1}, version=False)
-    t.act({"type": "summon", "player": 1, "kind": "blocker", "name": "Wall", "health": 2})
-    t.act({"type": "summon", "player": 1, "name": "Imp", "attack": 1, "health": 1})
-    t.act({"type": "start_turn", "player": 0}, version=False)
+    t = duel(game, ("blocker", "Wall", 2), ("creature", "Imp", 1))
     hit = t.act({"type": "cast", "player": 0, "damage": 3, "target": 1})
-    assert [(h["who"], h["from"], h["to"]) for h in hit.data["hits"]] == [("Ben's Wall", 2, 0), ("Ben", 20, 19)]
+    assert taken(hit) == [("Ben's Wall", 2), ("Ben", 1)]
+    assert hit.data["hits"][0]["destroyed"] and "draws" not in hit.data["hits"][0], "a blocker is no creature"
+    assert t.counter("health", 1) == game.constants.starting_health - 1
     assert [u["name"] for u in t.t["units"]] == ["Imp"]
-    side = t.act({"type": "cast", "player": 0, "damage": 2, "area": True})
-    assert [(h["who"], h["to"]) for h in side.data["hits"]] == [("Ben's Imp", 0), ("Ben", 17)], "no blocker: all take it"
-    assert side.data["hits"][0]["draws"] == game.constants.draws_on_creature_death
+    assert "Ben's Wall takes 2 (2 → 0, destroyed); Ben takes 1" in t.text(hit)
 
 
-def test_a_side_attack_against_a_blocker_is_absorbed_and_the_rest_split(games):
+def test_a_whole_side_attack_is_one_pool_shared_evenly_the_weak_taking_only_what_they_need(games):
     game = games["sorcerer-duel"]
-    t = Table(game, names(2))
-    t.act({"type": "start_turn", "player": 1}, version=False)
-    t.act({"type": "summon", "player": 1, "kind": "blocker", "name": "Wall", "health": 1})
-    t.act({"type": "summon", "player": 1, "name": "Imp", "attack": 1, "health": 5})
-    t.act({"type": "start_turn", "player": 0}, version=False)
+    t = duel(game, ("creature", "Imp", 1), ("creature", "Ogre", 5))
+    side = t.act({"type": "cast", "player": 0, "damage": 7, "area": True})
+    assert taken(side) == [("Ben's Imp", 1), ("Ben's Ogre", 3), ("Ben", 3)], "no blocker: the pool is shared, not dealt to each"
+    assert side.data["hits"][0]["draws"] == game.constants.draws_on_creature_death
+    assert (side.data["lost"], side.data["odd"]) == (0, 0)
+    assert t.counter("health", 1) == game.constants.starting_health - 3
+
+
+def test_a_side_attack_against_a_blocker_is_absorbed_and_the_rest_shared(games):
+    game = games["sorcerer-duel"]
+    t = duel(game, ("blocker", "Wall", 3), ("creature", "Imp", 5))
+    absorbed = t.act({"type": "cast", "player": 0, "damage": 2, "area": True})
+    assert taken(absorbed) == [("Ben's Wall", 2)], "the rulebook's example: the blocker takes it all"
     side = t.act({"type": "cast", "player": 0, "damage": 4, "area": True})
-    assert [(h["who"], h["from"] - h["to"]) for h in side.data["hits"]] == [("Ben's Wall", 1), ("Ben", 2), ("Ben's Imp", 1)]
+    assert taken(side) == [("Ben's Wall", 1), ("Ben's Imp", 1), ("Ben", 2)]
+    assert side.data["odd"] == 1
+    assert t.text(side).endswith("; 1 odd point did not share evenly: Ben took it (the attacker may place it elsewhere)")
+
+
+def test_a_one_target_attack_on_a_creature_goes_through_the_blockers_and_past_its_health_is_lost(games):
+    game = games["sorcerer-duel"]
+    t = duel(game, ("blocker", "Wall", 2), ("creature", "Imp", 3))
+    wall, imp = (u["id"] for u in t.t["units"])
+    t.refused({"type": "cast", "player": 0, "damage": 1, "target": wall}, Invalid, "Ben's Wall is a blocker")
+    first = t.act({"type": "cast", "player": 0, "damage": 4, "target": imp})
+    assert taken(first) == [("Ben's Wall", 2), ("Ben's Imp", 2)]
+    assert t.text(first).startswith("Ann cast an attack spell at Ben's Imp for 4: Ben's Wall takes 2")
+    second = t.act({"type": "cast", "player": 0, "damage": 5, "target": imp})
+    assert taken(second) == [("Ben's Imp", 1)] and second.data["lost"] == 4
+    assert t.text(second).endswith("; 4 damage past the creature's health is lost")
+    assert t.counter("health", 1) == game.constants.starting_health and t.t["units"] == []
+
+
+def test_a_creatures_attack_takes_the_same_road_as_a_spell(games):
+    game = games["sorcerer-duel"]
+    t = duel(game, ("blocker", "Wall", 2), ("creature", "Imp", 3))
+    imp = t.t["units"][1]["id"]
+    hound = t.act({"type": "summon", "player": 0, "name": "Hound", "attack": 4, "health": 2, "ready": True}).data["unit"]
+    bite = t.act({"type": "attack", "unit": hound, "target": imp})
+    assert taken(bite) == [("Ben's Wall", 2), ("Ben's Imp", 2)]
+    assert t.text(bite).startswith("Ann's Hound attacked Ben's Imp for 4: ")
+
+
+def test_the_tracker_lands_every_attack_where_the_rule_helper_does(games):
+    game = games["sorcerer-duel"]
+    ann_deck, ben_deck = (game.decks[p["options"]["deck"]] for p in Table(game, names(2)).state["players"])
+    blocker = min((card for card in ben_deck.cards if card.type == "blocker"), key=lambda card: card["health"])
+    creatures = sorted((card for card in ben_deck.cards if card.type == "creature"), key=lambda card: card["health"])[:3]
+    attacks = [card for card in ann_deck.cards if card.type == "attack-spell" or card.type == "creature" and card["attack"]]
+    for attack in attacks:
+        area = attack.type == "attack-spell" and attack["target"] == "side"
+        for aim in [None] if area else [None, *range(len(creatures))]:
+            t = duel(game, *((card.type, card.name, card["health"]) for card in [blocker, *creatures]))
+            target = 1 if aim is None else t.t["units"][1 + aim]["id"]
+            if attack.type == "creature":
+                unit = t.act({"type": "summon", "player": 0, "name": attack.name, "attack": attack["attack"],
+                              "health": attack["health"], "ready": True}).data["unit"]
+                event = t.act({"type": "attack", "unit": unit, "target": target})
+            else:
+                event = t.act({"type": "cast", "player": 0, "damage": attack["damage"], "area": area, **({} if area else {"target": target})})
+            answer = ask(game, "attack", {"attack": attack.id, "target": None if aim is None else creatures[aim].id,
+                                          "blockers": [blocker.id], "creatures": [card.id for card in creatures]})
+            helper = [(f"Ben's {h['name']}", h["damage"]) for h in answer["blockers"] + answer["creatures"] if h["damage"]]
+            helper += [("Ben", answer["sorcerer"]["damage"])] if answer["sorcerer"]["damage"] else []
+            assert taken(event) == helper, (attack.id, aim)
+            assert (event.data["lost"], event.data["odd"]) == (answer["lost"], answer["odd"]), (attack.id, aim)
 
 
 def test_casting_a_card_from_the_players_deck(games):

@@ -5,15 +5,17 @@ player's to 0: mana never carries over. Up to `max_conversions` cards a turn tur
 `mana_per_conversion` mana each. The first player does not draw on the game's first turn.
 Creatures and blockers come from the player's own deck (their cost paid in mana), or are typed
 in. A creature cannot attack in the turn it arrived (unless its card says it can: `ready`), and
-attacks once a turn. Damage aimed at a sorcerer breaks their blockers first, oldest first, and
-only the excess reaches the sorcerer; damage to a whole side is taken by the blockers if there
-are any, the excess split evenly among the side's creatures and sorcerer (the sorcerer first for
-what does not split evenly), and otherwise hits every creature and the sorcerer in full. A
-creature that dies lets its owner draw `draws_on_creature_death` cards.
+attacks once a turn. Where an attack's damage lands is the ruleset's sum (`one_target`,
+`whole_side`, as the rule helper works it): the side's blockers take it first, in the order they
+were placed; what gets past them goes to the one target (a sorcerer, or a creature, past whose
+health it is lost), or is shared as evenly as possible over the side's creatures and sorcerer,
+a creature needing less than its share taking only that. A creature that dies lets its owner
+draw `draws_on_creature_death` cards.
 """
 
 from __future__ import annotations
 
+from ..rulesets.sorcerer_duel import one_target, whole_side
 from . import units
 from .base import (
     ARROW,
@@ -146,7 +148,7 @@ def _deck_cards(state: dict, who: int, types: tuple[str, ...]) -> list[dict]:
 
 def _hit_unit(state: dict, unit: dict, amount: int, hits: list) -> dict:
     health = unit["health"] - amount
-    hit = {"unit": unit["id"], "who": units.called(state, unit), "from": unit["health"], "to": max(health, 0)}
+    hit = {"unit": unit["id"], "who": units.called(state, unit), "damage": amount, "from": unit["health"], "to": max(health, 0)}
     if health <= 0:
         state = units.replace(state, unit["id"], None)
         hit["destroyed"] = True
@@ -158,58 +160,78 @@ def _hit_unit(state: dict, unit: dict, amount: int, hits: list) -> dict:
     return state
 
 
-def _through_blockers(state: dict, who: int, amount: int, hits: list) -> tuple[dict, int]:
-    for blocker in units.owned(state, who, BLOCKER):
-        if amount <= 0:
-            break
-        take = min(amount, blocker["health"])
-        state = _hit_unit(state, blocker, take, hits)
-        amount -= take
-    return state, amount
+def _strike(state: dict, side: int, damage: int, aim: str | None = None, area: bool = False) -> tuple[dict, dict]:
+    """`damage` dealt to player `side`'s side where the ruleset's sums put it: through the blockers
+    (in the order they were placed) to the sorcerer, or to creature `aim`, or over the whole side
+    (`area`). Each unit and the sorcerer take what the sums give them."""
+    blockers, creatures = units.owned(state, side, BLOCKER), units.owned(state, side, CREATURE)
+    guards, health = [u["health"] for u in blockers], [u["health"] for u in creatures]
+    if area:
+        blow = whole_side(damage, guards, health)
+    else:
+        index = None if aim is None else [u["id"] for u in creatures].index(aim)
+        blow = one_target(damage, guards, health, index)
+    hits: list = []
+    for unit, took in zip(blockers + creatures, blow.blockers + blow.creatures):
+        if took:
+            state = _hit_unit(state, unit, took, hits)
+    if blow.sorcerer:
+        state, before, after = move(state, HEALTH, -blow.sorcerer, side)
+        hits.append({"player": side, "who": name(state, side), "damage": blow.sorcerer, "from": before, "to": after})
+    return state, {"hits": hits, "lost": blow.lost, "odd": blow.odd}
 
 
-def _hit_sorcerer(state: dict, who: int, amount: int, hits: list) -> dict:
-    state, amount = _through_blockers(state, who, amount, hits)
-    if amount > 0:
-        state, before, after = move(state, HEALTH, -amount, who)
-        hits.append({"player": who, "who": name(state, who), "from": before, "to": after})
-    return state
-
-
-def _hit_side(state: dict, who: int, amount: int, hits: list) -> dict:
-    creatures = units.owned(state, who, CREATURE)
-    if not units.owned(state, who, BLOCKER):
-        for creature in creatures:
-            state = _hit_unit(state, creature, amount, hits)
-        return _hit_sorcerer(state, who, amount, hits)
-    state, excess = _through_blockers(state, who, amount, hits)
-    if excess <= 0:
-        return state
-    share, extra = divmod(excess, 1 + len(creatures))
-    for i, creature in enumerate([None, *creatures]):
-        dealt = share + (1 if i < extra else 0)
-        if not dealt:
-            continue
-        if creature is None:
-            state, before, after = move(state, HEALTH, -dealt, who)
-            hits.append({"player": who, "who": name(state, who), "from": before, "to": after})
-        else:
-            state = _hit_unit(state, units.get(state, creature["id"]), dealt, hits)
-    return state
+def _strike_one(state: dict, target: object, damage: int) -> tuple[dict, dict]:
+    """A one-target attack at a sorcerer (a player's number) or a creature (a unit's id)."""
+    if isinstance(target, int):
+        state, results = _strike(state, target, damage)
+        return state, {"at": name(state, target), **results}
+    unit = units.get(state, target)
+    if unit is None or unit["kind"] != CREATURE:  # gone since: an undo replayed the log under it
+        return state, {}
+    state, results = _strike(state, unit["owner"], damage, aim=target)
+    return state, {"at": units.called(state, unit), **results}
 
 
 def _hits_text(hits: list) -> str:
     parts = []
     for hit in hits:
-        part = f"{hit['who']} {hit['from']} {ARROW} {hit['to']}"
+        change = f"{hit['from']} {ARROW} {hit['to']}"
         if hit.get("destroyed"):
-            part += " (destroyed" + (f": draws {plural(hit['draws'], 'card')}" if hit.get("draws") else "") + ")"
-        parts.append(part)
+            change += ", destroyed" + (f": draws {plural(hit['draws'], 'card')}" if hit.get("draws") else "")
+        parts.append(f"{hit['who']} takes {hit['damage']} ({change})" if "damage" in hit else f"{hit['who']} {change}")
     return "; ".join(parts) if parts else "no effect"
 
 
-def _target(state: dict, action, key: str = "target") -> object:
-    kind, ref = units.target(state, action.get(key), key)
+def _blow_text(data: dict, state: dict) -> str:
+    """Who took what, and where damage went that nobody took."""
+    text = _hits_text(data.get("hits", []))
+    if data.get("lost"):
+        text += f"; {data['lost']} damage past the creature's health is lost"
+    odd = data.get("odd")
+    if odd:
+        sorcerer = name(state, data["target"])
+        placed = (f"{sorcerer} took it (the attacker may place it elsewhere)" if odd == 1 else
+                  f"{sorcerer} took one, the creatures the others in the order they arrived "
+                  "(the attacker may place them elsewhere)")
+        text += f"; {plural(odd, 'odd point')} did not share evenly: {placed}"
+    return text
+
+
+def _aimed_at(data: dict, state: dict) -> str:
+    """What a one-target attack aimed at (an event logged before `at` was kept names a sorcerer by number)."""
+    if "at" in data:
+        return data["at"]
+    return name(state, data["target"]) if isinstance(data["target"], int) else "a creature"
+
+
+def _target(state: dict, action) -> object:
+    """A one-target attack's target: a sorcerer (a player's number) or a creature (a unit's id)."""
+    kind, ref = units.target(state, action.get("target"))
+    unit = units.get(state, ref) if kind == "unit" else None
+    if unit and unit["kind"] == BLOCKER:
+        raise Invalid(f"{units.called(state, unit)} is a blocker: aim at a sorcerer or a creature "
+                      "(the blockers on that side take the damage first)")
     return ref
 
 
@@ -333,30 +355,22 @@ def _parse_cast(state: dict, action) -> dict:
     return data
 
 
-def _strike(state: dict, target: object, amount: int, area: bool, hits: list) -> dict:
-    if area:
-        return _hit_side(state, target, amount, hits)
-    if isinstance(target, str):
-        unit = units.get(state, target)
-        return _hit_unit(state, unit, amount, hits) if unit else state
-    return _hit_sorcerer(state, target, amount, hits)
-
-
 def _apply_cast(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
     who = data["player"]
     if strict:
         _own_turn(state, who, "casts spells")
     state, mana = _pay(state, who, data["cost"], data["name"], strict)
-    hits: list = []
-    state = _strike(state, data["target"], data["damage"], data["area"], hits)
-    return state, {"mana": mana, "hits": hits}
+    if data["area"]:
+        state, blow = _strike(state, data["target"], data["damage"], area=True)
+    else:
+        state, blow = _strike_one(state, data["target"], data["damage"])
+    return state, {"mana": mana, **blow}
 
 
 def _describe_cast(data: dict, state: dict) -> str:
     who = name(state, data["player"])
-    where = f"{name(state, data['target'])}'s whole side" if data["area"] else (
-        name(state, data["target"]) if isinstance(data["target"], int) else "a unit")
-    return f"{who} cast {data['name']} at {where} for {data['damage']}: {_hits_text(data.get('hits', []))}"
+    where = f"{name(state, data['target'])}'s whole side" if data["area"] else _aimed_at(data, state)
+    return f"{who} cast {data['name']} at {where} for {data['damage']}: {_blow_text(data, state)}"
 
 
 def _parse_attack(state: dict, action) -> dict:
@@ -385,15 +399,13 @@ def _apply_attack(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
         return state, {}
     attacker = units.called(state, unit)
     state = units.replace(state, unit["id"], {**unit, "attacked": t["turn"]})
-    hits: list = []
-    state = _strike(state, target, unit["attack"], False, hits)
-    return state, {"attacker": attacker, "damage": unit["attack"], "hits": hits}
+    state, blow = _strike_one(state, target, unit["attack"])
+    return state, {"attacker": attacker, "damage": unit["attack"], **blow}
 
 
 def _describe_attack(data: dict, state: dict) -> str:
-    target = data["target"]
-    where = name(state, target) if isinstance(target, int) else (data.get("hits") or [{"who": "a unit"}])[0]["who"]
-    return f"{data.get('attacker', 'A creature')} attacked {where} for {data.get('damage', 0)}: {_hits_text(data.get('hits', []))}"
+    where = _aimed_at(data, state)
+    return f"{data.get('attacker', 'A creature')} attacked {where} for {data.get('damage', 0)}: {_blow_text(data, state)}"
 
 
 def _parse_unit_delta(state: dict, action) -> dict:
