@@ -732,9 +732,10 @@ window.SpellpressTrackers = (function () {
   }
 
   async function beaten(ctx, card) {
+    const { rules } = ctx.state;
     const fields = card
-      ? [{ name: "double_up", type: "check", label: "A Double Up! is on the challenge (twice the runes)" }]
-      : [{ name: "runes", type: "number", label: "Runes it gives", min: 0, max: 24, value: 1 }];
+      ? [{ name: "double_up", type: "check", label: `A Double Up! is on the challenge (runes \u00d7${rules.double_up_on_challenge})` }]
+      : [{ name: "runes", type: "number", label: "Runes it gives", min: 0, max: rules.rune_tokens, value: 1 }];
     const values = await ask({ title: "The party beat the challenge", fields, submit: "Take the runes" });
     if (!values) return;
     const action = { type: "resolve", result: "won" };

@@ -889,8 +889,8 @@ def test_beating_the_last_challenge_wins_and_losing_every_life_loses(games):
     t.act({"type": "face", "card": card.id}, version=False)
     assert t.t["matchup"] == {"weak_to": list(c.matchups[card["element"]].weak_to), "resists": list(c.matchups[card["element"]].resists)}
     won = t.act({"type": "resolve", "result": "won", "double_up": True})
-    assert won.data["reward"] == min(card["runes"] * 2, c.rune_tokens * 2)
-    assert t.counter("runes") == min(card["runes"] * 2, c.rune_tokens) and t.counter("challenge") == 2
+    assert won.data["reward"] == card["runes"] * c.double_up_on_challenge
+    assert t.counter("runes") == min(won.data["reward"], c.rune_tokens) and t.counter("challenge") == 2
     assert t.t["card"] is None
     t.refused({"type": "resolve", "result": "won"}, Invalid, "how many runes")
     t.act({"type": "adjust", "counter": "challenge", "delta": c.challenges_per_game - t.counter("challenge")})
@@ -920,6 +920,18 @@ def test_runes_spent_a_turn_stop_at_the_limit(games):
     assert t.t["spent"] == 0
     t.act({"type": "spend_rune"}, version=False)
     assert t.counter("runes") == c.rune_tokens - c.rune_spend_limit - 1
+
+
+def test_a_double_up_multiplies_the_reward_by_the_yamls_number(games):
+    game = games["powers-combined"]
+    triple = dataclasses.replace(game, constants=game.constants.model_copy(update={"double_up_on_challenge": 3}))
+    card = min((card for card in game.decks["challenges"].cards if card["runes"]), key=lambda card: card["runes"])
+    t = Table(triple, names(2))
+    t.act({"type": "face", "card": card.id}, version=False)
+    assert t.act({"type": "resolve", "result": "won", "double_up": True}).data["reward"] == card["runes"] * 3
+    most = game.constants.rune_tokens * 3
+    t.act({"type": "resolve", "result": "won", "runes": most})
+    t.refused({"type": "resolve", "result": "won", "runes": most + 1}, Invalid, f"runes must be 0 to {most}")
 
 
 # ================================================================================ every tracker

@@ -292,7 +292,13 @@ def challenge_target(c: Constants, challenge: Challenge, rolls: Iterable[int] = 
 def _target(c: Constants, challenge: Challenge, rolls: Iterator[int]) -> Target:
     steps, doubled = _modify(c, challenge.power, challenge.modifiers, rolls, 0, c.double_up_on_challenge)
     power = steps[-1].power if steps else challenge.power
-    return Target(power, challenge.runes * c.double_up_on_challenge ** doubled, steps)
+    return Target(power, challenge_reward(challenge.runes, doubled, c.double_up_on_challenge), steps)
+
+
+def challenge_reward(runes: int, doubled: int, double_up_on_challenge: int) -> int:
+    """A challenge's rune reward under `doubled` Double Ups (within the limit), each multiplying
+    it by the YAML's `double_up_on_challenge`."""
+    return runes * double_up_on_challenge ** doubled
 
 
 def spell_totals(c: Constants, spells: Sequence[Spell], challenge_element: str, rolls: Iterable[int] = ()) -> tuple[int, ...]:

@@ -79,7 +79,7 @@ def _apply_halve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
 
 def _describe_halve(data: dict, state: dict) -> str:
     changes = ", ".join(f"{name(state, c['player'])} {c['from']} {ARROW} {c['to']}" for c in data.get("points", []))
-    return f"The draw deck ran out: everyone's points are divided by {data.get('divisor', 2)}, rounding down: {changes}"
+    return f"The draw deck ran out: everyone's points are divided by {data['divisor']}, rounding down: {changes}"
 
 
 def _optional(state: dict, action, key: str, kind: str) -> dict | None:

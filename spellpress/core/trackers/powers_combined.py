@@ -2,19 +2,20 @@
 
 The challenge counter runs from 1 to `challenges_per_game`; the YAML's `levels` say which level
 each challenge is on and how many modifiers that level adds to it. A beaten challenge adds its
-runes to the pot (doubled under a Double Up!; the pot holds at most `rune_tokens`) and the party
-moves on; beating the last one wins the game. A failed challenge costs a shared life and stays
-to be tried again; with no lives left the party has lost. At most `rune_spend_limit` runes are
-spent a turn, and each turn ends when the challenge is beaten or failed.
+runes to the pot (times `double_up_on_challenge` under a Double Up!: the ruleset's
+`challenge_reward`; the pot holds at most `rune_tokens`) and the party moves on; beating the
+last one wins the game. A failed challenge costs a shared life and stays to be tried again;
+with no lives left the party has lost. At most `rune_spend_limit` runes are spent a turn, and
+each turn ends when the challenge is beaten or failed.
 """
 
 from __future__ import annotations
 
+from ..rulesets.powers_combined import challenge_reward
 from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, choice, flag, move, plural, settled, value, whole, with_tracker
 
 SLUG = "powers-combined"
 LIVES, RUNES, CHALLENGE = "lives", "runes", "challenge"  # the table counters of game.yaml
-DOUBLED = 2  # a Double Up! on a challenge doubles its power and its reward
 CHALLENGE_TYPE = "challenge"  # the card type of the challenge deck (decks.yaml)
 
 
@@ -33,6 +34,7 @@ def rules(game, created: dict) -> dict | None:
         "last": c.challenges_per_game,
         "rune_limit": c.rune_spend_limit,
         "rune_tokens": c.rune_tokens,
+        "double_up_on_challenge": c.double_up_on_challenge,
         "matchups": {k: {"weak_to": list(m.weak_to), "resists": list(m.resists)} for k, m in c.matchups.items()},
         "weakness_multiplier": c.weakness_multiplier,
         "resistance_divisor": c.resistance_divisor,
@@ -123,8 +125,15 @@ def _parse_resolve(state: dict, action) -> dict:
         "double_up": flag(action.get("double_up"), "double_up"),
     }
     if action.get("runes") is not None:
-        data["runes"] = whole(action.get("runes"), "runes", 0, state["rules"]["rune_tokens"] * DOUBLED)
+        r = state["rules"]
+        most = challenge_reward(r["rune_tokens"], 1, r["double_up_on_challenge"])  # a full pot's worth, doubled up
+        data["runes"] = whole(action.get("runes"), "runes", 0, most)
     return data
+
+
+def _card_reward(rules: dict, card: dict | None, double_up: bool) -> int:
+    """The face-up card's runes, under a Double Up! or not."""
+    return challenge_reward(card["runes"], int(double_up), rules["double_up_on_challenge"]) if card else 0
 
 
 def _apply_resolve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
@@ -137,7 +146,7 @@ def _apply_resolve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
             raise Invalid("say how many runes the challenge gives (runes), or name its card first")
     results: dict = {"challenge": challenge}
     if data["result"] == "won":
-        reward = data.get("runes", (card["runes"] if card else 0) * (DOUBLED if data["double_up"] else 1))
+        reward = data["runes"] if "runes" in data else _card_reward(r, card, data["double_up"])
         state, before, after = move(state, RUNES, reward)
         results.update(reward=reward, pot={"from": before, "to": after}, card=card and card["name"])
         if challenge >= r["last"]:

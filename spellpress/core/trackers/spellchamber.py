@@ -1,7 +1,7 @@
 """Spellchamber: rounds, the scenario deck, the Wizard Gun's chamber, battle turns, ghosts.
 
 A round starts with the top card of the scenario deck (the duel or the group deck, by the number
-of players; the card the table chose, by default the beginner's 1/12, on top for the first
+of players; the card the table chose, by default the YAML's `beginner_scenario`, on top for the first
 round). Its Live, Magic and Blank counts make the chamber, shuffled on the server; the order
 stays hidden, and only each shot reveals a card. The battle player aims at anyone (themselves
 included; ghosts cannot be aimed at) and shoots; the card's effect is the YAML's (`ammo`). A
