@@ -142,11 +142,11 @@ def test_art_is_drawn_when_the_file_exists(workspace):
         assert im.getpixel((412, 380)) == (10, 200, 30)  # the middle of the art box
 
 
-def test_pdfs_from_cached_face_operators_equal_freshly_drawn_ones(workspace):
-    build(options(workspace, kinds=("sheets", "fold")))
+def test_pdfs_from_cached_face_forms_equal_freshly_drawn_ones(workspace):
+    build(options(workspace, kinds=("sheets", "fold"), jobs=1))  # one process: the first PDF draws every face
     out = workspace / "build" / GAME
     drawn = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
-    assert list((out / ".cache" / "pdf").glob("*.ops"))
+    assert list((out / ".cache" / "pdf").glob("*.form"))
     for pdf in out.glob("*.pdf"):
         pdf.unlink()
     report = build(options(workspace, kinds=("sheets", "fold")))

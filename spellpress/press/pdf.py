@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 from PIL import Image as PILImage
 from reportlab import rl_config
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
@@ -20,7 +21,7 @@ rl_config.useA85 = 0  # streams stay binary: smaller files, and no time spent en
 # Characters beyond ASCII that card text may use, given fixed codes in every PDF (see prepare).
 EXTRA_CHARS = "·–—…‘’“”•×÷±°²³½¼¾€£©®™éèêëáàâäíìîïóòôöúùûüçñÉÈÁÀÖÜÇÑßæøåÆØÅ"
 _STABLE = set(map(chr, range(32, 127))) | set(EXTRA_CHARS)
-FORM_CODE_VERSION = f"1:{EXTRA_CHARS}"
+FORM_CODE_VERSION = f"2:{EXTRA_CHARS}"
 
 
 def prepare(canvas: Canvas) -> None:
@@ -39,21 +40,34 @@ def prepare(canvas: Canvas) -> None:
 def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None = None) -> None:
     """Record `drawing` as form `name`; its origin is the bleed box's lower left corner.
 
-    With `cache` (a file for this face's content hash) the form's operators are read from it
-    when it exists, and written to it when drawn; faces with pictures or unusual characters
-    are always drawn, since their operators name per-document resources.
+    With `cache` (a file for this face's content hash) the form's stream is read from it,
+    compressed as the PDF holds it, when it exists, and written to it when drawn: a face then
+    costs neither drawing nor compressing again. Faces with pictures or unusual characters are
+    always drawn, since their operators name per-document resources.
     """
     b = drawing.bleed
     canvas.beginForm(name, 0, 0, (drawing.width + 2 * b) * MM, (drawing.height + 2 * b) * MM)
     if cache is not None and not _cacheable(drawing):
         cache = None
-    if cache is not None and cache.is_file():
-        canvas._code.append(cache.read_text(encoding="utf-8"))  # one string: one encoding pass
-    else:
+    stored = _read(cache) if cache is not None else None
+    if stored is None:
         draw(canvas, drawing)
-        if cache is not None:
-            atomic_write(cache, "\n".join(canvas._code).encode("utf-8"))
     canvas.endForm()
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    if stored is not None:
+        form.Contents = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Filter": _FLATE}), stored)
+    elif cache is not None:
+        atomic_write(cache, zlib.compress(form.stream))
+
+
+_FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])  # as reportlab names its own compression
+
+
+def _read(cache: Path) -> bytes | None:
+    try:
+        return cache.read_bytes()
+    except OSError:
+        return None
 
 
 def _cacheable(drawing: Drawing) -> bool:

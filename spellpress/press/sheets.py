@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .displaylist import Drawing
+from .options import Paper
 from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 
 UNPRINTABLE = 6.35  # a home printer's unprintable edge, mm (GUIDE section 2)
@@ -31,14 +32,6 @@ MARK_MAX = 4.5  # and reach at most this far, mm, leaving the top margin to its 
 INK, HALO = (0, 0, 0), (1, 1, 1)
 
 
-@dataclass(frozen=True)
-class Paper:
-    name: str
-    width: float  # mm, portrait
-    height: float
-
-
-PAPERS = {"a4": Paper("A4", 210.0, 297.0), "letter": Paper("Letter", 215.9, 279.4)}
 
 
 @dataclass(frozen=True)
@@ -58,7 +51,7 @@ class Face:
 
     form: str
     drawing: Drawing
-    hash: str = ""  # its content hash: the name of its cached PDF operators
+    hash: str = ""  # its content hash: the name of its cached PDF form
 
 
 @dataclass(frozen=True)
@@ -102,7 +95,7 @@ class SheetWriter:
 
     def __init__(self, sheet: Sheet, title: str, cache: Path | None = None):
         self.sheet = sheet
-        self.cache = cache  # a directory of faces' PDF operators, by content hash
+        self.cache = cache  # a directory of faces' PDF forms, by content hash
         self.buffer = io.BytesIO()
         self.canvas = Canvas(self.buffer, pagesize=(sheet.pw * MM, sheet.ph * MM), invariant=1, pageCompression=1,
                              initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
@@ -183,9 +176,9 @@ class SheetWriter:
 
 
 def form_cache_name(face_hash: str) -> str:
-    """The file of a face's cached PDF operators: they depend on reportlab's output too."""
+    """The file of a face's cached form stream: it depends on reportlab's output too."""
     key = hashlib.sha256(f"{face_hash}:{FORM_CODE_VERSION}:{reportlab.Version}".encode()).hexdigest()
-    return f"{key[:40]}.ops"
+    return f"{key[:40]}.form"
 
 
 def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
