@@ -16,7 +16,6 @@ import io
 import itertools
 import json
 import multiprocessing
-import os
 import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -31,26 +30,12 @@ from .files import atomic_write
 from .displaylist import Drawing, Image
 from .icons import IconSet
 from .layout import Layouter
+from .options import PAPERS, Options
 from .templates import Templates
+from .watch import snapshot
 
 RENDERER_VERSION = "1"  # bump when a change to the drawing code changes pictures
-KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview", "rulebook", "playmat")
-PAPER_NAMES = tuple(sheets.PAPERS)
 MANIFEST = ".spellpress-manifest.json"
-
-
-@dataclass(frozen=True)
-class Options:
-    cards: Path = Path("cards")
-    templates: Path = Path("templates")
-    out: Path = Path("build")
-    games: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = KINDS
-    papers: tuple[str, ...] = PAPER_NAMES
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    jobs: int = os.cpu_count() or 1
-    progress: bool = True
-    booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
 
 
 @dataclass
@@ -83,8 +68,7 @@ class Report:
 def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
     """Load and lay out every face; raises ValidationFailed with every problem of every game."""
     games = load_games(options.cards, list(options.games) or None)
-    templates = Templates(options.templates)
-    icons = IconSet.load(options.templates / "icons.yaml")
+    templates, icons = _layouts(options.templates)
     problems: list[Problem] = []
     warnings: list[str] = []
     plans = []
@@ -99,22 +83,24 @@ def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
 
     for game in games:
         layouter = Layouter(game, icons)
+        faces = _FaceMemo(game, layouter, icons, base)
         p = GamePlan(game)
         for deck in game.decks.values():
             back = layout(deck.back)
             if back is not None:
-                p.deck_backs[deck.id] = _face(f"back-{deck.id}", layouter.draw(layouter.deck_face(deck), back), base)
+                p.deck_backs[deck.id] = faces.draw(f"back-{deck.id}", layouter.deck_face(deck), back)
             for card in deck.cards:
                 ctype = game.card_types[card.type]
                 front = layout(ctype.template)
                 if front is not None:
-                    p.fronts[card.id] = _face(card.id, layouter.draw(layouter.card_face(card), front), base)
+                    p.fronts[card.id] = faces.draw(card.id, layouter.card_face(card), front)
                 if ctype.back:
                     own = layout(ctype.back)
                     if own is not None:
-                        p.backs[card.id] = _face(f"{card.id}-back", layouter.draw(layouter.card_face(card), own), base)
+                        p.backs[card.id] = faces.draw(f"{card.id}-back", layouter.card_face(card), own)
                 elif deck.id in p.deck_backs:
                     p.backs[card.id] = p.deck_backs[deck.id]
+        faces.keep()
         if "rulebook" in options.kinds and not layouter.problems:
             p.book = _book(game, options.templates, templates, layouter, p, problems)
         if "playmat" in options.kinds:
@@ -176,6 +162,62 @@ def _value_bytes(value) -> bytes:
     return buffer.getvalue()
 
 
+_LAYOUTS: dict[Path, tuple[dict, Templates, IconSet]] = {}  # templates dir -> (its files' stats, layouts, icons)
+
+
+def _layouts(root: Path) -> tuple[Templates, IconSet]:
+    """The layouts and icons of a templates directory: read again only when one of its files
+    changed, so a long-lived process keeps the layouts it has read (they are immutable)."""
+    stats = snapshot([root])
+    kept = _LAYOUTS.get(root.resolve())
+    if kept is not None and kept[0] == stats:
+        return kept[1], kept[2]
+    templates, icons = Templates(root), IconSet.load(root / "icons.yaml")
+    _LAYOUTS[root.resolve()] = (stats, templates, icons)
+    return templates, icons
+
+
+class _FaceMemo:
+    """Faces laid out by an earlier plan in this process, under what shapes them.
+
+    A long-lived process (the resident builder, `watch`) plans again after every edit; most
+    faces are as they were, and laying them out was most of a plan. A face's key holds all its
+    layout reads: the face's own values and picture, its layout, and the game's side (the text
+    context its references resolve in, the elements, the placeholders, the icons, the fonts).
+    A face whose layout reported a problem is never kept, so its problem is reported again.
+    """
+
+    _kept: dict[str, dict[str, tuple[Drawing, str]]] = {}  # game slug -> key -> (drawing, hash)
+
+    def __init__(self, game: Game, layouter: Layouter, icons: IconSet, base: str):
+        self.slug, self.layouter, self.base = game.slug, layouter, base
+        self.before, self.now = self._kept.get(game.slug, {}), {}
+        side = (base, game.title, json.dumps(game.text_context, sort_keys=True, default=str),
+                [(e.name, e.color, e.icon) for e in game.elements], sorted(layouter.placeholders), icons.fingerprint)
+        self.game_key = hashlib.sha256(_value_bytes(side)).digest()
+        self.layout_keys: dict[int, bytes] = {}
+
+    def draw(self, key: str, face, layout) -> FaceOut:
+        if id(layout) not in self.layout_keys:
+            self.layout_keys[id(layout)] = hashlib.sha256(_value_bytes(layout)).digest()
+        art = face.art.stat() if face.art else None
+        own = (face.values, face.elements, str(face.art), art and (art.st_mtime_ns, art.st_size), face.seed, face.label)
+        memo = hashlib.sha256(self.game_key + self.layout_keys[id(layout)] + _value_bytes(own)).hexdigest()
+        found = self.before.get(memo) or self.now.get(memo)
+        if found is None:
+            problems = len(self.layouter.problems)
+            out = _face(key, self.layouter.draw(face, layout), self.base)
+            if len(self.layouter.problems) > problems:
+                return out
+            found = (out.drawing, out.hash)
+        self.now[memo] = found
+        return FaceOut(key, *found)
+
+    def keep(self) -> None:
+        """Keep this plan's faces (only them: an edited card's old face is let go)."""
+        self._kept[self.slug] = self.now
+
+
 def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
     h = hashlib.sha256(base.encode())
     h.update(_value_bytes(drawing))
@@ -189,10 +231,11 @@ def build(options: Options) -> Report:
     plans, warnings = plan(options)
     report = Report(warnings=warnings)
     games = [_GameBuild(p, options, report) for p in plans]
-    # Face images first, then PDFs, over one pool; the sheets made of those images (Tabletop
-    # Simulator, the overview) join the queue as soon as the images are drawn.
+    # Face images first, then the sheets PDFs, then print-shop files, rulebooks and playmats,
+    # over one pool; the sheets made of the images (Tabletop Simulator, the overview) join the
+    # queue as soon as the images are drawn.
     renders = [job for g in games for job in g.render_jobs()]
-    # Every game's first PDF before any game's second: by then its faces' operators are cached.
+    # Every game's first PDF before any game's second: by then its faces' forms are cached.
     per_game = [g.pdf_jobs() + g.rulebook_jobs() + g.playmat_jobs() for g in games]  # before the workers fork: see _SHARED
     pdfs = [job for jobs in itertools.zip_longest(*per_game) for job in jobs if job is not None]
     with _Workers(options) as workers:
@@ -265,10 +308,10 @@ class PdfJob:
         if self.layout == "printshop":
             data = sheets.printshop_pdf(cards, self.size, self.title, cache)
         elif self.layout == "fold":
-            sheet = sheets.Sheet(sheets.PAPERS[self.paper], sheets.FOLD_GRID, *self.size)
+            sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRID, *self.size)
             data = sheets.fold_pdf(cards, sheet, self.title, cache)
         else:
-            sheet = sheets.Sheet(sheets.PAPERS[self.paper], sheets.DUPLEX_GRIDS[self.paper], *self.size)
+            sheet = sheets.Sheet(PAPERS[self.paper], sheets.DUPLEX_GRIDS[self.paper], *self.size)
             data = sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache)
         atomic_write(Path(self.path), data)
 
@@ -339,10 +382,11 @@ class _GameBuild:
         first = next(iter(self.plan.fronts.values())).drawing
         size = (first.width, first.height, first.bleed)
         offset = self.options.back_offset
-        wanted = [("printshop", "", "printshop", "cards-printshop.pdf", digest)]
+        wanted = []  # the sheets to print at home first: `watch` shows them soonest
         for paper in self.options.papers:
             wanted += [("duplex", paper, "sheets", f"cards-{paper}.pdf", f"{digest}:{offset}"),
                        ("fold", paper, "fold", f"cards-fold-{paper}.pdf", digest)]
+        wanted.append(("printshop", "", "printshop", "cards-printshop.pdf", digest))
         jobs = []
         for layout, paper, kind, rel, key in wanted:
             if kind in self.options.kinds and not self._fresh(rel, key):
@@ -445,11 +489,11 @@ class _GameBuild:
         return jobs
 
     def _prune_cache(self) -> None:
-        """Drop the cached thumbnails, PDF operators and image bands of faces that are no more."""
+        """Drop the cached thumbnails, PDF forms and image bands of faces that are no more."""
         keep = {p.name for f in self._faces() for p in (self._thumb(f), images.small_thumb(self._thumb(f)))}
         keep |= {sheets.form_cache_name(f.hash) for f in self._faces()}
         keep |= {f"{Path(rel).stem}.toc.json" for rel in self.new if rel.startswith("rulebook-")}
-        cached = [*self.cache.glob("*.png"), *self.cache.glob("*.toc.json"), *self.cache.glob("pdf/*.ops")] if self.cache.is_dir() else []
+        cached = [*self.cache.glob("*.png"), *self.cache.glob("*.toc.json"), *self.cache.glob("pdf/*.form")] if self.cache.is_dir() else []
         if {"tts", "overview"} <= set(self.options.kinds):  # else some sheets' bands were not listed
             keep |= self._band_files
             cached += self._bands.glob("*.band")

@@ -26,8 +26,9 @@ from . import fonts
 from .displaylist import Drawing, Ellipse, Primitive, Rect, Text as TextItem
 from .icons import IconSet
 from .layout import hex_color
+from .options import PAPERS
 from .pdf import MM, draw, prepare
-from .sheets import PAPERS, UNPRINTABLE
+from .sheets import UNPRINTABLE
 
 CARD = (63.5, 88.9)
 OVERLAP = 12.0  # mm that neighbouring tiles share, to glue one over the other

@@ -1,0 +1,34 @@
+"""What a build is asked for: light enough for the command line to read without the renderers."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview", "rulebook", "playmat")
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    width: float  # mm, portrait
+    height: float
+
+
+PAPERS = {"a4": Paper("A4", 210.0, 297.0), "letter": Paper("Letter", 215.9, 279.4)}
+PAPER_NAMES = tuple(PAPERS)
+
+
+@dataclass(frozen=True)
+class Options:
+    cards: Path = Path("cards")
+    templates: Path = Path("templates")
+    out: Path = Path("build")
+    games: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = KINDS
+    papers: tuple[str, ...] = PAPER_NAMES
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    jobs: int = os.cpu_count() or 1
+    progress: bool = True
+    booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
