@@ -7,10 +7,15 @@ import json
 import sys
 from pathlib import Path
 
-from .core import Game, ValidationFailed, load_games
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the core (pydantic) is imported by the commands that load games, only when they run
+    from .core import Game, ValidationFailed
 
 
 def _load(cards: str) -> tuple[Game, ...] | None:
+    from .core import ValidationFailed, load_games
+
     try:
         return load_games(Path(cards))
     except ValidationFailed as failed:
@@ -53,6 +58,7 @@ def cmd_validate(args) -> int:
     cards = sum(len(g.cards) for g in games)
     note = ""
     if Path(args.templates).is_dir():
+        from .core import ValidationFailed
         from .press.build import Options, plan  # layouts: every text must fit its box
 
         try:
@@ -118,7 +124,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
+    args.argv = argv  # for a resident builder, which reads them again
     try:
         return args.run(args)
     except BrokenPipeError:  # `spellpress list | head`

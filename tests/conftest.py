@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -5,6 +6,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).parent))  # tests' own helpers (broken_cases)
+# Builds in the tests run in their own process; tests/test_press_resident.py tries the
+# resident builder on purpose, with a runtime directory of its own.
+os.environ["SPELLPRESS_RESIDENT"] = "0"
 
 
 @pytest.fixture(scope="session")

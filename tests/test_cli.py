@@ -45,7 +45,7 @@ def test_help_lists_only_commands_that_work():
     done = run("--help")
     assert done.returncode == 0
     listed = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("    ")]
-    assert listed == ["validate", "build", "watch", "list", "serve"]
+    assert listed == ["validate", "build", "watch", "resident", "list", "serve"]
 
 
 def test_a_missing_cards_directory_is_one_clear_line(tmp_path):

@@ -1,4 +1,8 @@
-"""`spellpress build` and `spellpress watch`."""
+"""`spellpress build`, `spellpress watch` and `spellpress resident`.
+
+Only what reading the command line needs is imported here: a build that its resident builder
+makes (see `resident`) starts without loading the renderers at all.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..core import ValidationFailed
-from . import build as press_build
-from .watch import watch
+from . import resident
+from .options import KINDS, PAPER_NAMES, Options
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -30,27 +33,36 @@ def add_commands(sub) -> None:
         p.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
         p.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
         p.add_argument("--out", default="build", metavar="DIR", help="default: ./build")
-        p.add_argument("--only", nargs="+", choices=press_build.KINDS, metavar="KIND",
-                       help=f"only these kinds: {', '.join(press_build.KINDS)}")
-        p.add_argument("--paper", choices=press_build.PAPER_NAMES, action="append",
+        p.add_argument("--only", nargs="+", choices=KINDS, metavar="KIND",
+                       help=f"only these kinds: {', '.join(KINDS)}")
+        p.add_argument("--paper", choices=PAPER_NAMES, action="append",
                        help="a4 or letter (default: both)")
         p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                        help="shift the backs of duplex sheets by X,Y mm (see the calibration page)")
         p.add_argument("--booklet", action="store_true", help="also print each rulebook as a booklet to fold and staple")
         p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+        if name == "build":
+            p.add_argument("--here", action="store_true",
+                           help="build in this process: neither use nor start a resident builder")
         p.set_defaults(run=cmd_build if name == "build" else cmd_watch)
+    r = sub.add_parser("resident", help="the builder that keeps repeated builds here fast")
+    r.add_argument("action", choices=("status", "stop"))
+    r.set_defaults(run=cmd_resident)
 
 
-def options(args) -> press_build.Options:
-    o = press_build.Options(
+def options(args) -> Options:
+    o = Options(
         cards=Path(args.cards), templates=Path(args.templates), out=Path(args.out), games=tuple(args.games),
-        kinds=tuple(args.only or press_build.KINDS), papers=tuple(dict.fromkeys(args.paper or press_build.PAPER_NAMES)),
+        kinds=tuple(args.only or KINDS), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
         back_offset=args.back_offset, booklet=args.booklet,
     )
-    return o if args.jobs is None else press_build.Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
+    return o if args.jobs is None else Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
 
 
-def run_once(o: press_build.Options) -> int:
+def run_once(o: Options) -> int:
+    from ..core import ValidationFailed
+    from . import build as press_build
+
     start = time.perf_counter()
     try:
         report = press_build.build(o)
@@ -73,8 +85,35 @@ def run_once(o: press_build.Options) -> int:
 
 
 def cmd_build(args) -> int:
-    return run_once(options(args))
+    if args.here or not resident.enabled():
+        return run_once(options(args))
+    code = resident.build_there(args.argv)
+    if code is None:  # no builder here yet (or it failed): build now, and start one for next time
+        code = run_once(options(args))
+        resident.start()
+    return code
+
+
+def build_here(argv: list[str]) -> int:
+    """`spellpress build ARGV` in this process: what the resident builder runs."""
+    from ..cli import parser
+
+    return run_once(options(parser().parse_args(argv)))
 
 
 def cmd_watch(args) -> int:
+    from .watch import watch
+
     return watch(options(args), run_once)
+
+
+def cmd_resident(args) -> int:
+    if args.action == "stop":
+        print("stopped this directory's resident builder" if resident.stop() else "no resident builder here")
+        return 0
+    found = resident.status()
+    if found is None:
+        print("no resident builder here; the next `spellpress build` starts one")
+    else:
+        print(f"resident builder: pid {found['pid']}, {found['builds']} builds served, in {found['cwd']}")
+    return 0
