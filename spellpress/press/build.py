@@ -177,6 +177,13 @@ def _layouts(root: Path) -> tuple[Templates, IconSet]:
     return templates, icons
 
 
+def forget() -> None:
+    """Forget the layouts and faces this process kept from earlier plans: the next build is
+    cold, as in a new process."""
+    _LAYOUTS.clear()
+    _FaceMemo.kept.clear()
+
+
 class _FaceMemo:
     """Faces laid out by an earlier plan in this process, under what shapes them.
 
@@ -187,11 +194,11 @@ class _FaceMemo:
     A face whose layout reported a problem is never kept, so its problem is reported again.
     """
 
-    _kept: dict[str, dict[str, tuple[Drawing, str]]] = {}  # game slug -> key -> (drawing, hash)
+    kept: dict[str, dict[str, tuple[Drawing, str]]] = {}  # game slug -> key -> (drawing, hash)
 
     def __init__(self, game: Game, layouter: Layouter, icons: IconSet, base: str):
         self.slug, self.layouter, self.base = game.slug, layouter, base
-        self.before, self.now = self._kept.get(game.slug, {}), {}
+        self.before, self.now = self.kept.get(game.slug, {}), {}
         side = (base, game.title, json.dumps(game.text_context, sort_keys=True, default=str),
                 [(e.name, e.color, e.icon) for e in game.elements], sorted(layouter.placeholders), icons.fingerprint)
         self.game_key = hashlib.sha256(_value_bytes(side)).digest()
@@ -215,7 +222,7 @@ class _FaceMemo:
 
     def keep(self) -> None:
         """Keep this plan's faces (only them: an edited card's old face is let go)."""
-        self._kept[self.slug] = self.now
+        self.kept[self.slug] = self.now
 
 
 def _face(key: str, drawing: Drawing, base: str) -> FaceOut:
