@@ -117,7 +117,49 @@ window.SpellpressRules = (function () {
       list, field.hint ? h("p", { class: "hint" }, field.hint) : null);
   }
 
-  const INPUTS = { choice: choiceInput, number: numberInput, flag: flagInput, many: manyInput };
+  // Many options (a deck's worth): a picker that adds one at a time, and the chosen ones in
+  // the order they were added (a side's blockers stand in order), each with its own remove.
+  const PICKER_FROM = 12;
+
+  function pickerInput(field, id, values, changed) {
+    const chosen = values[field.name];
+    const byValue = new Map(field.options.map((option) => [option.value, option]));
+    const add = h("select", { id, "aria-label": `Add to ${field.label}` });
+    const list = h("ol", { class: "calc-picked", "aria-label": field.label });
+    const total = h("span", { class: "calc-total" });
+    const redraw = () => {
+      total.textContent = chosen.length ? `${chosen.length} chosen` : "none chosen";
+      const full = field.most != null && chosen.length >= field.most;
+      add.replaceChildren(h("option", { value: "" }, full ? "Full" : "Add…"),
+        ...field.options.map((option) => h("option", {
+          value: option.value, disabled: full || chosen.filter((v) => v === option.value).length >= field.each,
+        }, option.sub ? `${option.label} (${option.sub})` : option.label)));
+      add.value = "";
+      list.replaceChildren(...chosen.map((value, i) => {
+        const option = byValue.get(value);
+        return h("li", { class: "calc-row picked" },
+          h("span", { class: "calc-name" }, h("b", {}, option.label), option.sub ? h("small", {}, option.sub) : null),
+          h("button", { type: "button", class: "btn small", "aria-label": `Remove ${option.label}`,
+            onclick: () => { chosen.splice(i, 1); redraw(); changed(); } }, "✕"));
+      }));
+    };
+    add.addEventListener("change", () => {
+      if (!add.value) return;
+      chosen.push(add.value);
+      redraw();
+      changed();
+    });
+    const clear = h("button", { type: "button", class: "btn small ghost", onclick: () => { chosen.length = 0; redraw(); changed(); } }, "Clear");
+    redraw();
+    return h("div", { class: "field" },
+      h("div", { class: "t-row" }, h("label", { class: "field-label", for: id }, field.label), total, clear),
+      list, add, field.hint ? h("p", { class: "hint" }, field.hint) : null);
+  }
+
+  const INPUTS = {
+    choice: choiceInput, number: numberInput, flag: flagInput,
+    many: (field, ...rest) => (field.options.length > PICKER_FROM ? pickerInput : manyInput)(field, ...rest),
+  };
 
   // ---------------------------------------------------------------- one calculator
 

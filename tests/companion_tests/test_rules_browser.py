@@ -54,3 +54,28 @@ def test_every_games_helpers_on_their_own_page(server, phone, games):
             expect(page.locator(".calc-verdict")).not_to_be_empty()
             expect(page.locator(".calc-answer.refused")).to_have_count(0)
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, (slug, helper["id"])
+
+
+def test_the_rulebook_example_on_a_phone_and_a_hand_picked_card_by_card(server, phone, games):
+    """Fire Bolt paid with Raging Fire and Limitless Lightning wastes one Lightning: asked the
+    way a player asks it, one card at a time from the picker."""
+    game = games["magicka-mayhem"]
+    page = phone()
+    page.goto(f"{server.url}/rules/magicka-mayhem")
+    page.get_by_label("Spell", exact=True).select_option("fire-bolt")
+    hand = page.get_by_label("Add to Element cards in hand")
+    for card in ("raging-fire", "limitless-lightning"):
+        hand.select_option(card)
+    _, expected = server.call("POST", "/api/rules/magicka-mayhem/can-cast",
+                              {"spell": "fire-bolt", "hand": ["raging-fire", "limitless-lightning"]})
+    verdict = page.locator(".calc-verdict")
+    expect(verdict).to_have_text(expected["verdict"])
+    assert "1 Lightning wasted" in expected["verdict"]
+    picked = page.locator(".calc-picked li")
+    expect(picked).to_have_count(2)
+    expect(picked.nth(0)).to_contain_text(game.card("raging-fire").name)
+    page.get_by_role("button", name=f"Remove {game.card('raging-fire').name}").click()
+    _, short = server.call("POST", "/api/rules/magicka-mayhem/can-cast", {"spell": "fire-bolt", "hand": ["limitless-lightning"]})
+    expect(verdict).to_have_text(short["verdict"])
+    assert short["verdict"].startswith("No:")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -301,7 +301,7 @@ def _as(card: Card, element: str) -> str:
 
 
 def _can_cast_fields(game: Game) -> list[Field]:
-    return [_hand_field(game), _spell_field(game)]
+    return [_spell_field(game), _hand_field(game)]
 
 
 def _can_cast(game: Game, inputs: dict) -> dict:
