@@ -207,6 +207,10 @@ window.SpellpressTrackers = (function () {
       panel.append(picture, h("p", { class: "chamber-left" },
         kinds.map((k) => h("span", { class: "left " + kindClass(k) }, h("b", {}, String(t.chamber.left[k])), " " + ammoName(k))),
         h("span", { class: "muted" }, " left")));
+      if (t.odds) {
+        panel.append(h("p", { class: "chamber-odds" }, "Next shot: " +
+          kinds.map((k) => `${ammoName(k)} ${Math.round(t.odds[k])}%`).join(" \u00b7 ")));
+      }
 
       const battle = t.turn.player;
       const ghost = state.players[battle].tracker.ghost;

@@ -10,6 +10,9 @@ def test_the_rules_sheet_on_a_spellchamber_table(server, phone, games):
     _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
     page = phone("dark")
     page.goto(f"{server.url}/t/{t['id']}")
+    docked = [b.bounding_box() for b in page.locator(".dock-btn").all()]
+    assert len(docked) == 5 and len({box["y"] for box in docked}) == 1, "the dock's five buttons share one row"
+    assert all(box["width"] >= 44 for box in docked)
     page.get_by_role("button", name="Rules").click()
     sheet = page.locator("#rules-sheet")
     expect(sheet).to_be_visible()

@@ -134,6 +134,22 @@ def test_each_scenarios_chamber_yields_exactly_its_cards(games, players):
         assert t.t["chamber"]["spent"] == revealed
 
 
+def test_the_table_shows_the_odds_the_next_shot_helper_gives(games):
+    from spellpress.core.rules import ask
+
+    game = games["spellchamber"]
+    card = max(scenarios(game, 2), key=lambda c: len({k for k in game.constants.ammo if c[k]}))
+    t = Table(game, names(2), {"scenario": card.id})
+    assert t.t["odds"] is None  # no round yet
+    start_round(t)
+    shot = Counter()
+    while t.t["phase"] == "battle":
+        answer = ask(game, "next-shot", {"scenario": card.id, **{f"shot_{k}": n for k, n in shot.items()}})
+        assert t.t["odds"] == {k: odds["percent"] for k, odds in answer["odds"].items()}
+        shot[shoot(t, max((0, 1), key=lambda i: t.counter("life", i))).data["card"]] += 1
+    assert t.t["odds"] is None
+
+
 def test_the_chamber_is_shuffled_by_the_randomness_handed_in(games):
     game = games["spellchamber"]
     card = max(scenarios(game, 2), key=lambda c: len({k for k in game.constants.ammo if c[k]}))

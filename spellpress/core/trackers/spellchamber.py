@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..rules.spellchamber import next_shot
+
 from .base import (
     ARROW,
     Action,
@@ -121,7 +123,16 @@ def settle(state: dict) -> dict:
     state = settled_players(state, derive)
     alive = [i for i, p in enumerate(state["players"]) if p["tracker"]["alive"]]
     over = n >= 2 and len(alive) <= 1
-    return settled(state, winner=alive[0] if over and alive else None, over=over)
+    return settled(state, winner=alive[0] if over and alive else None, over=over, odds=_odds(state["tracker"]))
+
+
+def _odds(t: dict) -> dict | None:
+    """The chance, in percent, that the next shot is each kind: what the rule helper says of
+    the cards left (none outside a round)."""
+    left = t["chamber"]["left"]
+    if t["phase"] != "battle" or not sum(left.values()):
+        return None
+    return {k: round(float(f) * 100, 1) for k, f in next_shot(left, dict.fromkeys(left, 0)).items()}
 
 
 # ---------------------------------------------------------------------------- helpers
