@@ -21,3 +21,15 @@ def games(cards_dir):
     from spellpress.core import load_games
 
     return {g.slug: g for g in load_games(cards_dir)}
+
+
+@pytest.fixture(scope="module")
+def game(request, games):
+    """The game named by the test module's SLUG."""
+    return games[request.module.SLUG]
+
+
+@pytest.fixture(scope="module")
+def c(game):
+    """Its constants."""
+    return game.constants

@@ -32,16 +32,6 @@ from spellpress.core.rulesets.powers_combined import (
 SLUG = "powers-combined"
 
 
-@pytest.fixture(scope="module")
-def game(games):
-    return games[SLUG]
-
-
-@pytest.fixture(scope="module")
-def c(game):
-    return game.constants
-
-
 def spell_cards(game):
     """Every physical spell card, each copy once, as (element, power, modifier)."""
     deck = game.decks[game.constants.spell_deck]

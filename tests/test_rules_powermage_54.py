@@ -14,16 +14,6 @@ from spellpress.core.trackers.base import Invalid
 SLUG = "powermage-54"
 
 
-@pytest.fixture(scope="module")
-def game(games):
-    return games[SLUG]
-
-
-@pytest.fixture(scope="module")
-def c(game):
-    return game.constants
-
-
 def cards(game, kind):
     return [card for card in game.cards if card.type == kind]
 

@@ -14,16 +14,6 @@ from spellpress.core.trackers.base import Invalid
 SLUG = "powers-combined"
 
 
-@pytest.fixture(scope="module")
-def game(games):
-    return games[SLUG]
-
-
-@pytest.fixture(scope="module")
-def c(game):
-    return game.constants
-
-
 def spell(game, **want):
     """The id of a spell card carrying every field of `want`."""
     return next(card.id for card in game.cards if card.type == "spell" and all(card.get(k) == v for k, v in want.items()))

@@ -13,16 +13,6 @@ SLUG = "sorcerer-duel"
 
 
 @pytest.fixture(scope="module")
-def game(games):
-    return games[SLUG]
-
-
-@pytest.fixture(scope="module")
-def c(game):
-    return game.constants
-
-
-@pytest.fixture(scope="module")
 def decks(game):
     """(the attacker's deck, the defender's deck)."""
     first, second = game.constants.player_decks[:2]
