@@ -87,7 +87,11 @@ def run_once(o: Options) -> int:
 def cmd_build(args) -> int:
     if args.here or not resident.enabled():
         return run_once(options(args))
-    code = resident.build_there(args.argv)
+    try:
+        code = resident.build_there(args.argv)
+    except KeyboardInterrupt:
+        print("interrupted; the resident builder finishes this build (every file it writes is whole)", file=sys.stderr)
+        return 130
     if code is None:  # no builder here yet (or it failed): build now, and start one for next time
         code = run_once(options(args))
         resident.start()

@@ -156,7 +156,7 @@ def _answer(conn: socket.socket) -> None:
 
     with conn.makefile("rb") as requests:
         request = json.loads(requests.readline())
-    if request.get("cwd") != os.getcwd():
+    if Path(request.get("cwd") or "").resolve() != Path.cwd().resolve():
         return  # not this builder's directory: the command builds itself
     if "status" in request or "stop" in request:
         _Builder.stopping = "stop" in request
