@@ -102,7 +102,6 @@ def test_playmat_tiles_put_back_together_cover_it_with_the_stated_overlap(built,
     reader = PdfReader(built / "magicka-mayhem" / f"playmat-tiled-{paper}.pdf")
     regions = []
     for page in reader.pages[1:]:  # the first page is the map
-        height = float(page.mediabox.height)
         clip, at = None, None
         for operands, op in ContentStream(page.get_contents(), reader).operations:
             if op == b"re" and clip is None:

@@ -147,11 +147,6 @@ def read(fields: Sequence[Field], inputs: Any) -> dict:
     return values
 
 
-def options(items, sub: Callable[[Any], str] = lambda item: "") -> tuple[Option, ...]:
-    """Options from things with `id` and `name` (cards, elements)."""
-    return tuple(Option(getattr(i, "id", None) or i.name, i.name, sub(i)) for i in items)
-
-
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
