@@ -21,12 +21,19 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def _body() -> dict:
     """The request's JSON object; an oversized body was refused (413) before it was read."""
     try:
-        data = json.loads(request.get_data() or b"null")
+        data = json.loads(request.get_data() or b"null", parse_constant=_not_json)
     except ValueError as err:
         raise BadRequest(f"the body is not valid JSON: {err}") from None
+    except RecursionError:
+        raise BadRequest("the body is not valid JSON: it nests too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
     return data
+
+
+def _not_json(name: str):
+    """NaN and Infinity, which Python's reader takes and JSON does not."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _with_state(fields: dict, now: Snapshot, status: int = 200) -> Response:

@@ -192,6 +192,9 @@ def raw_post(client, path, data, **headers):
     "body, status, reason",
     [
         (b"{not json", 400, "not valid JSON"),
+        (b"[" * 7000 + b"]" * 7000, 400, "nests too deeply"),
+        (b'{"type": "adjust", "player": 0, "counter": "health", "delta": NaN}', 400, "NaN is not a JSON value"),
+        (b'{"type": "adjust", "player": 0, "counter": "health", "delta": -Infinity}', 400, "not a JSON value"),
         (b"[1, 2]", 400, "JSON object"),
         (b"", 400, "JSON object"),
         (b'{"type": "adjust", "player": 9, "counter": "health", "delta": -1}', 422, "no player 9"),

@@ -76,7 +76,7 @@ def test_bad_input_to_any_helper_gets_400_with_a_reason(client, games):
             response = client.post(path, json=body)
             assert response.status_code == 400, (path, what, response.json)
             assert len(response.json["error"]) > 10, (path, what)
-        for raw in (b"", b"{", b"null", b'"text"', b"\xff\xfe"):
+        for raw in (b"", b"{", b"null", b'"text"', b"\xff\xfe", b"[" * 7000 + b"]" * 7000, b'{"x": NaN}'):
             response = client.post(path, data=raw, content_type="application/json")
             assert response.status_code == 400, (path, raw)
 
