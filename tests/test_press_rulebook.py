@@ -169,3 +169,43 @@ def test_kept_contents_entries_lay_a_book_out_once_and_change_no_byte(tmp_path, 
             assert len(passes) == 2
     finally:
         BaseDocTemplate.build = real
+
+
+def test_worked_examples_are_the_rule_helpers_answers(built, games):
+    from spellpress.core.rules import ask
+
+    game = games["magicka-mayhem"]
+    text = text_of(built / "magicka-mayhem" / "rulebook-a4.pdf")
+    paid = ask(game, "can-cast", {"spell": "fire-bolt", "hand": ["raging-fire", "limitless-lightning"]})
+    assert "1 Lightning wasted" in paid["verdict"] and paid["verdict"] in text
+    for snap, shield, outcome in (("cold-cube", False, "Countered"), ("flickering-flame", False, "Disrupted"),
+                                  ("cold-cube", True, "Reflected")):
+        verdict = ask(game, "snap-vs-spell", {"snap": snap, "shield": shield, "spell": "fire-bolt"})["verdict"]
+        assert verdict.startswith(outcome) and verdict in text
+    duel = games["sorcerer-duel"]
+    held = ask(duel, "attack", {"attack": "heat-wave", "blockers": ["bramble-hedge"], "creatures": ["mossling", "sporecap"]})
+    assert held["verdict"] in text_of(built / "sorcerer-duel" / "rulebook-a4.pdf")
+
+
+def test_an_example_the_helper_refuses_is_a_template_problem(tmp_path, cards_dir):
+    shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
+    book = tmp_path / "templates" / "rulebook" / "magicka-mayhem.md.j2"
+    book.write_text(book.read_text().replace('hand=["raging-fire", "limitless-lightning"]', 'hand=["raging-fire", "no-such-card"]'))
+    from spellpress.core import ValidationFailed
+    from spellpress.press.build import plan
+
+    with pytest.raises(ValidationFailed) as failed:
+        plan(Options(cards=cards_dir, templates=tmp_path / "templates", games=("magicka-mayhem",), kinds=("rulebook",)))
+    message = str(failed.value.problems[0])
+    assert "magicka-mayhem.md.j2" in message and "ask('can-cast'" in message and "no-such-card" in message
+
+
+def test_table_columns_are_never_narrower_than_their_longest_word():
+    from spellpress.press.markup import _share
+
+    widths = _share(300, [40, 4, 40], [30, 60, 30])  # the middle column's word needs 60 of its 4% share
+    assert widths[1] == 60 and sum(widths) == pytest.approx(300)
+    assert widths[0] == pytest.approx(widths[2]) and all(w >= least for w, least in zip(widths, [30, 60, 30]))
+    assert _share(300, [1, 1, 1], [10, 10, 10]) == pytest.approx([100, 100, 100])
+    squeezed = _share(100, [1, 1], [80, 80])  # no room for both: shared as the weights say
+    assert sum(squeezed) == pytest.approx(100)

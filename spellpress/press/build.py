@@ -34,7 +34,7 @@ from .options import PAPERS, Options
 from .templates import Templates
 from .watch import snapshot
 
-RENDERER_VERSION = "1"  # bump when a change to the drawing code changes pictures
+RENDERER_VERSION = "2"  # bump when a change to the drawing code changes pictures
 MANIFEST = ".spellpress-manifest.json"
 
 

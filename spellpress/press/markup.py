@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
     Flowable,
     KeepTogether,
@@ -187,22 +188,59 @@ def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
     data = [[Paragraph(inline(c, element_colors), st.head if n == 0 else st.cell) for c in row] for n, row in enumerate(rows)]
-    # Columns share the width by how much they hold: a column of long text gets the room.
     weights = [min(max(max(len(_plain(r[k])) for r in rows), 4), 60) ** 0.8 for k in range(width)]
-    widths = [f"{100 * w / sum(weights):.2f}%" for w in weights]
-    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    least = [max(_longest_word(r[k], st.head if n == 0 else st.cell) for n, r in enumerate(rows)) + 2 * _CELL_PAD
+             for k in range(width)]
+    table = _SharedTable(data, weights, least, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),  # else Helvetica, unembedded
         ("BACKGROUND", (0, 0), (-1, 0), st.accent),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.HexColor("#fbf8f1"), colors.HexColor("#f1ebdd")]),
         ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#c9bfa9")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 4),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+        ("LEFTPADDING", (0, 0), (-1, -1), _CELL_PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), _CELL_PAD),
         ("TOPPADDING", (0, 0), (-1, -1), 3),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
     ]))
     return KeepTogether([table, Spacer(1, 8)]) if len(rows) <= 12 else table
+
+
+_CELL_PAD = 4  # points either side of a cell's text
+
+
+class _SharedTable(Table):
+    """Columns share the width by how much they hold (a column of long text gets the room),
+    but none is narrower than its longest word, which would otherwise break mid-word."""
+
+    def __init__(self, data, weights: list[float] | None = None, least: list[float] | None = None, **kwargs):
+        super().__init__(data, **kwargs)  # the parts of a split table come with their widths set
+        self._weights, self._least = weights, least
+
+    def wrap(self, availWidth, availHeight):
+        if self._weights is not None:
+            self._argW = _share(availWidth, self._weights, self._least)
+        return super().wrap(availWidth, availHeight)
+
+
+def _share(total: float, weights: list[float], least: list[float]) -> list[float]:
+    """Widths in proportion to `weights` summing to `total`, each at least its `least` (as
+    far as the total allows): a column below its least is fixed there, the rest share on."""
+    fixed: dict[int, float] = {}
+    while True:
+        free = [k for k in range(len(weights)) if k not in fixed]
+        room = total - sum(fixed.values())
+        share = {k: room * weights[k] / sum(weights[j] for j in free) for k in free} if free else {}
+        short = [k for k in free if share[k] < least[k]]
+        if not short or room <= sum(least[k] for k in free):
+            return [fixed.get(k, share.get(k, 0.0)) for k in range(len(weights))]
+        fixed.update({k: least[k] for k in short})
+
+
+def _longest_word(text: str, style: ParagraphStyle) -> float:
+    """Its widest word, measured in bold: a word may be set in bold, and then it is wider."""
+    words = _plain(text).split() or [""]
+    return max(pdfmetrics.stringWidth(word, fonts.pdf_name("bold"), style.fontSize) for word in words)
 
 
 def _plain(text: str) -> str:

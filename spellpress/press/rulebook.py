@@ -60,8 +60,22 @@ def render_markup(game: Game, templates: Path, **extra) -> str:
     return env.get_template(name).render(
         game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
         cards_of=lambda card_type: [card for card in game.cards if card.type == card_type],
+        card=game.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
         **extra,
     )
+
+
+def _ask(game: Game, helper: str, inputs: dict) -> dict:
+    """A rule helper's answer, for a worked example: the book's examples are worked out by the
+    same code as the companion's calculators. An example the helper refuses is the template's
+    mistake, reported like one."""
+    from ..core import rules
+    from ..core.trackers.base import Invalid
+
+    try:
+        return rules.ask(game, helper, inputs)
+    except Invalid as exc:
+        raise jinja2.TemplateRuntimeError(f"the example ask('{helper}', ...) is refused: {exc}") from None
 
 
 def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None) -> bytes:
