@@ -2,7 +2,8 @@
 // slow or gone; pages are fetched fresh and kept as a fallback; the API is never cached.
 const CACHE = "spellpress-{{ config.ASSET_VERSION }}";
 const SHELL = [
-  "{{ asset('app.css') }}", "{{ asset('app.js') }}", "{{ asset('trackers.js') }}", "{{ asset('theme.js') }}",
+  "{{ asset('app.css') }}", "{{ asset('app.js') }}", "{{ asset('trackers.js') }}", "{{ asset('rules.js') }}",
+  "{{ asset('theme.js') }}",
   "{{ asset('icon.svg') }}", "{{ asset('icon-192.png') }}", "/",
 ];
 
