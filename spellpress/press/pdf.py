@@ -54,10 +54,11 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None 
         draw(canvas, drawing)
     canvas.endForm()
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    if stored is None and cache is not None:
+        stored = zlib.compress(form.stream)  # as reportlab would: compressed once, kept for next time
+        atomic_write(cache, stored)
     if stored is not None:
         form.Contents = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Filter": _FLATE}), stored)
-    elif cache is not None:
-        atomic_write(cache, zlib.compress(form.stream))
 
 
 _FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])  # as reportlab names its own compression
