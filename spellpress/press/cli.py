@@ -112,6 +112,9 @@ def cmd_watch(args) -> int:
 
 
 def cmd_resident(args) -> int:
+    if not resident.supported():
+        print("no resident builder on this system: every build runs in its own process")
+        return 0
     if args.action == "stop":
         print("stopped this directory's resident builder" if resident.stop() else "no resident builder here")
         return 0

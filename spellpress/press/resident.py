@@ -17,7 +17,6 @@ SPELLPRESS_RESIDENT=0 (or `spellpress build --here`) never uses or starts one.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -32,8 +31,13 @@ IDLE_SECONDS = int(os.environ.get("SPELLPRESS_RESIDENT_IDLE", 20 * 60))
 SWITCH = "SPELLPRESS_RESIDENT"
 
 
+def supported() -> bool:
+    """Unix sockets and file locks: Linux, macOS, the BSDs (not Windows, which builds in-process)."""
+    return os.name == "posix" and hasattr(socket, "AF_UNIX")
+
+
 def enabled() -> bool:
-    return os.environ.get(SWITCH, "1") != "0"
+    return supported() and os.environ.get(SWITCH, "1") != "0"
 
 
 def _code_version() -> str:
@@ -177,6 +181,8 @@ def _answer(conn: socket.socket) -> None:
 
 
 def serve() -> None:
+    import fcntl
+
     path = address(Path.cwd())
     lock = open(path.with_suffix(".lock"), "w")
     try:
