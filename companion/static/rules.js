@@ -203,8 +203,21 @@ window.SpellpressRules = (function () {
       }
     }
     const changed = () => { clearTimeout(timer); timer = setTimeout(ask, WAIT_MS); };
-    const form = h("div", { class: "calc-form" },
-      helper.fields.map((field) => INPUTS[field.kind](field, `calc-${helper.id}-${field.name}`, values, changed)));
+    // Fields of one group (seldom needed) sit together in a folded section; it opens by itself
+    // when one of them already holds a value.
+    const form = h("div", { class: "calc-form" });
+    let section = null;
+    for (const field of helper.fields) {
+      const input = INPUTS[field.kind](field, `calc-${helper.id}-${field.name}`, values, changed);
+      if (!field.group) { section = null; form.append(input); continue; }
+      if (!section || section.dataset.group !== field.group) {
+        section = h("details", { class: "calc-group", dataset: { group: field.group } }, h("summary", {}, field.group));
+        form.append(section);
+      }
+      const value = values[field.name];
+      if (value !== null && value !== undefined && !(Array.isArray(value) && !value.length)) section.open = true;
+      section.append(input);
+    }
     ask();
     return h("section", { class: "calc", "aria-label": helper.title },
       h("p", { class: "calc-question" }, helper.question), answer, form);

@@ -28,6 +28,9 @@ def test_the_rules_sheet_on_a_spellchamber_table(server, phone, games):
 
     sheet.get_by_label("Scenario").select_option("")  # none: the chamber must then be typed
     expect(sheet.locator(".calc-answer.refused")).to_contain_text("choose a scenario")
+    own = sheet.locator("details.calc-group")
+    expect(own.get_by_role("spinbutton").first).to_be_hidden()  # seldom needed: folded
+    own.locator("summary").click()
     for kind, n in (("live", 2), ("magic", 1), ("blank", 1)):
         sheet.get_by_role("spinbutton", name=f"{game.constants.ammo[kind].name} in the chamber").fill(str(n))
     _, typed = server.call("POST", "/api/rules/spellchamber/next-shot",

@@ -48,6 +48,7 @@ class Field:
     high: int | None = None
     each: int = 1  # many: how often one option may appear
     hint: str = ""
+    group: str = ""  # fields that are seldom needed, shown together under this title, folded
 
     def __post_init__(self):
         if self.kind == "number" and (self.low is None or self.high is None):
@@ -63,6 +64,8 @@ class Field:
             out["min"], out["max"] = self.low, self.high
         if self.hint:
             out["hint"] = self.hint
+        if self.group:
+            out["group"] = self.group
         out["default"] = self.default
         return out
 

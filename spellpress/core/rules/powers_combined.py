@@ -58,19 +58,20 @@ def _fields(game: Game) -> list[Field]:
     for prefix in SPELLS:
         first = prefix == SPELLS[0]
         spell = "" if first else "Second spell: "
-        hint = "" if first else "Only with a Double Up!"
+        group = "" if first else "A second spell (Double Up!)"
         for i, slot in enumerate(SLOTS):
             default = spells[i].value if first and i < len(spells) else None
             fields.append(Field(f"{prefix}{slot}", f"{spell}{slot} card".capitalize(), "choice", spells,
-                                default=default, required=first, hint=hint))
+                                default=default, required=first, group=group))
         fields.append(Field(f"{prefix}runes", f"{spell}modifiers flipped with runes".capitalize(), "many", modifiers,
-                            high=c.rune_spend_limit, each=c.rune_spend_limit,
+                            high=c.rune_spend_limit, each=c.rune_spend_limit, group=group,
                             hint=f"At most {c.rune_spend_limit} a turn, in the order they were flipped."))
+    rolls = f"Wild Surge rolls (d{c.die_sides})"
     fields += [Field(f"challenge_roll_{i}", f"Challenge's roll {i}", "number", low=1, high=c.die_sides, required=False,
-                     hint="The roll of a Wild Surge on the challenge, made when it was laid.")
+                     hint="The roll of a Wild Surge on the challenge, made when it was laid.", group=rolls)
                for i in range(1, challenge_dice + 1)]
     fields += [Field(f"roll_{i}", f"Spell's roll {i}", "number", low=1, high=c.die_sides, required=False,
-                     hint="For a Wild Surge on a spell; leave out to try every face.")
+                     hint="For a Wild Surge on a spell; leave out to try every face.", group=rolls)
                for i in range(1, spell_dice + 1)]
     return fields
 

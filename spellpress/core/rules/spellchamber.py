@@ -36,7 +36,7 @@ def _fields(game: Game) -> list[Field]:
     for kind in AMMO_KINDS:
         name = c.ammo[kind].name
         fields.append(Field(f"chamber_{kind}", f"{name} in the chamber", "number", low=0, high=MOST_AMMO,
-                            required=False, hint="Only with no scenario chosen."))
+                            required=False, group="A chamber of your own (choose no scenario)"))
     return fields
 
 
