@@ -8,12 +8,14 @@ import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from spellpress.core import rules, table
+from spellpress.core import table
+from spellpress.core.games import ruleset_of
 from spellpress.core.models import Game
+from spellpress.core.play.errors import Invalid
 
+from .context import companion
 from .errors import BadRequest, NotFound, Unauthorized
 from .store import Snapshot, Store
-from .context import companion
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -200,17 +202,17 @@ def stream(table_id: str):
 def rule_helpers(slug: str):
     """A game's rule helpers, each with the inputs it takes: a phone draws its forms from them."""
     game = _game(slug)
-    return jsonify(game=game.slug, helpers=[h.json(game) for h in rules.helpers(game).values()])
+    return jsonify(game=game.slug, helpers=[h.json(game) for h in ruleset_of(game).helpers.values()])
 
 
 @bp.post("/rules/<slug>/<helper>")
 def ask_rules(slug: str, helper: str):
     """One helper's answer; inputs it cannot make sense of get 400 with every reason."""
     game = _game(slug)
-    found = rules.helpers(game)
+    found = ruleset_of(game).helpers
     if helper not in found:
         raise NotFound(f"{game.title} has no helper {helper!r}; its helpers are: {', '.join(found) or 'none'}"[:300])
     try:
         return jsonify(found[helper].ask(game, _body()))
-    except table.Invalid as err:
+    except Invalid as err:
         raise BadRequest(str(err)) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from spellpress.core.table import Conflict, Invalid
+from spellpress.core.play.errors import Conflict, Invalid
 
 
 class ApiError(Exception):

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from spellpress.core import table
 from spellpress.core.models import Game
-from spellpress.core.table import Event, Invalid, TableError
+from spellpress.core.play.errors import Invalid, TableError
+from spellpress.core.table import Event
 
 from .errors import ApiError, Gone, NotFound, TooManyRequests
 

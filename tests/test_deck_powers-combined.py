@@ -5,7 +5,7 @@ cards (element, power, rune reward, and the level whose pile they are dealt from
 tokens and the Elemental Guide. Every challenge can be beaten by some legal hand and lost by
 another, whatever its level lays on it; and the cave grows harder with depth.
 
-The sums are the ruleset's own (`spellpress.core.rulesets.powers_combined`), which the
+The sums are the ruleset's own (`spellpress.core.games.powers_combined.ruleset`), which the
 companion's calculator is to use as well.
 """
 
@@ -19,7 +19,7 @@ from itertools import repeat
 import pytest
 
 from spellpress.core import ValidationFailed, load_game
-from spellpress.core.rulesets.powers_combined import (
+from spellpress.core.games.powers_combined.ruleset import (
     Challenge,
     Spell,
     cast,

@@ -12,7 +12,7 @@ from math import comb
 import pytest
 
 from spellpress.core import ValidationFailed, load_game
-from spellpress.core.rulesets.sorcerer_duel import most_mana
+from spellpress.core.games.sorcerer_duel.ruleset import most_mana
 
 SLUG = "sorcerer-duel"
 MIN_DECK = 30  # issue 6: two decks of at least 30 cards

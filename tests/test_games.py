@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from spellpress.core import ValidationFailed, load_game, load_games
-from spellpress.core.rulesets import RULESETS
+from spellpress.core.games import RULESETS
 
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
 

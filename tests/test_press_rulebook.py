@@ -172,7 +172,7 @@ def test_kept_contents_entries_lay_a_book_out_once_and_change_no_byte(tmp_path, 
 
 
 def test_worked_examples_are_the_rule_helpers_answers(built, games):
-    from spellpress.core.rules import ask
+    from spellpress.core.games import ask
 
     game = games["magicka-mayhem"]
     text = text_of(built / "magicka-mayhem" / "rulebook-a4.pdf")

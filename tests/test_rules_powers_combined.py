@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from spellpress.core.rules import ask, helpers
-from spellpress.core.trackers.base import Invalid
+from spellpress.core.games import ask, ruleset_of
+from spellpress.core.play.errors import Invalid
 
 SLUG = "powers-combined"
 
@@ -35,7 +35,7 @@ def spell_power(game, **inputs):
 
 
 def test_it_is_registered_and_its_form_comes_from_the_yaml(game, c):
-    helper = helpers(game)["spell-power"]
+    helper = ruleset_of(game).helpers["spell-power"]
     fields = {f["name"]: f for f in helper.json(game)["fields"]}
     assert [o["value"] for o in fields["challenge_modifiers"]["options"]] == [m.name for m in c.modifiers]
     assert fields["runes"]["most"] == c.rune_spend_limit

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ruletext
+from .games import RULESETS
 from .models import (
     CARD_KEYS,
     Card,
@@ -28,7 +29,6 @@ from .models import (
     RulesFile,
 )
 from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
-from .rulesets import RULESETS
 from .schema import validate
 from .yamlsource import Document, read
 

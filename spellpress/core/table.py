@@ -14,7 +14,7 @@ happened since, the player is undoing something they have not seen, and it is re
 Draws (dice, coin, who goes first) are never undone, so nobody can draw again until they like
 the result.
 
-Each game's own tracker (`spellpress.core.trackers`) adds its actions: `decide` hands them to
+Each game's own tracker (`spellpress.core.games`) adds its actions: `decide` hands them to
 it, and `evolve` replays them through it. What a tracker keeps secret (the order of a shuffled
 deck) is in the state's `hidden`, which `public` leaves out, and in an event's `data["hidden"]`,
 which the log leaves out until the tracker says it may be shown.
@@ -23,21 +23,23 @@ which the log leaves out until the tracker says it may be shown.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from . import trackers
+from .games import RULESETS, ruleset_of
 from .models import Game
-from .trackers.base import Conflict, Invalid, TableError  # noqa: F401 (the companion catches TableError from here)
+from .play.errors import Conflict, Invalid
+from .play.inputs import label, whole
+from .play.options import Option
+from .play.state import RandBelow, clamp, name, player
+from .play.tracker import Action, Tracker
+from .play.words import and_, signed
 
-NAME_MAX = 24  # characters in a player's name: it has to fit on a phone's row
 MAX_DELTA = 10_000  # a larger typed amount on a counter with no bounds is taken for a typo
 DICE_SIDES = (2, 100)
 DICE_COUNT = (1, 20)
 
-RandBelow = Callable[[int], int]
 
 
 @dataclass(frozen=True)
@@ -52,111 +54,12 @@ class Event:
 # ---------------------------------------------------------------------------- options
 
 
-@dataclass(frozen=True)
-class Choice:
-    value: str
-    label: str
-    players: tuple[int, int] | None = None  # the player counts it suits; None for any
-
-    def suits(self, players: int) -> bool:
-        return self.players is None or self.players[0] <= players <= self.players[1]
-
-
-@dataclass(frozen=True)
-class Option:
-    """A choice made when a table starts, for the whole table or for each player."""
-
-    id: str
-    label: str
-    scope: str  # "table" or "player"
-    choices: tuple[Choice, ...]
-    preferred: tuple[str, ...] = ()  # the default, where it suits the number of players
-
-    def values(self, players: int) -> list[str]:
-        return [c.value for c in self.choices if c.suits(players)]
-
-    def default(self, players: int, index: int = 0) -> str:
-        """The preferred choice, else the first that suits; players get different ones in turn."""
-        values = self.values(players)
-        for value in self.preferred:
-            if value in values:
-                return value
-        return values[index % len(values)]
-
-    def label_of(self, value: str) -> str:
-        return next((c.label for c in self.choices if c.value == value), value)
-
-
-def _magicka_mayhem(game: Game) -> tuple[Option, ...]:
-    c = game.constants
-    return (
-        Option("mode", "Mode", "table", tuple(Choice(m.id, m.name) for m in c.modes)),
-        Option("mayhem", "Mayhem", "table", tuple(Choice(m.id, m.name) for m in c.mayhem_levels), (c.default_mayhem,)),
-    )
-
-
-SHUFFLED = "shuffled"  # Spellchamber's first scenario drawn like any other, for players who know the game
-
-
-def _spellchamber(game: Game) -> tuple[Option, ...]:
-    """The first round's scenario: the beginner's card by default, any card, or the shuffled deck's top."""
-    c = game.constants
-    choices, preferred = [Choice(SHUFFLED, "Shuffled: the first scenario is the deck's top card")], []
-    for spec in c.scenario_decks.values():
-        for card in sorted(game.decks[spec.deck].cards, key=lambda card: card["number"]):
-            ammo = ", ".join(f"{card[kind]} {effect.name}" for kind, effect in c.ammo.items())
-            spells = card["spells_per_player"]
-            label = f"{card.name}: {spells} spell{'' if spells == 1 else 's'} each, {ammo}"
-            choices.append(Choice(card.id, label, (spec.players.min, spec.players.max)))
-            if card["number"] == c.beginner_scenario:
-                preferred.append(card.id)
-    return (Option("scenario", "First scenario", "table", tuple(choices), tuple(preferred)),)
-
-
-def _sorcerer_duel(game: Game) -> tuple[Option, ...]:
-    decks = game.constants.player_decks
-    return (Option("deck", "Deck", "player", tuple(Choice(d, game.decks[d].name) for d in decks)),)
-
-
-_OPTIONS: dict[str, Callable[[Game], tuple[Option, ...]]] = {
-    "magicka-mayhem": _magicka_mayhem,
-    "spellchamber": _spellchamber,
-    "sorcerer-duel": _sorcerer_duel,
-}
-
-
 def game_options(game: Game) -> tuple[Option, ...]:
     """The options a table of `game` starts with, read from its constants and decks."""
-    build = _OPTIONS.get(game.ruleset)
-    return build(game) if build else ()
+    return ruleset_of(game).options(game)
 
 
 # ---------------------------------------------------------------------------- starting
-
-
-_MARKUP = re.compile(r"<\s*[a-zA-Z/!?]|&#?[a-zA-Z0-9]+;")
-
-
-def clean_name(raw: Any) -> str:
-    """A player's name with its spaces tidied; markup and control characters are refused."""
-    if not isinstance(raw, str):
-        raise Invalid("a name must be text")
-    name = " ".join(raw.split())
-    if not name:
-        raise Invalid("a name cannot be empty")
-    if any(not ch.isprintable() for ch in name):
-        raise Invalid("a name cannot hold control characters")
-    if _MARKUP.search(name):
-        raise Invalid("a name cannot hold markup such as <b> or &amp;")
-    if len(name) > NAME_MAX:
-        raise Invalid(f"a name has at most {NAME_MAX} characters; '{name[:NAME_MAX]}…' is longer")
-    return name
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid(f"{what} must be a whole number, got {value!r}"[:200])
-    return value
 
 
 def _choose(option: Option, given: Any, players: int) -> str:
@@ -180,7 +83,7 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
     if not low <= len(players) <= high:
         raise Invalid(f"{game.title} is for {low} to {high} players; got {len(players)}")
     entries = [p if isinstance(p, dict) else {"name": p} for p in players]
-    names = [clean_name(p.get("name")) for p in entries]
+    names = [label(p.get("name")) for p in entries]
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
@@ -214,7 +117,7 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
         "options": chosen,
         "players": seats,
     }
-    tracker = trackers.for_game(game)
+    tracker = ruleset_of(game).tracker
     rules = tracker.rules(game, data) if tracker else None
     if rules is not None:
         data.update(ruleset=game.ruleset, rules=rules)
@@ -228,18 +131,18 @@ def _known_keys(given: dict, known: Mapping[str, Option], what: str) -> None:
             raise Invalid(f"unknown {what} {key!r}; this game's are: {names}"[:300])
 
 
-def join(game: Game, state: dict, name: Any) -> dict:
-    """The data of a 'join' event: the seat of the player by that name, or a new player's."""
-    name = clean_name(name)
-    for i, player in enumerate(state["players"]):
-        if player["name"].casefold() == name.casefold():
-            return {"player": i, "name": player["name"], "new": False}
+def join(game: Game, state: dict, typed: Any) -> dict:
+    """The data of a 'join' event: the seat of the player by the name typed, or a new player's."""
+    wanted = label(typed)
+    for i, seat in enumerate(state["players"]):
+        if seat["name"].casefold() == wanted.casefold():
+            return {"player": i, "name": seat["name"], "new": False}
     n = len(state["players"])
     if n >= state["max_players"]:
         names = ", ".join(p["name"] for p in state["players"])
         raise Conflict(f"the table is full; join as one of its players: {names}")
     options = {o.id: o.default(n + 1, n) for o in game_options(game) if o.scope == "player"}
-    return {"player": n, "name": name, "new": True, "options": options}
+    return {"player": n, "name": wanted, "new": True, "options": options}
 
 
 # ---------------------------------------------------------------------------- deciding
@@ -253,27 +156,12 @@ def counter_spec(state: dict, counter_id: Any) -> dict:
     raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
 
 
-def _player(state: dict, value: Any) -> int:
-    index = _int(value, "player")
-    if not 0 <= index < len(state["players"]):
-        raise Invalid(f"no player {index}: players are numbered 0 to {len(state['players']) - 1}")
-    return index
-
-
-def _clamp(value: int, spec: Mapping) -> int:
-    if spec["min"] is not None:
-        value = max(value, spec["min"])
-    if spec["max"] is not None:
-        value = min(value, spec["max"])
-    return value
-
-
 def _adjust(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
     spec = counter_spec(state, action.get("counter"))
-    player = _player(state, action.get("player")) if spec["scope"] == "player" else None
+    who = player(state, action.get("player")) if spec["scope"] == "player" else None
     if spec["scope"] == "table" and action.get("player") is not None:
         raise Invalid(f"{spec['label']} belongs to the whole table: leave 'player' out")
-    delta = _int(action.get("delta"), "delta")
+    delta = whole(action.get("delta"), "delta")
     if delta == 0:
         raise Invalid("a delta of 0 changes nothing")
     if delta % spec["step"]:
@@ -282,8 +170,8 @@ def _adjust(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
     limit = spec["max"] - spec["min"] if bounded else MAX_DELTA
     if abs(delta) > limit:
         raise Invalid(f"a change of {delta} is more than {spec['label']} can move (at most {limit} at once)")
-    before = (state["players"][player]["counters"] if player is not None else state["counters"])[spec["id"]]
-    return {"player": player, "counter": spec["id"], "delta": delta, "from": before, "to": _clamp(before + delta, spec)}
+    before = (state["players"][who]["counters"] if who is not None else state["counters"])[spec["id"]]
+    return {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
 
 
 def _undo(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
@@ -294,8 +182,8 @@ def _undo(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
 
 
 def _roll(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
-    sides = _int(action.get("sides"), "sides")
-    count = _int(action.get("count", 1), "count")
+    sides = whole(action.get("sides"), "sides")
+    count = whole(action.get("count", 1), "count")
     if not DICE_SIDES[0] <= sides <= DICE_SIDES[1]:
         raise Invalid(f"a die has {DICE_SIDES[0]} to {DICE_SIDES[1]} sides; got {sides}")
     if not DICE_COUNT[0] <= count <= DICE_COUNT[1]:
@@ -319,18 +207,26 @@ DRAWS = ("roll", "coin", "first")
 
 def actions(state: dict) -> tuple[str, ...]:
     """The action types a table takes: every table's, then its game's own."""
-    tracker = trackers.for_state(state)
+    tracker = _tracker_of(state)
     return ACTIONS + (tuple(tracker.actions) if tracker else ())
 
 
 def ordered(state: dict) -> tuple[str, ...]:
     """The action types that must carry the version they were made against."""
-    tracker = trackers.for_state(state)
+    tracker = _tracker_of(state)
     return ORDERED + (tuple(k for k, a in tracker.actions.items() if a.ordered) if tracker else ())
 
 
-def _tracker_action(state: dict, kind: str | None) -> trackers.Action | None:
-    tracker = trackers.for_state(state)
+def _tracker_of(state: dict | None) -> Tracker | None:
+    """The tracker of a table; None for a table started before trackers (counters only)."""
+    if not state or not state.get("rules"):
+        return None
+    ruleset = RULESETS.get(state.get("ruleset", ""))
+    return ruleset.tracker if ruleset else None
+
+
+def _tracker_action(state: dict, kind: str | None) -> Action | None:
+    tracker = _tracker_of(state)
     return tracker.actions.get(kind) if tracker and kind not in _DECIDE else None
 
 
@@ -346,7 +242,7 @@ def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tupl
     if kind not in _DECIDE and own is None:
         raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(actions(state))}"[:300])
     if kind in ORDERED or (own is not None and own.ordered) or action.get("version") is not None:
-        made_at = _int(action.get("version"), "version")
+        made_at = whole(action.get("version"), "version")
         if made_at != version:
             raise Conflict(f"the table is at version {version}, not {made_at}: look again before you {kind}")
     if own is None:
@@ -368,9 +264,9 @@ def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tupl
 # ---------------------------------------------------------------------------- evolving
 
 
-def _new_player(name: str, options: Mapping, specs: list) -> dict:
+def _new_player(called: str, options: Mapping, specs: list) -> dict:
     counters = {s["id"]: s["start"] for s in specs if s["scope"] == "player"}
-    return {"name": name, "counters": counters, "options": dict(options)}
+    return {"name": called, "counters": counters, "options": dict(options)}
 
 
 def _on_create(state: None, event: Event) -> dict:
@@ -390,7 +286,7 @@ def _on_create(state: None, event: Event) -> dict:
     }
     if d.get("rules") is not None:
         new.update(ruleset=d["ruleset"], rules=d["rules"])
-        tracker = trackers.for_state(new)
+        tracker = _tracker_of(new)
         if tracker:
             new = tracker.initial(new)
     return new
@@ -418,7 +314,7 @@ def _on_adjust(state: dict, event: Event) -> dict:
 
 
 def _moved(counters: Mapping, spec: Mapping, delta: int) -> dict:
-    return {**counters, spec["id"]: _clamp(counters[spec["id"]] + delta, spec)}
+    return {**counters, spec["id"]: clamp(counters[spec["id"]] + delta, spec)}
 
 
 def _on_draw(state: dict, event: Event) -> dict:
@@ -447,7 +343,7 @@ def evolve(state: dict | None, event: Event) -> dict:
         new = _EVOLVE[event.type](state, event)
     else:
         new, _ = own.apply(state, dict(event.data), False)
-    tracker = trackers.for_state(new)
+    tracker = _tracker_of(new)
     if tracker is None:
         return new
     new = tracker.settle(new)
@@ -501,29 +397,17 @@ def fold(events: Iterable[Event]) -> dict:
 # ---------------------------------------------------------------------------- the log
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"\N{MINUS SIGN}{-n}"
-
-
-def _name(state: dict, index: int | None) -> str:
-    return state["players"][index]["name"] if index is not None and index < len(state["players"]) else "someone"
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def describe(event: Event, state: dict) -> str:
     """One line of the table's log, in words a player reads."""
-    d, who = event.data, _name(state, event.by)
+    d, who = event.data, name(state, event.by)
     if event.type == "create":
-        return f"{who} started {d['title']} for {_and([p['name'] for p in d['players']])}"
+        return f"{who} started {d['title']} for {and_([p['name'] for p in d['players']])}"
     if event.type == "join":
         return f"{d['name']} joined" + (" as a new player" if d["new"] else "")
     if event.type == "adjust":
         spec = counter_spec(state, d["counter"])
-        owner = f"{_name(state, d['player'])}: " if d["player"] is not None else ""
-        text = f"{owner}{spec['label']} {_signed(d['delta'])} \N{RIGHTWARDS ARROW} {d['to']}"
+        owner = f"{name(state, d['player'])}: " if d["player"] is not None else ""
+        text = f"{owner}{spec['label']} {signed(d['delta'])} \N{RIGHTWARDS ARROW} {d['to']}"
         if d["to"] != d["from"] + d["delta"]:
             text += f" (stops at {d['to']})"
         return text + (f" (by {who})" if event.by != d["player"] else "")
@@ -536,7 +420,7 @@ def describe(event: Event, state: dict) -> str:
     if event.type == "coin":
         return f"{who} flipped a coin: {d['result']}"
     if event.type == "first":
-        return f"{who} drew who goes first: {_name(state, d['player'])}"
+        return f"{who} drew who goes first: {name(state, d['player'])}"
     own = _tracker_action(state, event.type)
     if own is not None:
         return own.describe(d, state)
@@ -548,7 +432,7 @@ def shown_data(event: Event, state: dict) -> dict:
     says they may be shown now (a round's chamber, once the round is over)."""
     data = dict(event.data)
     hidden = data.pop("hidden", None)
-    tracker = trackers.for_state(state)
+    tracker = _tracker_of(state)
     if hidden and tracker:
         revealed = tracker.reveal(event.data, state)
         if revealed:

@@ -17,6 +17,7 @@ from yaml.resolver import Resolver
 
 from .problems import Problem, display_path, format_path
 
+
 class _TooDeep(Exception):
     def __init__(self, mark):
         self.mark = mark

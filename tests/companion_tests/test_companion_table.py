@@ -8,7 +8,9 @@ import random
 import pytest
 
 from spellpress.core import table
-from spellpress.core.table import Conflict, Event, Invalid
+from spellpress.core.games.spellchamber.options import SHUFFLED
+from spellpress.core.play.errors import Conflict, Invalid
+from spellpress.core.table import Event
 
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
 
@@ -201,9 +203,9 @@ def test_options_come_from_each_games_constants(games):
     sc = games["spellchamber"]
     scenario = table.game_options(sc)[0]
     duel, group = (sc.constants.scenario_decks[k].deck for k in ("duel", "group"))
-    assert {sc.card(v).deck for v in scenario.values(2) if v != table.SHUFFLED} == {duel}
-    assert {sc.card(v).deck for v in scenario.values(4) if v != table.SHUFFLED} == {group}
-    assert table.SHUFFLED in scenario.values(3)
+    assert {sc.card(v).deck for v in scenario.values(2) if v != SHUFFLED} == {duel}
+    assert {sc.card(v).deck for v in scenario.values(4) if v != SHUFFLED} == {group}
+    assert SHUFFLED in scenario.values(3)
     state = Table(sc, ["A", "B", "C"]).state
     assert sc.card(state["options"]["scenario"])["number"] == sc.constants.beginner_scenario
     with pytest.raises(Invalid, match="scenario must be one of"):

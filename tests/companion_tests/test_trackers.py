@@ -13,10 +13,12 @@ from collections import Counter
 
 import pytest
 
-from spellpress.core import table, trackers
-from spellpress.core.rules import ask
-from spellpress.core.rules.magicka_mayhem import INTERACTIVE_MODES
-from spellpress.core.table import Conflict, Event, Invalid
+from spellpress.core import table
+from spellpress.core.games import RULESETS, ask, ruleset_of
+from spellpress.core.games.magicka_mayhem.helpers import INTERACTIVE_MODES
+from spellpress.core.games.spellchamber.options import SHUFFLED
+from spellpress.core.play.errors import Conflict, Invalid
+from spellpress.core.table import Event
 
 
 class Table:
@@ -69,7 +71,7 @@ class Table:
 
 
 def rules(game):
-    return trackers.for_game(game).rules(game, {})
+    return ruleset_of(game).tracker.rules(game, {})
 
 
 def names(n):
@@ -135,7 +137,7 @@ def test_each_scenarios_chamber_yields_exactly_its_cards(games, players):
 
 
 def test_the_table_shows_the_odds_the_next_shot_helper_gives(games):
-    from spellpress.core.rules import ask
+    from spellpress.core.games import ask
 
     game = games["spellchamber"]
     card = max(scenarios(game, 2), key=lambda c: len({k for k in game.constants.ammo if c[k]}))
@@ -167,7 +169,7 @@ def test_a_shuffled_table_starts_with_any_scenario(games):
     game = games["spellchamber"]
     firsts = set()
     for seed in range(30):
-        t = Table(game, names(2), {"scenario": table.SHUFFLED}, rolls=random.Random(seed).randrange)
+        t = Table(game, names(2), {"scenario": SHUFFLED}, rolls=random.Random(seed).randrange)
         start_round(t)
         firsts.add(t.t["scenario"]["id"])
     assert len(firsts) > 1 and firsts <= {c.id for c in scenarios(game, 2)}
@@ -957,7 +959,7 @@ def test_a_double_up_multiplies_the_reward_by_the_yamls_number(games):
 def test_every_game_has_a_tracker_and_every_action_is_known(games, slug):
     game = games[slug]
     t = Table(game, names(game.players.min))
-    tracker = trackers.for_state(t.state)
+    tracker = RULESETS[t.state["ruleset"]].tracker
     assert tracker is not None and t.state["rules"] == tracker.rules(game, {})
     with pytest.raises(Invalid, match="the types are: adjust, undo, roll, coin, first, " + ", ".join(tracker.actions)):
         t.act({"type": "cheat"})

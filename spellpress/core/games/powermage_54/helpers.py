@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..models import Game
-from ..rulesets.powermage_54 import clash, halved, points_after, thumped
-from ..trackers.base import Invalid
-from .base import Field, Helper, Option
+from ...models import Game
+from ...play.errors import Invalid
+from ...play.helper import Field, Helper, Option
+from .ruleset import clash, halved, points_after, thumped
 
 ATTACK, DEFENSE, HEALTH, THUMP, POWERMAGE = "attack", "defense", "health", "thump", "powermage"  # decks.yaml
 MOST_POINTS = 10_000  # points typed on a phone: there is no upper limit, but more is a typo

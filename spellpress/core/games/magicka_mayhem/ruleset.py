@@ -6,10 +6,10 @@ from typing import Literal
 
 import pydantic
 
-from ..models import Game
-from ..problems import did_you_mean, one_of
-from ..schema import FrozenMap, Ident, Model, PositiveInt, Text
-from ._checks import decks_exist, elements_exist
+from ...models import Game
+from ...problems import did_you_mean, one_of
+from ...schema import FrozenMap, Ident, Model, PositiveInt, Text
+from ..checks import decks_exist, elements_exist
 
 SLUG = "magicka-mayhem"
 

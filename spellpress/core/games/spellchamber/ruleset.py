@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pydantic
 
-from ..models import Game
-from ..problems import did_you_mean, one_of
-from ..schema import Flag, FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Range, Text
-from ._checks import decks_exist
+from ...models import Game
+from ...problems import did_you_mean, one_of
+from ...schema import Flag, FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Range, Text
+from ..checks import decks_exist
 
 SLUG = "spellchamber"
 AMMO_KINDS = ("live", "magic", "blank")

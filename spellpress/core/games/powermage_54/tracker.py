@@ -9,10 +9,13 @@ thump's. The thump needs a PowerMage shown, which the players check at the table
 
 from __future__ import annotations
 
-from ..rulesets.powermage_54 import clash, halved, thumped
-from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
+from ...play.errors import Conflict, Invalid
+from ...play.inputs import card_of
+from ...play.state import move, name, pad_players, player, put, settled, settled_players, value, with_tracker
+from ...play.tracker import Action, Tracker
+from ...play.words import ARROW
+from .ruleset import clash, halved, thumped
 
-SLUG = "powermage-54"
 POINTS = "points"  # the counter of game.yaml
 ATTACK, DEFENSE, HEALTH, THUMP = "attack", "defense", "health", "thump"  # card types of decks.yaml
 
@@ -156,7 +159,6 @@ def _describe_heal(data: dict, state: dict) -> str:
 
 
 TRACKER = Tracker(
-    ruleset=SLUG,
     rules=rules,
     player=player_fields,
     initial=initial,

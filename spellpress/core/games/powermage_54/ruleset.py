@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models import Game
-from ..schema import Flag, Ident, Model, PositiveInt
-from ._checks import decks_exist
+from ...models import Game
+from ...schema import Flag, Ident, Model, PositiveInt
+from ..checks import decks_exist
 
 SLUG = "powermage-54"
 

@@ -15,33 +15,14 @@ draw `draws_on_creature_death` cards.
 
 from __future__ import annotations
 
-from ..rulesets.sorcerer_duel import one_target, whole_side
-from . import units
-from .base import (
-    ARROW,
-    MAX_AMOUNT,
-    Action,
-    Conflict,
-    Invalid,
-    Tracker,
-    card_of,
-    choice,
-    flag,
-    label,
-    move,
-    name,
-    pad_players,
-    player,
-    plural,
-    put,
-    settled,
-    settled_players,
-    value,
-    whole,
-    with_tracker,
-)
+from ...play import units
+from ...play.errors import Conflict, Invalid
+from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
+from ...play.state import move, name, pad_players, player, put, settled, settled_players, value, with_tracker
+from ...play.tracker import Action, Tracker
+from ...play.words import ARROW, plural
+from .ruleset import one_target, whole_side
 
-SLUG = "sorcerer-duel"
 HEALTH, MANA = "health", "mana"  # the counters of game.yaml
 CREATURE, BLOCKER, SPELL = "creature", "blocker", "attack-spell"  # card types of decks.yaml
 AREA = "side"  # an attack spell's `target` that hits a whole side
@@ -458,7 +439,6 @@ def _describe_remove(data: dict, state: dict) -> str:
 
 
 TRACKER = Tracker(
-    ruleset=SLUG,
     rules=rules,
     player=player_fields,
     initial=initial,

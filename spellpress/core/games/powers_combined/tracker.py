@@ -11,10 +11,13 @@ each turn ends when the challenge is beaten or failed.
 
 from __future__ import annotations
 
-from ..rulesets.powers_combined import challenge_reward
-from .base import ARROW, Action, Conflict, Invalid, Tracker, card_of, choice, flag, move, plural, settled, value, whole, with_tracker
+from ...play.errors import Conflict, Invalid
+from ...play.inputs import card_of, choice, flag, whole
+from ...play.state import move, settled, value, with_tracker
+from ...play.tracker import Action, Tracker
+from ...play.words import ARROW, plural
+from .ruleset import challenge_reward
 
-SLUG = "powers-combined"
 LIVES, RUNES, CHALLENGE = "lives", "runes", "challenge"  # the table counters of game.yaml
 CHALLENGE_TYPE = "challenge"  # the card type of the challenge deck (decks.yaml)
 
@@ -182,7 +185,6 @@ def _describe_resolve(data: dict, state: dict) -> str:
 
 
 TRACKER = Tracker(
-    ruleset=SLUG,
     rules=rules,
     player=player_fields,
     initial=initial,

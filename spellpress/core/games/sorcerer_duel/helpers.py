@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..models import Game
-from ..rulesets.sorcerer_duel import Blow, one_target, whole_side
-from ..trackers.base import Invalid
-from .base import Field, Helper, Option
+from ...models import Game
+from ...play.errors import Invalid
+from ...play.helper import Field, Helper, Option
+from .ruleset import Blow, one_target, whole_side
 
 CREATURE, BLOCKER, SPELL = "creature", "blocker", "attack-spell"  # card types of decks.yaml
 AREA = "side"  # an attack spell's `target` that hits a whole side

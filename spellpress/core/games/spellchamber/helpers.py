@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..models import Game
-from ..rulesets.spellchamber import AMMO_KINDS
-from ..trackers.base import Invalid
-from .base import Field, Helper, Option
+from ...models import Game
+from ...play.errors import Invalid
+from ...play.helper import Field, Helper, Option
+from .ruleset import AMMO_KINDS
 
 MOST_AMMO = 60  # ammo of one kind typed for a chamber of one's own
 

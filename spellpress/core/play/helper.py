@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models import Game
-from ..trackers.base import Invalid
+from .errors import Invalid
 
 MISSING = object()  # an input the request left out, as against one it sent as null
 MAX_ITEMS = 60  # cards or values in one list input: more is not a hand, it is a mistake

@@ -14,10 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ..models import Card, Game
-from ..rulesets.magicka_mayhem import Constants, opposite
-from ..trackers.base import MAX_AMOUNT, Invalid, plain_text
-from .base import Field, Helper, Option
+from ...models import Card, Game
+from ...play.errors import Invalid
+from ...play.helper import Field, Helper, Option
+from ...play.inputs import MAX_AMOUNT
+from ...play.words import plain_text
+from .ruleset import Constants, opposite
 
 SPELL_TYPES = ("spell", "summon")  # spell card spells: the card types of the spell deck
 SUMMON_TYPE = "summon"

@@ -16,45 +16,14 @@ or made wet. A frozen wizard skips their next turn.
 
 from __future__ import annotations
 
-from ..rules.magicka_mayhem import (
-    INTERACTIONS,
-    MUSTERS,
-    SPELL_TYPES,
-    SUMMON_TYPE,
-    absorb,
-    after,
-    held,
-    interactive_modes,
-)
-from . import units
-from .base import (
-    ARROW,
-    MAX_AMOUNT,
-    Action,
-    Conflict,
-    Invalid,
-    Tracker,
-    card_of,
-    choice,
-    flag,
-    label,
-    mine,
-    move,
-    name,
-    pad_players,
-    plain_text,
-    player,
-    plural,
-    settled,
-    settled_players,
-    shuffled,
-    value,
-    whole,
-    with_mine,
-    with_tracker,
-)
+from ...play import units
+from ...play.errors import Conflict, Invalid
+from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
+from ...play.state import mine, move, name, pad_players, player, settled, settled_players, shuffled, value, with_mine, with_tracker
+from ...play.tracker import Action, Tracker
+from ...play.words import ARROW, plain_text, plural
+from .helpers import INTERACTIONS, MUSTERS, SPELL_TYPES, SUMMON_TYPE, absorb, after, held, interactive_modes
 
-SLUG = "magicka-mayhem"
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
 MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
 
@@ -715,7 +684,6 @@ def _describe_unshield(data: dict, state: dict) -> str:
 
 
 TRACKER = Tracker(
-    ruleset=SLUG,
     rules=rules,
     player=player_fields,
     initial=initial,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Invalid, name
+from .errors import Invalid
+from .state import name
 
 
 def units(state: dict) -> list[dict]:

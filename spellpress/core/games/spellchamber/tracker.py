@@ -15,31 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..rules.spellchamber import next_shot
+from ...play.errors import Conflict, Invalid
+from ...play.inputs import flag, whole
+from ...play.state import mine, move, name, pad_players, player, settled, settled_players, shuffled, with_hidden, with_mine, with_tracker
+from ...play.tracker import Action, Tracker
+from ...play.words import ARROW, plural
+from .helpers import next_shot
 
-from .base import (
-    ARROW,
-    Action,
-    Conflict,
-    Invalid,
-    Tracker,
-    flag,
-    mine,
-    move,
-    name,
-    pad_players,
-    player,
-    plural,
-    settled,
-    settled_players,
-    shuffled,
-    whole,
-    with_hidden,
-    with_mine,
-    with_tracker,
-)
-
-SLUG = "spellchamber"
 LIFE = "life"  # the counter that holds a wizard's life (game.yaml's counters)
 
 
@@ -513,7 +495,6 @@ def reveal(data, state: dict) -> dict:
 
 
 TRACKER = Tracker(
-    ruleset=SLUG,
     rules=rules,
     player=player_fields,
     initial=initial,

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import pydantic
 
-from ..models import Game
-from ..problems import did_you_mean
-from ..schema import Flag, Ident, Model, NonNegativeInt, PositiveInt
-from ._checks import decks_exist
+from ...models import Game
+from ...problems import did_you_mean
+from ...schema import Flag, Ident, Model, NonNegativeInt, PositiveInt
+from ..checks import decks_exist
 
 SLUG = "sorcerer-duel"
 

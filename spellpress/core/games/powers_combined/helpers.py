@@ -12,10 +12,10 @@ from collections import Counter
 from fractions import Fraction
 from itertools import product
 
-from ..models import Game
-from ..rulesets.powers_combined import Challenge, Outcome, Spell, Step, cast, challenge_target, spell_totals
-from ..trackers.base import Invalid
-from .base import Field, Helper, Option
+from ...models import Game
+from ...play.errors import Invalid
+from ...play.helper import Field, Helper, Option
+from .ruleset import Challenge, Outcome, Spell, Step, cast, challenge_target, spell_totals
 
 CHALLENGE_TYPE, SPELL_TYPE = "challenge", "spell"  # the card types of decks.yaml
 SPELLS = ("", "second_")  # the first spell's fields, then the second's (cast with a Double Up!)

@@ -1,0 +1,11 @@
+"""Sorcerer Duel's player option: each player's deck."""
+
+from __future__ import annotations
+
+from ...models import Game
+from ...play.options import Choice, Option
+
+
+def options(game: Game) -> tuple[Option, ...]:
+    decks = game.constants.player_decks
+    return (Option("deck", "Deck", "player", tuple(Choice(d, game.decks[d].name) for d in decks)),)
