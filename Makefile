@@ -18,9 +18,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
-# Every output of every game into build/ (incremental: unchanged files are left alone).
+# Every output of every game into build/ (incremental: unchanged files are left alone), in this
+# process: make leaves no resident builder running (README: Print the cards).
 build: setup
-	$(BIN)/spellpress build
+	$(BIN)/spellpress build --here
 	$(BIN)/spellpress list --json > build/catalog.json.tmp && mv build/catalog.json.tmp build/catalog.json
 
 # The browser tests need Chromium: checked first, so a missing one stops make before any set-up.
