@@ -224,7 +224,8 @@ class _GameLoader:
             return None
         for deck_id in by_deck:
             if deck_id not in mentioned and all_read:
-                self.problems.append(decks_doc.problem(("decks", deck_id), f"the deck has no cards: list them under '{deck_id}:' in a card file", key=True))
+                empty = f"the deck has no cards: list them under '{deck_id}:' in a card file"
+                self.problems.append(decks_doc.problem(("decks", deck_id), empty, key=True))
         return by_deck
 
     def _card(self, raw: Any, doc: Document, loc: tuple, deck_id: str, spec: DecksFile, elements, names) -> Card | None:
@@ -250,7 +251,8 @@ class _GameLoader:
         card_id, name, count = raw.get("id"), raw.get("name"), raw.get("count", 1)
         if card_id is None:
             bad((), "missing required key 'id'")
-        elif not isinstance(card_id, str) or not card_id or set(card_id) - _IDENT_CHARS or card_id.startswith("-") or "--" in card_id or card_id.endswith("-"):
+        elif (not isinstance(card_id, str) or not card_id or set(card_id) - _IDENT_CHARS
+              or card_id.startswith("-") or "--" in card_id or card_id.endswith("-")):
             bad(("id",), f"{describe(card_id)} is not a valid card id: use lowercase letters, digits and single dashes, like 'fire-bolt'")
         elif card_id in self.card_at:
             first_doc, first_loc = self.card_at[card_id]
@@ -377,7 +379,8 @@ class _GameLoader:
                     value = _constant(value, context)
                     if not isinstance(value, int) or isinstance(value, bool):
                         hint = did_you_mean(getattr(c, bound), [k for k, v in context.items() if isinstance(v, int)])
-                        self.problems.append(doc.problem(("counters", i, bound), f"'{getattr(c, bound)}' is not a whole-number constant{hint}"))
+                        not_whole = f"'{getattr(c, bound)}' is not a whole-number constant{hint}"
+                        self.problems.append(doc.problem(("counters", i, bound), not_whole))
                         value = None
                 values[bound] = value
             lo, hi, start = values["min"], values["max"], values["start"]
@@ -446,7 +449,8 @@ def _element(value: Any, elements: list[str] | None, loc: tuple) -> tuple[Any, s
     if not isinstance(value, str):
         return loc, f"expected an element's name, got {describe(value)}"
     if elements is not None and value not in elements:
-        hint = did_you_mean(value, elements) or (f"; the elements are {one_of(elements)}" if elements else "; this game declares no elements")
+        known = f"; the elements are {one_of(elements)}" if elements else "; this game declares no elements"
+        hint = did_you_mean(value, elements) or known
         return loc, f"unknown element '{value}'{hint}"
     return value, ""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 import pydantic
 from pydantic import Field, StringConstraints
@@ -48,7 +48,7 @@ def _int_or_constant(value: Any):
     return value
 
 
-IntOrConstant = Annotated[Union[int, str], pydantic.PlainValidator(_int_or_constant)]
+IntOrConstant = Annotated[int | str, pydantic.PlainValidator(_int_or_constant)]
 
 
 class CounterSpec(Model):
@@ -165,7 +165,7 @@ class GlossaryFile(Model):
 
 # ---------------------------------------------------------------------------- the loaded game
 
-FieldValue = Union[int, str, bool, tuple[str, ...]]
+FieldValue = int | str | bool | tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,8 @@ class Game:
     decks: Mapping[str, Deck]
     rules: tuple[RuleSection, ...]
     text_context: Mapping[str, Any]
-    glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order  # what `{{ references }}` in rule and card text resolve to
+    # what `{{ references }}` in rule and card text resolve to
+    glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order
 
     @property
     def cards(self) -> tuple[Card, ...]:

@@ -46,7 +46,8 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     try:
         tree, template = _compile(source)
     except jinja2.TemplateSyntaxError as exc:
-        return None, [TextError(exc.lineno or 1, "{", f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})")]
+        message = f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})"
+        return None, [TextError(exc.lineno or 1, "{", message)]
     errors = list(_unknown_references(tree, context))
     if errors:
         return None, errors
@@ -157,7 +158,7 @@ def number(expression: int | str, context: Mapping[str, object]) -> int:
     them ('mana_per_turn + max_conversions'), as layouts and playmats may; ValueError if not."""
     if isinstance(expression, int) and not isinstance(expression, bool):
         return expression
-    text, errors = render("{{ %s }}" % expression, context)
+    text, errors = render(f"{{{{ {expression} }}}}", context)
     if errors:
         raise ValueError(errors[0].message)
     if not text.strip().lstrip("-").isdigit():

@@ -70,7 +70,7 @@ def validate(model: type[BaseModel], data: Any, doc: Document, *, prefix: tuple 
         # A list whose items failed is also said to be too short; the items' errors suffice.
         errors = [
             e for e in errors
-            if e["type"] != "too_short" or not any(l[: len(e["loc"])] == e["loc"] and l != e["loc"] for l in locs)
+            if e["type"] != "too_short" or not any(loc[: len(e["loc"])] == e["loc"] and loc != e["loc"] for loc in locs)
         ]
         return None, [_problem(model, err, doc, prefix) for err in errors]
 

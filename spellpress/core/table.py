@@ -85,10 +85,10 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
     entries = [p if isinstance(p, dict) else {"name": p} for p in players]
     names = [label(p.get("name")) for p in entries]
     seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise Invalid(f"two players are called '{name}'; give each their own name")
-        seen.add(name.casefold())
+    for called in names:
+        if called.casefold() in seen:
+            raise Invalid(f"two players are called '{called}'; give each their own name")
+        seen.add(called.casefold())
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -100,13 +100,13 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
     n = len(names)
     chosen = {o.id: _choose(o, options[o.id], n) if o.id in options else o.default(n) for o in table_specs.values()}
     seats = []
-    for i, (entry, name) in enumerate(zip(entries, names)):
+    for i, (entry, called) in enumerate(zip(entries, names)):
         given = entry.get("options") or {}
         if not isinstance(given, dict):
             raise Invalid(f"the options of player {i} must be an object")
         _known_keys(given, player_specs, "player option")
         seats.append({
-            "name": name,
+            "name": called,
             "options": {o.id: _choose(o, given[o.id], n) if o.id in given else o.default(n, i) for o in player_specs.values()},
         })
     data = {

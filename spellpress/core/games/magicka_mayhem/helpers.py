@@ -431,7 +431,8 @@ def _snap_verdict(c: Constants, snap: Card, spell: Card, outcome: str, each: int
     taken = f"{each} damage and all its effects" if each else "all its effects"
     return {
         "countered": f"Countered: {name} explodes; its caster and its target each take {taken}, and both muster for Mayhem.",
-        "reflected": f"Reflected: {name} turns back on its caster, who takes {taken} and alone musters for Mayhem; the target is untouched.",
+        "reflected": f"Reflected: {name} turns back on its caster, who takes {taken} and alone musters for Mayhem; "
+                     "the target is untouched.",
         "disrupted": f"Disrupted: {name} fails with no effect, and no Mayhem.",
     }[outcome]
 
@@ -494,8 +495,8 @@ def _damage(game: Game, inputs: dict) -> dict:
         verdict += f"; {who} is {_listed(done)}"
     if result.spared:
         verdict += f"; the barrier spares {who} from being {_listed([WET_EFFECTS[e] for e in result.spared])}"
-    details = [f"{source} against {who}" + (f" (weak to {', '.join(target.weak)}; immune to {', '.join(target.immune) or 'nothing'})" if creature else "") + ".",
-               *result.steps]
+    traits = f" (weak to {', '.join(target.weak)}; immune to {', '.join(target.immune) or 'nothing'})" if creature else ""
+    details = [f"{source} against {who}{traits}.", *result.steps]
     if target.barrier:
         details.append("A target behind a barrier cannot be healed, frozen, zapped, dried or made wet.")
     if inputs["source"] and game.card(inputs["source"]).type != SNAP_TYPE:

@@ -113,7 +113,8 @@ def _check_cards(game: Game, c: Constants, report) -> None:
                 if want is None:
                     report.card(card, ("opposes",), f"{element} opposes nothing (constants.opposed): leave 'opposes' out")
                 else:
-                    report.card(card, ("opposes",) if opposes else (), f"{element} opposes {want} (constants.opposed): set 'opposes: {want}'")
+                    loc = ("opposes",) if opposes else ()
+                    report.card(card, loc, f"{element} opposes {want} (constants.opposed): set 'opposes: {want}'")
             if element in snaps:
                 report.card(card, ("element",), f"'{snaps[element]}' is the snap spell of {element} already")
             snaps.setdefault(element, card.id)

@@ -37,7 +37,7 @@ def rules(game, created: dict) -> dict | None:
     spells = [card for card in game.cards if card.type in SPELL_TYPES]
     return {
         "health": HEALTH,
-        "levels": [{"id": l.id, "name": l.name, "method": l.method, "hits": l.hits, "out_of": l.out_of} for l in c.mayhem_levels],
+        "levels": [{"id": lv.id, "name": lv.name, "method": lv.method, "hits": lv.hits, "out_of": lv.out_of} for lv in c.mayhem_levels],
         "mayhem": [
             {"id": card.id, "name": card.name, "text": plain_text(card.get("text", ""), elements), "count": card.count}
             for card in (deck.cards if deck else ())
@@ -68,7 +68,7 @@ def player_fields(rules: dict) -> dict:
 
 
 def _level(rules: dict, level_id: str) -> dict:
-    return next((dict(l) for l in rules["levels"] if l["id"] == level_id), dict(rules["levels"][0]))
+    return next((dict(lv) for lv in rules["levels"] if lv["id"] == level_id), dict(rules["levels"][0]))
 
 
 def initial(state: dict) -> dict:
@@ -355,7 +355,7 @@ def _describe_muster(data: dict, state: dict) -> str:
 
 def _parse_level(state: dict, action) -> dict:
     r = state["rules"]
-    level = _level(r, choice(action.get("level"), "level", [l["id"] for l in r["levels"]]))
+    level = _level(r, choice(action.get("level"), "level", [lv["id"] for lv in r["levels"]]))
     if level["method"] == "custom":
         hits = whole(action.get("hits", level["hits"]), "hits", 1, 100)
         out_of = whole(action.get("out_of", level["out_of"]), "out_of", hits, 100)

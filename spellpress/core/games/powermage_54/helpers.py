@@ -110,7 +110,8 @@ def _attack(game: Game, inputs: dict) -> dict:
     details = [_worth(game, attack, inputs["attack_thump"], sums.strength)]
     if defense:
         details.append(_worth(game, defense, inputs["defense_thump"], sums.block) + " blocked")
-        details.append(f"{sums.strength} − {sums.block} = {sums.strength - sums.block}" + (", never below 0" if sums.block > sums.strength else ""))
+        floor = ", never below 0" if sums.block > sums.strength else ""
+        details.append(f"{sums.strength} − {sums.block} = {sums.strength - sums.block}{floor}")
     details.append(_after(points, to))
     return {
         "verdict": f"{sums.damage} damage: {_after(points, to)}",

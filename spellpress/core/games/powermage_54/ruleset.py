@@ -40,10 +40,12 @@ def check(game: Game, report) -> None:
             f"deck_size is {c.deck_size}: {fix} or change deck_size",
         )
     if c.hand_limit < c.starting_hand:
-        report.constant(("hand_limit",), f"hand_limit ({c.hand_limit}) is less than starting_hand ({c.starting_hand}): players would have to throw away part of the hand they are dealt")
+        report.constant(("hand_limit",), f"hand_limit ({c.hand_limit}) is less than starting_hand ({c.starting_hand}): "
+                                         "players would have to throw away part of the hand they are dealt")
     dealt = c.starting_hand * game.players.max
     if dealt >= c.deck_size:
-        report.constant(("starting_hand",), f"{game.players.max} players dealt {c.starting_hand} cards each take {dealt} cards, leaving no draw deck of the {c.deck_size}")
+        report.constant(("starting_hand",), f"{game.players.max} players dealt {c.starting_hand} cards each take {dealt} cards, "
+                                            f"leaving no draw deck of the {c.deck_size}")
 
 
 # ---------------------------------------------------------------------------- the arithmetic

@@ -83,7 +83,7 @@ def check(game: Game, report) -> None:
     elements_exist(game, names, report)
     expected = 1
     for i, level in enumerate(c.levels):
-        if level.name in [l.name for l in c.levels[:i]]:
+        if level.name in [earlier.name for earlier in c.levels[:i]]:
             report.constant(("levels", i, "name"), f"level '{level.name}' is named twice: texts find a level's number by its name")
         if level.first != expected or level.last < level.first:
             report.constant(("levels", i), f"level '{level.name}' should start at challenge {expected} and end at or after it")
@@ -115,7 +115,8 @@ def check(game: Game, report) -> None:
         if deck is not None and deck.total != size:
             diff = size - deck.total
             fix = f"add {diff} card(s)" if diff > 0 else f"take out {-diff} card(s)"
-            report.constant((key,), f"deck '{deck.id}' holds {deck.total} cards (each card times its count), but the box should hold {size}: {fix} or change the count")
+            report.constant((key,), f"deck '{deck.id}' holds {deck.total} cards (each card times its count), "
+                                    f"but the box should hold {size}: {fix} or change the count")
     # The challenge deck is sorted by level into piles; each level deals its challenges from its
     # own pile, so every pile must hold at least that many.
     challenges = game.decks.get(c.challenge_deck)
@@ -131,7 +132,8 @@ def check(game: Game, report) -> None:
     for i, (level, held) in enumerate(zip(c.levels, piles)):
         needed = level.last - level.first + 1
         if challenges is not None and held < needed:
-            report.constant(("levels", i), f"level '{level.name}' deals {needed} challenges, but deck '{challenges.id}' holds {held} of level {i + 1}")
+            report.constant(("levels", i),
+                            f"level '{level.name}' deals {needed} challenges, but deck '{challenges.id}' holds {held} of level {i + 1}")
 
 
 # ---------------------------------------------------------------------------- the arithmetic

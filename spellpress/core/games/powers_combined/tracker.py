@@ -32,7 +32,7 @@ def rules(game, created: dict) -> dict | None:
         for card in game.cards if card.type == CHALLENGE_TYPE
     ]
     return {
-        "levels": [{"name": l.name, "first": l.first, "last": l.last, "modifiers": l.modifiers} for l in c.levels],
+        "levels": [{"name": lv.name, "first": lv.first, "last": lv.last, "modifiers": lv.modifiers} for lv in c.levels],
         "challenges": sorted(challenges, key=lambda card: (card["power"] or 0, card["name"])),
         "last": c.challenges_per_game,
         "rune_limit": c.rune_spend_limit,
@@ -102,7 +102,8 @@ def _describe_face(data: dict, state: dict) -> str:
     card = next((c for c in state["rules"]["challenges"] if c["id"] == data["card"]), None)
     if card is None:
         return "The face-up challenge card was cleared"
-    return f"Challenge {value(state, CHALLENGE)}: {card['name']} ({card['element']}, power {card['power']}, {plural(card['runes'], 'rune')})"
+    runes = plural(card["runes"], "rune")
+    return f"Challenge {value(state, CHALLENGE)}: {card['name']} ({card['element']}, power {card['power']}, {runes})"
 
 
 def _apply_spend(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
@@ -119,7 +120,8 @@ def _apply_spend(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
 
 def _describe_spend(data: dict, state: dict) -> str:
     limit = state["rules"]["rune_limit"]
-    return f"A rune is spent to flip a modifier ({data.get('spent', 1)} of {limit} this turn): pot {data.get('from')} {ARROW} {data.get('to')}"
+    spent = f"{data.get('spent', 1)} of {limit} this turn"
+    return f"A rune is spent to flip a modifier ({spent}): pot {data.get('from')} {ARROW} {data.get('to')}"
 
 
 def _parse_resolve(state: dict, action) -> dict:

@@ -283,7 +283,8 @@ def _parse_summon(state: dict, action) -> dict:
     who = player(state, action.get("player"))
     data: dict = {"player": who, "ready": flag(action.get("ready"), "ready")}
     if action.get("card") is not None:
-        card = card_of(_deck_cards(state, who, (CREATURE, BLOCKER)), action.get("card"), f"creature or blocker of {name(state, who)}'s deck")
+        what = f"creature or blocker of {name(state, who)}'s deck"
+        card = card_of(_deck_cards(state, who, (CREATURE, BLOCKER)), action.get("card"), what)
         data.update(card=card["id"], kind=card["type"], name=card["name"], attack=card.get("attack", 0),
                     health=card["health"], cost=card.get("cost", 0))
     else:

@@ -54,7 +54,7 @@ def check(game: Game, report) -> None:
     decks = [(("scenario_decks", k, "deck"), s.deck) for k, s in c.scenario_decks.items()]
     decks += [(("spell_deck",), c.spell_deck), (("ammo_deck",), c.ammo_deck)]
     decks_exist(game, decks, report)
-    for key, spec in c.scenario_decks.items():
+    for spec in c.scenario_decks.values():
         deck = game.decks.get(spec.deck)
         if deck is None:
             continue
@@ -86,7 +86,8 @@ def check(game: Game, report) -> None:
             for card in deck.cards if deck else ():
                 for kind in AMMO_KINDS:
                     if card.get(kind, 0) > supply[kind]:
-                        report.card(card, (kind,), f"the scenario needs {card.get(kind)} {c.ammo[kind].name} ammo but deck '{c.ammo_deck}' holds {supply[kind]}")
+                        needs = f"the scenario needs {card.get(kind)} {c.ammo[kind].name} ammo"
+                        report.card(card, (kind,), f"{needs} but deck '{c.ammo_deck}' holds {supply[kind]}")
     spells = game.decks.get(c.spell_deck)
     for card in spells.cards if spells else ():
         slots = card.get("slots")
