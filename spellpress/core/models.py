@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import pydantic
 from pydantic import Field, StringConstraints
@@ -166,6 +166,7 @@ class GlossaryFile(Model):
 # ---------------------------------------------------------------------------- the loaded game
 
 FieldValue = int | str | bool | tuple[str, ...]
+M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,8 @@ class Card:
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)
 
-    def __getitem__(self, name: str) -> FieldValue:
+    def __getitem__(self, name: str) -> Any:
+        """A field, of the type its card type declares in the game's YAML (so not known here)."""
         return self.fields[name]
 
 
@@ -243,6 +245,12 @@ class Game:
     text_context: Mapping[str, Any]
     # what `{{ references }}` in rule and card text resolve to
     glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order
+
+    def constants_as(self, schema: type[M]) -> M:
+        """The constants as the ruleset's schema, which the loader read them with, types them."""
+        if not isinstance(self.constants, schema):
+            raise TypeError(f"{self.slug}'s constants are {type(self.constants).__name__}, not {schema.__name__}")
+        return self.constants
 
     @property
     def cards(self) -> tuple[Card, ...]:

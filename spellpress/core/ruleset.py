@@ -49,10 +49,11 @@ class Ruleset:
     helpers_module: str | None = None  # the module whose HELPERS answer the fiddly rules
 
     @cached_property
-    def tracker(self) -> Tracker | None:
+    def tracker(self) -> Tracker[Any] | None:
+        """The game's tracker, typed on the game's own state: Any here, where any game's may be."""
         if self.tracker_module is None:
             return None
-        tracker: Tracker = import_module(self.tracker_module).TRACKER
+        tracker: Tracker[Any] = import_module(self.tracker_module).TRACKER
         return tracker
 
     @cached_property

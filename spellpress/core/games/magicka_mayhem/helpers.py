@@ -337,7 +337,7 @@ def _snap_spells_fields(game: Game) -> list[Field]:
 
 
 def _snap_spells(game: Game, inputs: dict) -> dict:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     hand = _hand(game, inputs["hand"])
     snaps, details = [], []
     for card in _snaps(game):
@@ -362,7 +362,7 @@ def _snap_spells(game: Game, inputs: dict) -> dict:
 
 
 def _snap_vs_spell_fields(game: Game) -> list[Field]:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     snaps = tuple(Option(s.id, s.name, f"{c.snap_cost} {s['element']}" + (f" · counters {s['opposes']}" if s.get("opposes") else ""))
                   for s in _snaps(game))
     return [
@@ -374,7 +374,7 @@ def _snap_vs_spell_fields(game: Game) -> list[Field]:
 
 
 def _snap_vs_spell(game: Game, inputs: dict) -> dict:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     snap, spell = game.card(inputs["snap"]), game.card(inputs["spell"])
     summon = spell.type == SUMMON_TYPE
     outcome = interaction(c, snap["element"], inputs["shield"], spell["cost"])
@@ -446,7 +446,7 @@ def _sources(game: Game) -> list[Card]:
 
 
 def _damage_fields(game: Game) -> list[Field]:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     sources = tuple(
         Option(s.id, s.name, f"{s.get('damage', 0)} damage · " + (_cost(s) if s.get("cost") else f"{c.snap_cost} {s['element']}"))
         for s in _sources(game)
@@ -467,7 +467,7 @@ def _damage_fields(game: Game) -> list[Field]:
 
 
 def _attack(game: Game, inputs: dict) -> tuple[Attack, str]:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     if inputs["source"] is not None and inputs["amount"]:
         raise Invalid("choose a spell or snap spell (source), or type plain damage (amount), not both")
     if inputs["source"] is None:
@@ -480,7 +480,7 @@ def _attack(game: Game, inputs: dict) -> tuple[Attack, str]:
 
 
 def _damage(game: Game, inputs: dict) -> dict:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     attack, source = _attack(game, inputs)
     creature = game.card(inputs["creature"]) if inputs["creature"] else None
     who = creature.name if creature else "the wizard"

@@ -8,6 +8,7 @@ import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
+from ...ruleset import Report
 from ...schema import FrozenMap, Ident, Model, PositiveInt, Text
 from ..checks import decks_exist, elements_exist
 
@@ -74,8 +75,8 @@ class Constants(Model):
     default_mayhem: Ident
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
     names = [(("opposed", i, j), name) for i, pair in enumerate(c.opposed) for j, name in enumerate(pair)]
     names.append((("reflect_element",), c.reflect_element))
     elements_exist(game, names, report)

@@ -12,7 +12,7 @@ from collections import Counter
 from ...models import Game
 from ...play.errors import Invalid
 from ...play.helper import Field, Helper, Option
-from .ruleset import clash, halved, points_after, thumped
+from .ruleset import Constants, clash, halved, points_after, thumped
 
 ATTACK, DEFENSE, HEALTH, THUMP, POWERMAGE = "attack", "defense", "health", "thump", "powermage"  # decks.yaml
 MOST_POINTS = 10_000  # points typed on a phone: there is no upper limit, but more is a typo
@@ -34,7 +34,7 @@ def _points(name: str, label: str, default: int | None = None, required: bool = 
 
 def _thump_fields(game: Game, who: str, label: str) -> list[Field]:
     prefix = f"{who}_" if who else ""
-    hint = "Shown to every player before the thump; it goes back to the hand." if game.constants.thump_needs_powermage else ""
+    hint = "Shown to every player before the thump; it goes back to the hand." if game.constants_as(Constants).thump_needs_powermage else ""
     return [
         Field(f"{prefix}thump", f"{label} thump card", "choice", _options(game, THUMP), required=False),
         Field(f"{prefix}powermage", f"{label} PowerMage shown", "choice", _options(game, POWERMAGE), required=False, hint=hint),
@@ -48,7 +48,7 @@ def _attack_fields(game: Game) -> list[Field]:
         Field("defense", "Defense card", "choice", _options(game, DEFENSE), required=False,
               hint="One, played by the attacked player; a Health card never defends."),
         *_thump_fields(game, "defense", "Defender's"),
-        _points("points", "Attacked player's points", game.constants.starting_points),
+        _points("points", "Attacked player's points", game.constants_as(Constants).starting_points),
     ]
 
 
@@ -56,12 +56,12 @@ def _heal_fields(game: Game) -> list[Field]:
     return [
         Field("health", "Health card", "choice", _options(game, HEALTH)),
         *_thump_fields(game, "", "Your"),
-        _points("points", "Your points", game.constants.starting_points),
+        _points("points", "Your points", game.constants_as(Constants).starting_points),
     ]
 
 
 def _empty_deck_fields(game: Game) -> list[Field]:
-    return [_points(f"points_{i}", f"Player {i}'s points", game.constants.starting_points if i <= game.players.min else None,
+    return [_points(f"points_{i}", f"Player {i}'s points", game.constants_as(Constants).starting_points if i <= game.players.min else None,
                     required=i <= game.players.min)
             for i in range(1, game.players.max + 1)]
 
@@ -71,7 +71,7 @@ def _multiplier(game: Game, inputs: dict, prefix: str, what: str) -> int | None:
     thump = inputs[f"{prefix}thump"]
     if thump is None:
         return None
-    if game.constants.thump_needs_powermage and inputs[f"{prefix}powermage"] is None:
+    if game.constants_as(Constants).thump_needs_powermage and inputs[f"{prefix}powermage"] is None:
         field = f"{prefix}powermage"
         raise Invalid(f"the {what} thump needs a PowerMage shown first: say which in '{field}'")
     return game.card(thump)["multiplier"]
@@ -138,7 +138,7 @@ def _heal(game: Game, inputs: dict) -> dict:
 
 
 def _empty_deck(game: Game, inputs: dict) -> dict:
-    divisor = game.constants.empty_deck_divisor
+    divisor = game.constants_as(Constants).empty_deck_divisor
     players = [(i, inputs[f"points_{i}"]) for i in range(1, game.players.max + 1) if inputs[f"points_{i}"] is not None]
     after = [{"player": i, "from": p, "to": halved(p, divisor)} for i, p in players]
     out = [a["player"] for a in after if a["to"] == 0]

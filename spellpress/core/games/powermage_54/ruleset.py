@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...models import Game
+from ...ruleset import Report
 from ...schema import Flag, Ident, Model, PositiveInt
 from ..checks import decks_exist
 
@@ -27,8 +28,8 @@ class Constants(Model):
     thump_needs_powermage: Flag  # a PowerMage must be shown before a thump is used
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
     decks_exist(game, [(("draw_deck",), c.draw_deck)], report)
     deck = game.decks.get(c.draw_deck)
     if deck is not None and deck.total != c.deck_size:

@@ -15,7 +15,7 @@ from itertools import product
 from ...models import Game
 from ...play.errors import Invalid
 from ...play.helper import Field, Helper, Option
-from .ruleset import Challenge, Outcome, Spell, Step, cast, challenge_target, spell_totals
+from .ruleset import Challenge, Constants, Outcome, Spell, Step, cast, challenge_target, spell_totals
 
 CHALLENGE_TYPE, SPELL_TYPE = "challenge", "spell"  # the card types of decks.yaml
 SPELLS = ("", "second_")  # the first spell's fields, then the second's (cast with a Double Up!)
@@ -28,7 +28,7 @@ def _cards(game: Game, kind: str) -> list:
 
 def _most_rolls(game: Game) -> tuple[int, int]:
     """The most dice a challenge's modifiers and a turn's spells can ask for."""
-    c = game.constants
+    c = game.constants_as(Constants)
     per = max((m.amount for m in c.modifiers if m.op == "roll"), default=0)
     laid = max(level.modifiers for level in c.levels)
     spells = 1 + c.double_up_limit
@@ -36,7 +36,7 @@ def _most_rolls(game: Game) -> tuple[int, int]:
 
 
 def _fields(game: Game) -> list[Field]:
-    c = game.constants
+    c = game.constants_as(Constants)
     challenges = tuple(
         Option(card.id, card.name, f"{card['element']} · power {card['power']} · {_runes(card['runes'])} · level {card['level']}")
         for card in _cards(game, CHALLENGE_TYPE)
@@ -77,7 +77,7 @@ def _fields(game: Game) -> list[Field]:
 
 
 def _challenge(game: Game, inputs: dict) -> tuple:
-    c = game.constants
+    c = game.constants_as(Constants)
     card = game.card(inputs["challenge"])
     level = c.levels[card["level"] - 1]
     laid = inputs["challenge_modifiers"]
@@ -139,7 +139,7 @@ def _rolls(inputs: dict, prefix: str, count: int, needed: int, what: str) -> lis
 
 
 def _spell_power(game: Game, inputs: dict) -> dict:
-    c = game.constants
+    c = game.constants_as(Constants)
     card, challenge = _challenge(game, inputs)
     spells = _spells(game, inputs)
     faces = range(1, c.die_sides + 1)
@@ -217,7 +217,7 @@ def _step_line(lo: Step, hi: Step) -> str:
 
 
 def _details(game: Game, card, spells: list[Spell], inputs: dict, low: Outcome, high: Outcome) -> list[str]:
-    c = game.constants
+    c = game.constants_as(Constants)
     lines = [f"Challenge {card.name}: {card['element']}, power {card['power']}, {_runes(card['runes'])}"]
     for lo, hi in zip(low.target.steps, high.target.steps):
         extra = f", its reward ×{c.double_up_on_challenge}" if lo.double_up else ""

@@ -17,6 +17,7 @@ import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
+from ...ruleset import Report
 from ...schema import FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Text
 from ..checks import decks_exist, elements_exist
 
@@ -75,8 +76,8 @@ class Constants(Model):
     rune_deck: Ident  # holds rune_tokens tokens
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
     names = [(("matchups", k), k) for k in c.matchups]
     for k, m in c.matchups.items():
         names += [(("matchups", k, side, i), e) for side in ("weak_to", "resists") for i, e in enumerate(getattr(m, side))]

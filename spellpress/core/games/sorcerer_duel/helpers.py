@@ -14,7 +14,7 @@ from collections import Counter
 from ...models import Game
 from ...play.errors import Invalid
 from ...play.helper import Field, Helper, Option
-from .ruleset import Blow, one_target, whole_side
+from .ruleset import Blow, Constants, one_target, whole_side
 
 CREATURE, BLOCKER, SPELL = "creature", "blocker", "attack-spell"  # card types of decks.yaml
 AREA = "side"  # an attack spell's `target` that hits a whole side
@@ -23,7 +23,7 @@ WOUNDED = "@"  # id@n: the card with n health left
 
 
 def _deck_cards(game: Game, kind: str) -> list:
-    return [card for deck in game.constants.player_decks if deck in game.decks
+    return [card for deck in game.constants_as(Constants).player_decks if deck in game.decks
             for card in game.decks[deck].cards if card.type == kind]
 
 
@@ -52,7 +52,7 @@ def _attacks(game: Game) -> tuple[Option, ...]:
 
 
 def _fields(game: Game) -> list[Field]:
-    c = game.constants
+    c = game.constants_as(Constants)
     creatures, blockers = _units(game, CREATURE), _units(game, BLOCKER)
     most = max((card.count for kind in (CREATURE, BLOCKER) for card in _deck_cards(game, kind)), default=1)
     return [
@@ -101,7 +101,7 @@ def _called(hit: dict) -> str:
 
 
 def _attack(game: Game, inputs: dict) -> dict:
-    c = game.constants
+    c = game.constants_as(Constants)
     attack = game.card(inputs["attack"])
     area = attack.type == SPELL and attack["target"] == AREA
     damage = attack["damage"] if attack.type == SPELL else attack["attack"]

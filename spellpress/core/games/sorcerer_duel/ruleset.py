@@ -10,6 +10,7 @@ import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean
+from ...ruleset import Report
 from ...schema import Flag, Ident, Model, NonNegativeInt, PositiveInt
 from ..checks import decks_exist
 
@@ -34,8 +35,8 @@ def most_mana(c: Constants) -> int:
     return c.mana_per_turn + c.max_conversions * c.mana_per_conversion
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
     decks_exist(game, [(("player_decks", i), d) for i, d in enumerate(c.player_decks)], report)
     for deck_id in c.player_decks:
         deck = game.decks.get(deck_id)

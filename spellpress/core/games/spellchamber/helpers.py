@@ -11,18 +11,18 @@ from fractions import Fraction
 from ...models import Game
 from ...play.errors import Invalid
 from ...play.helper import Field, Helper, Option
-from .ruleset import AMMO_KINDS
+from .ruleset import AMMO_KINDS, Constants
 
 MOST_AMMO = 60  # ammo of one kind typed for a chamber of one's own
 
 
 def _scenarios(game: Game) -> list:
-    c = game.constants
+    c = game.constants_as(Constants)
     return [card for spec in c.scenario_decks.values() if spec.deck in game.decks for card in game.decks[spec.deck].cards]
 
 
 def _fields(game: Game) -> list[Field]:
-    c = game.constants
+    c = game.constants_as(Constants)
     scenarios = tuple(
         Option(card.id, card.name, " · ".join(f"{card.get(k, 0)} {c.ammo[k].name}" for k in AMMO_KINDS))
         for card in _scenarios(game)
@@ -52,7 +52,7 @@ def next_shot(chamber: dict[str, int], shot: dict[str, int]) -> dict[str, Fracti
 
 
 def _odds(game: Game, inputs: dict) -> dict:
-    c = game.constants
+    c = game.constants_as(Constants)
     typed = {k: inputs[f"chamber_{k}"] for k in AMMO_KINDS}
     if inputs["scenario"] is not None:
         if any(n is not None for n in typed.values()):

@@ -6,6 +6,7 @@ import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
+from ...ruleset import Report
 from ...schema import Flag, FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Range, Text
 from ..checks import decks_exist
 
@@ -49,8 +50,8 @@ class Constants(Model):
         return ammo
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
     decks = [(("scenario_decks", k, "deck"), s.deck) for k, s in c.scenario_decks.items()]
     decks += [(("spell_deck",), c.spell_deck), (("ammo_deck",), c.ammo_deck)]
     decks_exist(game, decks, report)
