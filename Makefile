@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup build test bench serve clean
+.PHONY: setup build test lint bench serve clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,11 @@ build: setup
 
 test: setup
 	$(BIN)/pytest
+
+# ruff on the whole repo, mypy (strict on spellpress.core): both configured in pyproject.toml.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy spellpress/core
 
 bench: setup
 	$(BIN)/python -m benchmarks
