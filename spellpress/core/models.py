@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, Self, TypeVar
 
 import pydantic
 from pydantic import Field, StringConstraints
@@ -42,7 +42,7 @@ class Element(Model):
         return self.name.lower()
 
 
-def _int_or_constant(value: Any):
+def _int_or_constant(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError(f"expected a whole number or the name of a constant, got {describe(value)}")
     return value
@@ -95,7 +95,7 @@ class FieldSpec(Model):
     choices: tuple[Text, ...] | None = None
 
     @pydantic.model_validator(mode="after")
-    def _consistent(self):
+    def _consistent(self) -> Self:
         if (self.type == "choice") != (self.choices is not None):
             raise ValueError(
                 "a 'choice' field needs 'choices', and only a 'choice' field may have them"
@@ -117,7 +117,7 @@ class CardTypeSpec(Model):
 
     @pydantic.field_validator("fields")
     @classmethod
-    def _not_reserved(cls, fields):
+    def _not_reserved(cls, fields: Mapping[str, FieldSpec]) -> Mapping[str, FieldSpec]:
         clash = [name for name in fields if name in CARD_KEYS]
         if clash:
             raise ValueError(
