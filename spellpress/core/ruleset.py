@@ -21,13 +21,16 @@ from .play.options import Option
 from .play.tracker import Tracker
 from .schema import Model
 
+# A place in the constants or on a card, by keys and list indexes: ("levels", 2, "name").
+Loc = tuple[str | int, ...]
+
 
 class Report(Protocol):
     """Where a ruleset check files what it finds; positions are looked up for it."""
 
-    def constant(self, loc: tuple[str | int, ...], message: str, *, key: bool = False) -> None: ...
+    def constant(self, loc: Loc, message: str, *, key: bool = False) -> None: ...
 
-    def card(self, card: Card, loc: tuple[str | int, ...], message: str) -> None: ...
+    def card(self, card: Card, loc: Loc, message: str) -> None: ...
 
 
 def _no_options(game: Game) -> tuple[Option, ...]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Self
 
 import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
-from ...ruleset import Report
+from ...ruleset import Loc, Report
 from ...schema import FrozenMap, Ident, Model, PositiveInt, Text
 from ..checks import decks_exist, elements_exist
 
@@ -25,7 +25,7 @@ class MayhemLevel(Model):
     out_of: PositiveInt
 
     @pydantic.model_validator(mode="after")
-    def _chance(self):
+    def _chance(self) -> Self:
         if self.hits > self.out_of:
             raise ValueError(f"hits ({self.hits}) cannot be more than out_of ({self.out_of})")
         if self.method == "always" and self.hits != self.out_of:
@@ -77,13 +77,14 @@ class Constants(Model):
 
 def check(game: Game, report: Report) -> None:
     c = game.constants_as(Constants)
-    names = [(("opposed", i, j), name) for i, pair in enumerate(c.opposed) for j, name in enumerate(pair)]
+    names: list[tuple[Loc, str]] = [(("opposed", i, j), name) for i, pair in enumerate(c.opposed) for j, name in enumerate(pair)]
     names.append((("reflect_element",), c.reflect_element))
     elements_exist(game, names, report)
     for i, (a, b) in enumerate(c.opposed):
         if a == b:
             report.constant(("opposed", i), f"an element cannot oppose itself ('{a}')")
-    decks = [(("deal", d), d) for d in c.deal] + [(("draw_per_turn", d), d) for d in c.draw_per_turn]
+    decks: list[tuple[Loc, str]] = [(("deal", d), d) for d in c.deal]
+    decks += [(("draw_per_turn", d), d) for d in c.draw_per_turn]
     for i, exchange in enumerate(c.exchanges):
         decks += [(("exchanges", i, side, d), d) for side in ("give", "get") for d in getattr(exchange, side)]
     decks_exist(game, decks, report)
@@ -102,7 +103,7 @@ def opposite(c: Constants, element: str) -> str | None:
     return None
 
 
-def _check_cards(game: Game, c: Constants, report) -> None:
+def _check_cards(game: Game, c: Constants, report: Report) -> None:
     """Snap spells name the element they counter as the constants oppose it, one snap spell an
     element; a creature is never both weak and immune to one element."""
     snaps: dict[str, str] = {}

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Self
 
 import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
-from ...ruleset import Report
+from ...ruleset import Loc, Report
 from ...schema import FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Text
 from ..checks import decks_exist, elements_exist
 
@@ -39,7 +39,7 @@ class Modifier(Model):
     amount: PositiveInt | None = None
 
     @pydantic.model_validator(mode="after")
-    def _amount(self):
+    def _amount(self) -> Self:
         if (self.op == "double_up") == (self.amount is not None):
             raise ValueError("'add', 'multiply' and 'roll' need an amount; 'double_up' takes none")
         return self
@@ -78,7 +78,7 @@ class Constants(Model):
 
 def check(game: Game, report: Report) -> None:
     c = game.constants_as(Constants)
-    names = [(("matchups", k), k) for k in c.matchups]
+    names: list[tuple[Loc, str]] = [(("matchups", k), k) for k in c.matchups]
     for k, m in c.matchups.items():
         names += [(("matchups", k, side, i), e) for side in ("weak_to", "resists") for i, e in enumerate(getattr(m, side))]
     elements_exist(game, names, report)
@@ -230,14 +230,14 @@ def _dice(c: Constants, rolls: Iterator[int], count: int) -> int:
 
 def _apply(c: Constants, m: Modifier, power: int, rolls: Iterator[int]) -> Step:
     """An add, multiply or roll modifier applied to a power."""
+    if m.op == "double_up" or m.amount is None:  # the one without an amount (Modifier checks it)
+        raise ValueError(f"'{m.name}' is a Double Up!, which is no sum")
     if m.op == "add":
         return Step(m.name, m.name, power + m.amount)
     if m.op == "multiply":
         return Step(m.name, m.name, power * m.amount)
-    if m.op == "roll":
-        rolled = _dice(c, rolls, m.amount)
-        return Step(m.name, m.name, power + rolled, rolled)
-    raise ValueError(f"'{m.name}' is a Double Up!, which is no sum")
+    rolled = _dice(c, rolls, m.amount)  # a roll
+    return Step(m.name, m.name, power + rolled, rolled)
 
 
 def _modify(c: Constants, power: int, names: Iterable[str], rolls: Iterator[int], doubled: int,
@@ -301,7 +301,8 @@ def _target(c: Constants, challenge: Challenge, rolls: Iterator[int]) -> Target:
 def challenge_reward(runes: int, doubled: int, double_up_on_challenge: int) -> int:
     """A challenge's rune reward under `doubled` Double Ups (within the limit), each multiplying
     it by the YAML's `double_up_on_challenge`."""
-    return runes * double_up_on_challenge ** doubled
+    reward: int = runes * double_up_on_challenge ** doubled  # whole: `doubled` is never negative
+    return reward
 
 
 def spell_totals(c: Constants, spells: Sequence[Spell], challenge_element: str, rolls: Iterable[int] = ()) -> tuple[int, ...]:

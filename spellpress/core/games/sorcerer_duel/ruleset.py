@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pydantic
 
-from ...models import Game
+from ...models import Card, Game
 from ...problems import did_you_mean
 from ...ruleset import Report
 from ...schema import Flag, Ident, Model, NonNegativeInt, PositiveInt
@@ -54,7 +54,7 @@ def check(game: Game, report: Report) -> None:
             _check_requirement(game, card, types_here, cards_here, report)
 
 
-def _check_requirement(game: Game, card, types_here: set, cards_here: dict, report) -> None:
+def _check_requirement(game: Game, card: Card, types_here: set[str], cards_here: dict[str, Card], report: Report) -> None:
     """A summoning requirement names (in `needs`) a card type or a card that its own deck holds,
     and its printed text says that name."""
     requirement, needs = card.get("requirement"), card.get("needs")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
-from ...ruleset import Report
+from ...ruleset import Loc, Report
 from ...schema import Flag, FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Range, Text
 from ..checks import decks_exist
 
@@ -44,7 +46,7 @@ class Constants(Model):
 
     @pydantic.field_validator("ammo")
     @classmethod
-    def _three_kinds(cls, ammo):
+    def _three_kinds(cls, ammo: Mapping[str, AmmoEffect]) -> Mapping[str, AmmoEffect]:
         if tuple(ammo) != AMMO_KINDS:
             raise ValueError(f"ammo must declare exactly {', '.join(AMMO_KINDS)}, in that order")
         return ammo
@@ -52,7 +54,7 @@ class Constants(Model):
 
 def check(game: Game, report: Report) -> None:
     c = game.constants_as(Constants)
-    decks = [(("scenario_decks", k, "deck"), s.deck) for k, s in c.scenario_decks.items()]
+    decks: list[tuple[Loc, str]] = [(("scenario_decks", k, "deck"), s.deck) for k, s in c.scenario_decks.items()]
     decks += [(("spell_deck",), c.spell_deck), (("ammo_deck",), c.ammo_deck)]
     decks_exist(game, decks, report)
     for spec in c.scenario_decks.values():
