@@ -8,10 +8,11 @@ no card is played more often than the deck holds it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from ...models import Game
+from ...models import Card, Game
 from ...play.errors import Invalid
-from ...play.helper import Field, Helper, Option
+from ...play.helper import JSON, Field, Helper, Inputs, Option
 from .ruleset import Constants, clash, halved, points_after, thumped
 
 ATTACK, DEFENSE, HEALTH, THUMP, POWERMAGE = "attack", "defense", "health", "thump", "powermage"  # decks.yaml
@@ -19,7 +20,7 @@ MOST_POINTS = 10_000  # points typed on a phone: there is no upper limit, but mo
 
 
 def _options(game: Game, kind: str) -> tuple[Option, ...]:
-    def sub(card) -> str:
+    def sub(card: Card) -> str:
         if kind == THUMP:
             return f"×{card['multiplier']}"
         return f"{card['value']}" if kind in (ATTACK, DEFENSE, HEALTH) else card.get("timing", "")
@@ -66,7 +67,7 @@ def _empty_deck_fields(game: Game) -> list[Field]:
             for i in range(1, game.players.max + 1)]
 
 
-def _multiplier(game: Game, inputs: dict, prefix: str, what: str) -> int | None:
+def _multiplier(game: Game, inputs: Inputs, prefix: str, what: str) -> int | None:
     """The thump's multiplier, refused without the PowerMage the YAML asks for."""
     thump = inputs[f"{prefix}thump"]
     if thump is None:
@@ -74,10 +75,11 @@ def _multiplier(game: Game, inputs: dict, prefix: str, what: str) -> int | None:
     if game.constants_as(Constants).thump_needs_powermage and inputs[f"{prefix}powermage"] is None:
         field = f"{prefix}powermage"
         raise Invalid(f"the {what} thump needs a PowerMage shown first: say which in '{field}'")
-    return game.card(thump)["multiplier"]
+    multiplier: int = game.card(thump)["multiplier"]  # an int field of a thump card (decks.yaml)
+    return multiplier
 
 
-def _within_the_deck(game: Game, cards) -> None:
+def _within_the_deck(game: Game, cards: Iterable[str | None]) -> None:
     """No card is played more often than the deck holds it (each PowerMage is one of a kind)."""
     for card_id, n in Counter(c for c in cards if c is not None).items():
         card = game.card(card_id)
@@ -86,7 +88,7 @@ def _within_the_deck(game: Game, cards) -> None:
             raise Invalid(f"{card.name} is used {n} times here, but the deck holds {held}")
 
 
-def _worth(game: Game, card, thump: str | None, total: int) -> str:
+def _worth(game: Game, card: Card, thump: str | None, total: int) -> str:
     """A card's value, and its thump's working if it had one."""
     if thump is None:
         return f"{card.name}: {total}"
@@ -97,7 +99,7 @@ def _after(points: int, to: int) -> str:
     return f"{points} → {to} points" + (": defeated, out of the game" if to == 0 else "")
 
 
-def _attack(game: Game, inputs: dict) -> dict:
+def _attack(game: Game, inputs: Inputs) -> JSON:
     _within_the_deck(game, (inputs["attack_thump"], inputs["defense_thump"], inputs["attack_powermage"], inputs["defense_powermage"]))
     attack = game.card(inputs["attack"])
     defense = game.card(inputs["defense"]) if inputs["defense"] else None
@@ -124,7 +126,7 @@ def _attack(game: Game, inputs: dict) -> dict:
     }
 
 
-def _heal(game: Game, inputs: dict) -> dict:
+def _heal(game: Game, inputs: Inputs) -> JSON:
     card = game.card(inputs["health"])
     amount = thumped(card["value"], _multiplier(game, inputs, "", "health card's"))
     points = inputs["points"]
@@ -137,7 +139,7 @@ def _heal(game: Game, inputs: dict) -> dict:
     }
 
 
-def _empty_deck(game: Game, inputs: dict) -> dict:
+def _empty_deck(game: Game, inputs: Inputs) -> JSON:
     divisor = game.constants_as(Constants).empty_deck_divisor
     players = [(i, inputs[f"points_{i}"]) for i in range(1, game.players.max + 1) if inputs[f"points_{i}"] is not None]
     after = [{"player": i, "from": p, "to": halved(p, divisor)} for i, p in players]
