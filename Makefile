@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup build test system-deps-test bench serve clean
+.PHONY: setup build test lint system-deps-test bench serve clean
 
 setup: $(STAMP)
 
@@ -30,6 +30,11 @@ test: system-deps-test setup
 
 system-deps-test:
 	sh scripts/system-deps $(PYTHON) test
+
+# ruff on the whole repo, mypy (strict on spellpress.core): both configured in pyproject.toml.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy spellpress/core
 
 bench: setup
 	$(BIN)/python -m benchmarks

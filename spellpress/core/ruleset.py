@@ -21,13 +21,16 @@ from .play.options import Option
 from .play.tracker import Tracker
 from .schema import Model
 
+# A place in the constants or on a card, by keys and list indexes: ("levels", 2, "name").
+Loc = tuple[str | int, ...]
+
 
 class Report(Protocol):
     """Where a ruleset check files what it finds; positions are looked up for it."""
 
-    def constant(self, loc: tuple[str | int, ...], message: str, *, key: bool = False) -> None: ...
+    def constant(self, loc: Loc, message: str, *, key: bool = False) -> None: ...
 
-    def card(self, card: Card, loc: tuple[str | int, ...], message: str) -> None: ...
+    def card(self, card: Card, loc: Loc, message: str) -> None: ...
 
 
 def _no_options(game: Game) -> tuple[Option, ...]:
@@ -49,10 +52,11 @@ class Ruleset:
     helpers_module: str | None = None  # the module whose HELPERS answer the fiddly rules
 
     @cached_property
-    def tracker(self) -> Tracker | None:
+    def tracker(self) -> Tracker[Any] | None:
+        """The game's tracker, typed on the game's own state: Any here, where any game's may be."""
         if self.tracker_module is None:
             return None
-        tracker: Tracker = import_module(self.tracker_module).TRACKER
+        tracker: Tracker[Any] = import_module(self.tracker_module).TRACKER
         return tracker
 
     @cached_property

@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .problems import did_you_mean
 
+if TYPE_CHECKING:  # imported when a text first needs it (see _env)
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
 
 @functools.cache
-def _env():
+def _env() -> ImmutableSandboxedEnvironment:
     """jinja2, imported only for texts that need more than a constant's name (most do not)."""
     import jinja2
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -46,7 +52,8 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     try:
         tree, template = _compile(source)
     except jinja2.TemplateSyntaxError as exc:
-        return None, [TextError(exc.lineno or 1, "{", f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})")]
+        message = f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})"
+        return None, [TextError(exc.lineno or 1, "{", message)]
     errors = list(_unknown_references(tree, context))
     if errors:
         return None, errors
@@ -66,7 +73,7 @@ def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
     """
     missing = False
 
-    def value(match: re.Match) -> str:
+    def value(match: re.Match[str]) -> str:
         nonlocal missing
         current: object = context
         for part in match.group(1).split("."):
@@ -85,7 +92,7 @@ def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile(source: str):
+def _compile(source: str) -> tuple[nodes.Template, jinja2.Template]:
     """The parsed and the compiled text, once per text per process (watch reloads them)."""
     tree = _env().parse(source)
     return tree, _env().from_string(tree)
@@ -95,7 +102,7 @@ def _compile(source: str):
 _JINJA_NAMES = {"loop", "range", "dict", "lipsum", "cycler", "joiner", "namespace"}
 
 
-def _unknown_references(tree, context: Mapping[str, object]):
+def _unknown_references(tree: nodes.Template, context: Mapping[str, object]) -> Iterator[TextError]:
     from jinja2 import nodes
 
     local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")} | _JINJA_NAMES
@@ -113,7 +120,7 @@ def _unknown_references(tree, context: Mapping[str, object]):
             yield TextError(node.lineno, chain[-1] if len(chain) > 1 else chain[0], problem)
 
 
-def _chain(node) -> list[str] | None:
+def _chain(node: nodes.Node) -> list[str] | None:
     from jinja2 import nodes
 
     names: list[str] = []
@@ -126,7 +133,7 @@ def _chain(node) -> list[str] | None:
     return None
 
 
-def _is_inside_getattr(tree, target) -> bool:
+def _is_inside_getattr(tree: nodes.Template, target: nodes.Node) -> bool:
     from jinja2 import nodes
 
     return any(g.node is target for g in tree.find_all(nodes.Getattr))
@@ -141,14 +148,15 @@ def _resolve(chain: list[str], context: Mapping[str, object]) -> str | None:
         return f"unknown constant '{chain[0]}'{hint}"
     value = context[chain[0]]
     for i, name in enumerate(chain[1:], start=1):
-        keys = list(value) if isinstance(value, Mapping) else []
+        mapping: Mapping[Any, object] = value if isinstance(value, Mapping) else {}
+        keys = list(mapping)
         if name not in keys and name in _MAPPING_METHODS and isinstance(value, Mapping):
             return None  # `{% for k, v in ammo.items() %}`
         if name not in keys:
             where = ".".join(chain[:i])
             hint = did_you_mean(name, keys) or (f"; it has {', '.join(keys)}" if keys else "")
             return f"'{where}' has no '{name}'{hint}"
-        value = value[name]
+        value = mapping[name]
     return None
 
 
@@ -157,8 +165,8 @@ def number(expression: int | str, context: Mapping[str, object]) -> int:
     them ('mana_per_turn + max_conversions'), as layouts and playmats may; ValueError if not."""
     if isinstance(expression, int) and not isinstance(expression, bool):
         return expression
-    text, errors = render("{{ %s }}" % expression, context)
-    if errors:
+    text, errors = render(f"{{{{ {expression} }}}}", context)
+    if text is None:  # a text is None exactly when it has errors
         raise ValueError(errors[0].message)
     if not text.strip().lstrip("-").isdigit():
         raise ValueError(f"'{expression}' is not a whole number (it is {text!r})")

@@ -23,23 +23,64 @@ which the log leaves out until the tracker says it may be shown.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict, cast
 
 from .games import RULESETS, ruleset_of
 from .models import Game
 from .play.errors import Conflict, Invalid
 from .play.inputs import label, whole
 from .play.options import Option
-from .play.state import RandBelow, clamp, name, player
-from .play.tracker import Action, Tracker
+from .play.state import CounterSpec, LastDraw, Player, RandBelow, TableState, clamp, name, player
+from .play.tracker import Action, Data, Sent, Tracker
 from .play.words import and_, signed
 
 MAX_DELTA = 10_000  # a larger typed amount on a counter with no bounds is taken for a typo
 DICE_SIDES = (2, 100)
 DICE_COUNT = (1, 20)
 
+# A table of any game, as the reducer sees it: the game's own parts are its tracker's to read.
+Table = TableState[object, object, object, object]
+# The registry holds each game's tracker, typed on its own game's state: here it takes any table.
+AnyTracker = Tracker[Any]
+
+
+class Seat(TypedDict):
+    name: str
+    options: dict[str, str]
+
+
+class Created(TypedDict):
+    """The data of a table's first event."""
+
+    game: str
+    title: str
+    max_players: int
+    counters: list[CounterSpec]
+    options: dict[str, str]
+    players: list[Seat]
+    ruleset: NotRequired[str]  # a game with a tracker: the rules it plays by, as the table started
+    rules: NotRequired[object]
+
+
+class Joined(TypedDict):
+    """The data of a 'join' event."""
+
+    player: int
+    name: str
+    new: bool
+    options: NotRequired[dict[str, str]]  # a new player's
+
+
+class LogEntry(TypedDict):
+    seq: int
+    type: str
+    text: str
+    by: int | None
+    at: float
+    undone: bool
+    data: Data
 
 
 @dataclass(frozen=True)
@@ -66,10 +107,11 @@ def _choose(option: Option, given: Any, players: int) -> str:
     values = option.values(players)
     if given not in values:
         raise Invalid(f"{option.label.lower()} must be one of {', '.join(values)} for {players} players; got {given!r}"[:300])
-    return given
+    chosen: str = given
+    return chosen
 
 
-def start(game: Game, players: Any, options: Any = None) -> dict:
+def start(game: Game, players: Any, options: Any = None) -> Created:
     """The data of a table's first event: its players, options and counters.
 
     `players` is a number of players, or a list of names or of {"name", "options"}; `options`
@@ -85,10 +127,10 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
     entries = [p if isinstance(p, dict) else {"name": p} for p in players]
     names = [label(p.get("name")) for p in entries]
     seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise Invalid(f"two players are called '{name}'; give each their own name")
-        seen.add(name.casefold())
+    for called in names:
+        if called.casefold() in seen:
+            raise Invalid(f"two players are called '{called}'; give each their own name")
+        seen.add(called.casefold())
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -99,39 +141,40 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
     _known_keys(options, table_specs, "table option")
     n = len(names)
     chosen = {o.id: _choose(o, options[o.id], n) if o.id in options else o.default(n) for o in table_specs.values()}
-    seats = []
-    for i, (entry, name) in enumerate(zip(entries, names)):
+    seats: list[Seat] = []
+    for i, (entry, called) in enumerate(zip(entries, names)):
         given = entry.get("options") or {}
         if not isinstance(given, dict):
             raise Invalid(f"the options of player {i} must be an object")
         _known_keys(given, player_specs, "player option")
         seats.append({
-            "name": name,
+            "name": called,
             "options": {o.id: _choose(o, given[o.id], n) if o.id in given else o.default(n, i) for o in player_specs.values()},
         })
-    data = {
+    data: Created = {
         "game": game.slug,
         "title": game.title,
         "max_players": high,
-        "counters": [asdict(c) for c in game.counters],
+        "counters": [{"id": c.id, "label": c.label, "scope": c.scope, "start": c.start, "min": c.min, "max": c.max, "step": c.step}
+                     for c in game.counters],
         "options": chosen,
         "players": seats,
     }
     tracker = ruleset_of(game).tracker
     rules = tracker.rules(game, data) if tracker else None
     if rules is not None:
-        data.update(ruleset=game.ruleset, rules=rules)
+        data["ruleset"], data["rules"] = game.ruleset, rules
     return data
 
 
-def _known_keys(given: dict, known: Mapping[str, Option], what: str) -> None:
+def _known_keys(given: dict[Any, Any], known: Mapping[str, Option], what: str) -> None:
     for key in given:
         if key not in known:
             names = ", ".join(known) or "none"
             raise Invalid(f"unknown {what} {key!r}; this game's are: {names}"[:300])
 
 
-def join(game: Game, state: dict, typed: Any) -> dict:
+def join(game: Game, state: Table, typed: Any) -> Joined:
     """The data of a 'join' event: the seat of the player by the name typed, or a new player's."""
     wanted = label(typed)
     for i, seat in enumerate(state["players"]):
@@ -148,7 +191,7 @@ def join(game: Game, state: dict, typed: Any) -> dict:
 # ---------------------------------------------------------------------------- deciding
 
 
-def counter_spec(state: dict, counter_id: Any) -> dict:
+def counter_spec(state: Table, counter_id: Any) -> CounterSpec:
     for spec in state["counter_specs"]:
         if spec["id"] == counter_id:
             return spec
@@ -156,7 +199,7 @@ def counter_spec(state: dict, counter_id: Any) -> dict:
     raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
 
 
-def _adjust(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     spec = counter_spec(state, action.get("counter"))
     who = player(state, action.get("player")) if spec["scope"] == "player" else None
     if spec["scope"] == "table" and action.get("player") is not None:
@@ -166,22 +209,22 @@ def _adjust(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
         raise Invalid("a delta of 0 changes nothing")
     if delta % spec["step"]:
         raise Invalid(f"{spec['label']} moves in steps of {spec['step']}; {delta} is not one")
-    bounded = spec["min"] is not None and spec["max"] is not None
-    limit = spec["max"] - spec["min"] if bounded else MAX_DELTA
+    low, high = spec["min"], spec["max"]
+    limit = high - low if low is not None and high is not None else MAX_DELTA
     if abs(delta) > limit:
         raise Invalid(f"a change of {delta} is more than {spec['label']} can move (at most {limit} at once)")
     before = (state["players"][who]["counters"] if who is not None else state["counters"])[spec["id"]]
     return {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
 
 
-def _undo(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     target = state["undo"]
     if target is None:
         raise Conflict("there is nothing to undo")
     return {"target": target["seq"], "text": target["text"]}
 
 
-def _roll(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _roll(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     sides = whole(action.get("sides"), "sides")
     count = whole(action.get("count", 1), "count")
     if not DICE_SIDES[0] <= sides <= DICE_SIDES[1]:
@@ -191,11 +234,11 @@ def _roll(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
     return {"sides": sides, "count": count, "results": [randbelow(sides) + 1 for _ in range(count)]}
 
 
-def _coin(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _coin(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"result": ("heads", "tails")[randbelow(2)]}
 
 
-def _first(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _first(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"player": randbelow(len(state["players"]))}
 
 
@@ -205,19 +248,19 @@ ACTIONS = tuple(_DECIDE)
 DRAWS = ("roll", "coin", "first")
 
 
-def actions(state: dict) -> tuple[str, ...]:
+def actions(state: Table) -> tuple[str, ...]:
     """The action types a table takes: every table's, then its game's own."""
     tracker = _tracker_of(state)
     return ACTIONS + (tuple(tracker.actions) if tracker else ())
 
 
-def ordered(state: dict) -> tuple[str, ...]:
+def ordered(state: Table) -> tuple[str, ...]:
     """The action types that must carry the version they were made against."""
     tracker = _tracker_of(state)
     return ORDERED + (tuple(k for k, a in tracker.actions.items() if a.ordered) if tracker else ())
 
 
-def _tracker_of(state: dict | None) -> Tracker | None:
+def _tracker_of(state: Table | None) -> AnyTracker | None:
     """The tracker of a table; None for a table started before trackers (counters only)."""
     if not state or not state.get("rules"):
         return None
@@ -225,12 +268,12 @@ def _tracker_of(state: dict | None) -> Tracker | None:
     return ruleset.tracker if ruleset else None
 
 
-def _tracker_action(state: dict, kind: str | None) -> Action | None:
+def _tracker_action(state: Table, kind: str) -> Action[Any] | None:
     tracker = _tracker_of(state)
     return tracker.actions.get(kind) if tracker and kind not in _DECIDE else None
 
 
-def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tuple[str, dict]:
+def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tuple[str, Data]:
     """The event (type, data) that `action` makes at `version`, or TableError.
 
     An action that must carry a version is refused without one, and with a stale one; any other
@@ -238,6 +281,8 @@ def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tupl
     if not isinstance(action, dict):
         raise Invalid("an action must be an object")
     kind = action.get("type")
+    if not isinstance(kind, str):
+        raise Invalid(f"an action's type must be text: one of {', '.join(actions(state))}"[:300])
     own = _tracker_action(state, kind)
     if kind not in _DECIDE and own is None:
         raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(actions(state))}"[:300])
@@ -264,15 +309,15 @@ def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tupl
 # ---------------------------------------------------------------------------- evolving
 
 
-def _new_player(called: str, options: Mapping, specs: list) -> dict:
+def _new_player(called: str, options: Mapping[str, str], specs: list[CounterSpec]) -> Player[object]:
     counters = {s["id"]: s["start"] for s in specs if s["scope"] == "player"}
     return {"name": called, "counters": counters, "options": dict(options)}
 
 
-def _on_create(state: None, event: Event) -> dict:
+def _on_create(state: Table | None, event: Event) -> Table:
     d = event.data
-    specs = [dict(s) for s in d["counters"]]
-    new = {
+    specs = [cast(CounterSpec, dict(s)) for s in d["counters"]]  # as start() wrote them, read back from the log
+    new: Table = {
         "game": d["game"],
         "title": d["title"],
         "max_players": d["max_players"],
@@ -285,46 +330,51 @@ def _on_create(state: None, event: Event) -> dict:
         "undo": None,
     }
     if d.get("rules") is not None:
-        new.update(ruleset=d["ruleset"], rules=d["rules"])
+        new["ruleset"], new["rules"] = d["ruleset"], d["rules"]
         tracker = _tracker_of(new)
         if tracker:
             new = tracker.initial(new)
     return new
 
 
-def _on_join(state: dict, event: Event) -> dict:
+def _on_join(state: Table | None, event: Event) -> Table:
+    assert state is not None  # a table has started before anyone joins
     if not event.data["new"]:
         return state
-    player = _new_player(event.data["name"], event.data["options"], state["counter_specs"])
-    return {**state, "players": [*state["players"], player]}
+    seat = _new_player(event.data["name"], event.data["options"], state["counter_specs"])
+    return {**state, "players": [*state["players"], seat]}
 
 
-def _on_adjust(state: dict, event: Event) -> dict:
+def _on_adjust(state: Table | None, event: Event) -> Table:
+    assert state is not None
     d = event.data
     spec = counter_spec(state, d["counter"])
     if d["player"] is None:
-        new = {**state, "counters": _moved(state["counters"], spec, d["delta"])}
+        new: Table = {**state, "counters": _moved(state["counters"], spec, d["delta"])}
     else:
+        who: int = d["player"]
         players = list(state["players"])
-        player = players[d["player"]]
-        players[d["player"]] = {**player, "counters": _moved(player["counters"], spec, d["delta"])}
+        players[who] = {**players[who], "counters": _moved(players[who]["counters"], spec, d["delta"])}
         new = {**state, "players": players}
     new["undo"] = {"seq": event.seq, "text": describe(event, new)}
     return new
 
 
-def _moved(counters: Mapping, spec: Mapping, delta: int) -> dict:
+def _moved(counters: Mapping[str, int], spec: CounterSpec, delta: int) -> dict[str, int]:
     return {**counters, spec["id"]: clamp(counters[spec["id"]] + delta, spec)}
 
 
-def _on_draw(state: dict, event: Event) -> dict:
-    new = {**state, "last_draw": {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data}}
+def _on_draw(state: Table | None, event: Event) -> Table:
+    assert state is not None
+    # the draw's data is JSON from the log: a roll's, a coin's or who goes first
+    drawn: dict[str, Any] = {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data}
+    new: Table = {**state, "last_draw": cast(LastDraw, drawn)}
     if event.type == "first":
         new["first_player"] = event.data["player"]
     return new
 
 
-_EVOLVE = {
+_EVOLVE: dict[str, Callable[[Table | None, Event], Table]] = {
     "create": _on_create,
     "join": _on_join,
     "adjust": _on_adjust,
@@ -334,7 +384,7 @@ _EVOLVE = {
 }
 
 
-def evolve(state: dict | None, event: Event) -> dict:
+def evolve(state: Table | None, event: Event) -> Table:
     """The state after `event`. An undo is applied by `fold`, which sees the whole history."""
     if event.type == "undo":
         raise ValueError("an undo is applied by replaying the table's events: use fold()")
@@ -346,7 +396,7 @@ def evolve(state: dict | None, event: Event) -> dict:
     tracker = _tracker_of(new)
     if tracker is None:
         return new
-    new = tracker.settle(new)
+    new = _settled(tracker, new)
     if own is not None and own.undoable:
         new["undo"] = {"seq": event.seq, "text": describe(event, new)}
     if own is not None and own.shown:
@@ -354,17 +404,22 @@ def evolve(state: dict | None, event: Event) -> dict:
     return new
 
 
-def public(state: dict) -> dict:
+def _settled(tracker: AnyTracker, state: Table) -> Table:
+    settled: Table = tracker.settle(state)
+    return settled
+
+
+def public(state: Table) -> Mapping[str, object]:
     """The state as every phone may see it: without what the tracker keeps hidden."""
     if "hidden" not in state:
         return state
     return {k: v for k, v in state.items() if k != "hidden"}
 
 
-_RULES_TEXT: dict[int, tuple[dict, str]] = {}  # id(rules) -> (rules, its JSON): kept alive, so ids stay unique
+_RULES_TEXT: dict[int, tuple[object, str]] = {}  # id(rules) -> (rules, its JSON): kept alive, so ids stay unique
 
 
-def dumps(state: dict) -> str:
+def dumps(state: Table) -> str:
     """The state as compact JSON. A table's rules never change once it has started, and every
     state of the table shares one rules object, so their text is made once and reused."""
     rules = state.get("rules")
@@ -383,21 +438,22 @@ def undone(events: Iterable[Event]) -> set[int]:
     return {e.data["target"] for e in events if e.type == "undo"}
 
 
-def fold(events: Iterable[Event]) -> dict:
+def fold(events: Iterable[Event]) -> Table:
     """The state that `events` (from the table's first) lead to, leaving out undone ones."""
     events = list(events)
     skip = undone(events)
-    state = None
+    state: Table | None = None
     for event in events:
         if event.type != "undo" and event.seq not in skip:
             state = evolve(state, event)
+    assert state is not None, "a table's events start with its 'create'"
     return state
 
 
 # ---------------------------------------------------------------------------- the log
 
 
-def describe(event: Event, state: dict) -> str:
+def describe(event: Event, state: Table) -> str:
     """One line of the table's log, in words a player reads."""
     d, who = event.data, name(state, event.by)
     if event.type == "create":
@@ -427,7 +483,7 @@ def describe(event: Event, state: dict) -> str:
     return event.type
 
 
-def shown_data(event: Event, state: dict) -> dict:
+def shown_data(event: Event, state: Table) -> Data:
     """An event's data as the log shows it: its hidden draws left out, unless the game's tracker
     says they may be shown now (a round's chamber, once the round is over)."""
     data = dict(event.data)
@@ -440,13 +496,13 @@ def shown_data(event: Event, state: dict) -> dict:
     return data
 
 
-def secret(event: Event, state: dict) -> dict | None:
+def secret(event: Event, state: Table) -> Data | None:
     """What a private action (a look at the chamber) shows the phone that made it, and no other."""
     own = _tracker_action(state, event.type)
     return event.data.get("hidden") if own is not None and own.private else None
 
 
-def log_entry(event: Event, state: dict, undone_seqs: set[int]) -> dict:
+def log_entry(event: Event, state: Table, undone_seqs: set[int]) -> LogEntry:
     """An event as the log shows it."""
     return {
         "seq": event.seq,

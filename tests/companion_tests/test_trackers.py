@@ -394,7 +394,7 @@ def test_only_the_battle_player_shoots(games):
 
 
 def level(game, method):
-    return next(l for l in game.constants.mayhem_levels if l.method == method)
+    return next(lv for lv in game.constants.mayhem_levels if lv.method == method)
 
 
 def mayhem_deck(game):
@@ -639,7 +639,7 @@ def test_mana_resets_to_the_yamls_value_each_turn_and_never_carries_over(games):
     assert t.counter("mana", 0) == c.mana_per_turn and t.counter("mana", 1) == 0
     assert first.data["skipped_draw"] is c.first_player_skips_draw
     assert t.t["draw"]["skipped"] is c.first_player_skips_draw
-    for i in range(c.max_conversions):
+    for _ in range(c.max_conversions):
         t.act({"type": "convert", "player": 0}, version=False)
     assert t.counter("mana", 0) == c.mana_per_turn + c.max_conversions * c.mana_per_conversion
     t.refused({"type": "convert", "player": 0}, Invalid, "the most a turn allows", version=False)
@@ -784,7 +784,8 @@ def test_the_tracker_lands_every_attack_where_the_rule_helper_does(games):
                               "health": attack["health"], "ready": True}).data["unit"]
                 event = t.act({"type": "attack", "unit": unit, "target": target})
             else:
-                event = t.act({"type": "cast", "player": 0, "damage": attack["damage"], "area": area, **({} if area else {"target": target})})
+                aimed = {} if area else {"target": target}
+                event = t.act({"type": "cast", "player": 0, "damage": attack["damage"], "area": area, **aimed})
             answer = ask(game, "attack", {"attack": attack.id, "target": None if aim is None else creatures[aim].id,
                                           "blockers": [blocker.id], "creatures": [card.id for card in creatures]})
             helper = [(f"Ben's {h['name']}", h["damage"]) for h in answer["blockers"] + answer["creatures"] if h["damage"]]
@@ -855,10 +856,12 @@ def test_the_empty_deck_halves_everyone_rounding_down(games):
 
 def test_attacks_and_healing_use_the_cards_values(games):
     game = games["powermage-54"]
-    cards = {k: sorted((c for c in game.cards if c.type == k), key=lambda c: c.get("value", c.get("multiplier"))) for k in ("attack", "defense", "health", "thump")}
+    cards = {k: sorted((c for c in game.cards if c.type == k), key=lambda c: c.get("value", c.get("multiplier")))
+             for k in ("attack", "defense", "health", "thump")}
     attack, thump, defense = cards["attack"][-1], cards["thump"][-1], cards["defense"][0]
     t = Table(game, names(2))
-    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "defense": defense.id}, version=False)
+    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "defense": defense.id},
+                version=False)
     damage = max(0, attack["value"] * thump["multiplier"] - defense["value"])
     assert hit.data["damage"] == damage and t.counter("points", 1) == max(0, game.constants.starting_points - damage)
     blocked = t.act({"type": "attack", "attacker": 1, "target": 0, "attack": cards["attack"][0].id,
@@ -889,7 +892,7 @@ def test_each_challenge_has_its_yaml_level_and_modifiers(games):
     for number in range(1, game.constants.challenges_per_game + 1):
         assert t.counter("challenge") == number
         lvl = t.t["level"]
-        yaml = next(l for l in game.constants.levels if l.first <= number <= l.last)
+        yaml = next(lv for lv in game.constants.levels if lv.first <= number <= lv.last)
         assert (lvl["name"], lvl["modifiers"]) == (yaml.name, yaml.modifiers)
         seen.append(lvl["number"])
         if number < game.constants.challenges_per_game:

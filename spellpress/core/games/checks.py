@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..models import Game
 from ..problems import did_you_mean, one_of
+from ..ruleset import Loc, Report
 
 
-def elements_exist(game: Game, names: Iterable[tuple[tuple, str]], report) -> None:
+def elements_exist(game: Game, names: Iterable[tuple[Loc, str]], report: Report) -> None:
     """Each (loc, name) in the constants must name one of the game's elements."""
     known = [e.name for e in game.elements]
     for loc, name in names:
@@ -17,7 +18,7 @@ def elements_exist(game: Game, names: Iterable[tuple[tuple, str]], report) -> No
             report.constant(loc, f"unknown element '{name}'{hint}")
 
 
-def decks_exist(game: Game, names: Iterable[tuple[tuple, str]], report) -> None:
+def decks_exist(game: Game, names: Iterable[tuple[Loc, str]], report: Report) -> None:
     """Each (loc, deck id) in the constants must name one of the game's decks."""
     known = list(game.decks)
     for loc, name in names:

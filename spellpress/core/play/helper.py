@@ -23,6 +23,12 @@ from .errors import Invalid
 MISSING = object()  # an input the request left out, as against one it sent as null
 MAX_ITEMS = 60  # cards or values in one list input: more is not a hand, it is a mistake
 
+# The checked inputs, by field: each value's type is its field's kind (text, a tuple of texts,
+# a whole number, true or false, or None), so it is read as the field declares it.
+Inputs = dict[str, Any]
+# An answer or a form for a phone, JSON-ready: each helper's answer has its own data.
+JSON = dict[str, Any]
+
 
 @dataclass(frozen=True)
 class Option:
@@ -30,7 +36,7 @@ class Option:
     label: str
     sub: str = ""  # a second line: a card's cost, an element's opposite
 
-    def json(self) -> dict:
+    def json(self) -> JSON:
         return {"value": self.value, "label": self.label, **({"sub": self.sub} if self.sub else {})}
 
 
@@ -50,12 +56,12 @@ class Field:
     hint: str = ""
     group: str = ""  # fields that are seldom needed, shown together under this title, folded
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind == "number" and (self.low is None or self.high is None):
             raise ValueError(f"number input {self.name!r} needs low and high: a phone can type anything")
 
-    def json(self) -> dict:
-        out = {"name": self.name, "label": self.label, "kind": self.kind, "required": self.required}
+    def json(self) -> JSON:
+        out: JSON = {"name": self.name, "label": self.label, "kind": self.kind, "required": self.required}
         if self.options:
             out["options"] = [o.json() for o in self.options]
         if self.kind == "many":
@@ -88,6 +94,7 @@ class Field:
         if self.kind == "number":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise Invalid(f"{what} must be a whole number, got {_shown(value)}")
+            assert self.low is not None and self.high is not None  # a number's bounds: see __post_init__
             if not self.low <= value <= self.high:
                 raise Invalid(f"{what} must be {self.low} to {self.high}, got {value}")
             return value
@@ -115,8 +122,8 @@ class Helper:
     title: str
     question: str  # the question it answers, as a player would ask it
     fields: Callable[[Game], Sequence[Field]]
-    answer: Callable[[Game, dict], dict]
-    cache: dict = field(default_factory=dict, compare=False, repr=False)
+    answer: Callable[[Game, Inputs], JSON]
+    cache: dict[int, tuple[Game, tuple[Field, ...]]] = field(default_factory=dict, compare=False, repr=False)
 
     def inputs(self, game: Game) -> Sequence[Field]:
         """The fields for `game`; a game is immutable, so they are made once per game."""
@@ -125,21 +132,21 @@ class Helper:
             self.cache[key] = (game, tuple(self.fields(game)))
         return self.cache[key][1]
 
-    def json(self, game: Game) -> dict:
+    def json(self, game: Game) -> JSON:
         return {"id": self.id, "title": self.title, "question": self.question,
                 "fields": [f.json() for f in self.inputs(game)]}
 
-    def ask(self, game: Game, inputs: Any) -> dict:
+    def ask(self, game: Game, inputs: Any) -> JSON:
         return self.answer(game, read(self.inputs(game), inputs))
 
 
-def read(fields: Sequence[Field], inputs: Any) -> dict:
+def read(fields: Sequence[Field], inputs: Any) -> Inputs:
     """Every field's checked value; every problem at once in one Invalid."""
     if not isinstance(inputs, Mapping):
         raise Invalid("the inputs must be a JSON object")
     names = [f.name for f in fields]
     problems = [f"unknown input {_shown(k)}; the inputs are: {', '.join(names)}" for k in inputs if k not in names]
-    values = {}
+    values: Inputs = {}
     for f in fields:
         try:
             values[f.name] = f.read(inputs.get(f.name, MISSING))

@@ -58,7 +58,11 @@ def label(value: Any, what: str = "a name") -> str:
     return text
 
 
-def card_of(cards: list[dict], value: Any, what: str) -> dict:
+C = TypeVar("C", bound=Mapping[str, Any])
+
+
+def card_of(cards: Sequence[C], value: Any, what: str) -> C:
+    """The card of `cards` (as a game's rules copy them: each with its "id") that `value` names."""
     for card in cards:
         if card["id"] == value:
             return card

@@ -10,16 +10,80 @@ see (the order of a shuffled deck).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, NotRequired, TypedDict, TypeVar
 
 from .errors import Invalid
 from .inputs import whole
 
 RandBelow = Callable[[int], int]
 
+# A game's own parts of a table: its tracker's table fields (T), each player's (P), its rules (R)
+# and what it keeps hidden (H). Each game names them once: `State = TableState[...]`.
+T = TypeVar("T")
+P = TypeVar("P")
+R = TypeVar("R")
+H = TypeVar("H")
+X = TypeVar("X")
 
-def player(state: dict, value: Any, what: str = "player") -> int:
+
+class CounterSpec(TypedDict):
+    """A counter as the table was started with it (game.yaml's, its constants resolved)."""
+
+    id: str
+    label: str
+    scope: str  # "player" or "table"
+    start: int
+    min: int | None
+    max: int | None
+    step: int
+
+
+class Player(TypedDict, Generic[P]):
+    name: str
+    counters: dict[str, int]
+    options: dict[str, str]
+    tracker: NotRequired[P]  # a game with a tracker: this player's fields (every player's, once settled)
+
+
+class Undo(TypedDict):
+    """The latest change that undo would take back."""
+
+    seq: int
+    text: str
+
+
+class LastDraw(TypedDict):
+    """The latest draw every phone shows: dice, a coin, who goes first, or a tracker's draw."""
+
+    seq: int
+    type: str
+    text: str
+    sides: NotRequired[int]  # a roll's
+    count: NotRequired[int]
+    results: NotRequired[list[int]]
+    result: NotRequired[str]  # a coin's
+    player: NotRequired[int]  # who goes first
+
+
+class TableState(TypedDict, Generic[T, P, R, H]):
+    game: str
+    title: str
+    max_players: int
+    counter_specs: list[CounterSpec]
+    options: dict[str, str]  # the table's options
+    counters: dict[str, int]  # the table's own counters
+    players: list[Player[P]]
+    first_player: int | None
+    last_draw: LastDraw | None
+    undo: Undo | None
+    ruleset: NotRequired[str]  # a game with a tracker: the ruleset that plays it
+    rules: NotRequired[R]
+    tracker: NotRequired[T]
+    hidden: NotRequired[H]
+
+
+def player(state: TableState[T, P, R, H], value: Any, what: str = "player") -> int:
     """A player's index sent by a phone, checked against the table's players."""
     index = whole(value, what)
     if not 0 <= index < len(state["players"]):
@@ -27,22 +91,21 @@ def player(state: dict, value: Any, what: str = "player") -> int:
     return index
 
 
-
-def name(state: dict, index: int | None) -> str:
+def name(state: TableState[T, P, R, H], index: int | None) -> str:
     players = state["players"]
     return players[index]["name"] if index is not None and 0 <= index < len(players) else "someone"
 
 
-def spec(state: dict, counter: str) -> dict | None:
+def spec(state: TableState[T, P, R, H], counter: str) -> CounterSpec | None:
     return next((s for s in state["counter_specs"] if s["id"] == counter), None)
 
 
-def value(state: dict, counter: str, index: int | None = None) -> int:
+def value(state: TableState[T, P, R, H], counter: str, index: int | None = None) -> int:
     holder = state["counters"] if index is None else state["players"][index]["counters"]
     return holder.get(counter, 0)
 
 
-def clamp(number: int, bounds: Mapping | None) -> int:
+def clamp(number: int, bounds: CounterSpec | None) -> int:
     if bounds is None:
         return number
     if bounds["min"] is not None:
@@ -52,12 +115,12 @@ def clamp(number: int, bounds: Mapping | None) -> int:
     return number
 
 
-def move(state: dict, counter: str, delta: int, index: int | None = None) -> tuple[dict, int, int]:
+def move(state: TableState[T, P, R, H], counter: str, delta: int, index: int | None = None) -> tuple[TableState[T, P, R, H], int, int]:
     """The state with a counter moved by `delta` (stopping at its bounds): (state, from, to)."""
     return put(state, counter, value(state, counter, index) + delta, index)
 
 
-def put(state: dict, counter: str, number: int, index: int | None = None) -> tuple[dict, int, int]:
+def put(state: TableState[T, P, R, H], counter: str, number: int, index: int | None = None) -> tuple[TableState[T, P, R, H], int, int]:
     """The state with a counter set to `number` (within its bounds): (state, from, to)."""
     before = value(state, counter, index)
     after = clamp(number, spec(state, counter))
@@ -68,56 +131,59 @@ def put(state: dict, counter: str, number: int, index: int | None = None) -> tup
     return {**state, "players": players}, before, after
 
 
-def mine(state: dict, index: int) -> dict:
-    """A player's tracker fields."""
-    return state["players"][index].get("tracker", {})
+# A game changes its own fields by a function of the old ones, `lambda t: {**t, "round": 2}`:
+# mypy checks that spread against the game's TypedDict, which keyword arguments would not allow.
 
 
-def with_mine(state: dict, index: int, **fields) -> dict:
+def mine(state: TableState[T, P, R, H], index: int) -> P:
+    """A player's tracker fields (every player has them once the table has settled)."""
+    return state["players"][index]["tracker"]
+
+
+def with_mine(state: TableState[T, P, R, H], index: int, change: Callable[[P], P]) -> TableState[T, P, R, H]:
     players = list(state["players"])
-    players[index] = {**players[index], "tracker": {**players[index].get("tracker", {}), **fields}}
+    players[index] = {**players[index], "tracker": change(players[index]["tracker"])}
     return {**state, "players": players}
 
 
-def with_tracker(state: dict, **fields) -> dict:
-    return {**state, "tracker": {**state["tracker"], **fields}}
+def with_tracker(state: TableState[T, P, R, H], change: Callable[[T], T]) -> TableState[T, P, R, H]:
+    return {**state, "tracker": change(state["tracker"])}
 
 
-def settled(state: dict, **fields) -> dict:
+def with_hidden(state: TableState[T, P, R, H], change: Callable[[H], H]) -> TableState[T, P, R, H]:
+    return {**state, "hidden": change(state["hidden"])}
+
+
+def settled(state: TableState[T, P, R, H], derive: Callable[[T], T]) -> TableState[T, P, R, H]:
     """The state with derived tracker fields, itself if none of them moved (the common case)."""
     tracker = state["tracker"]
-    if fields.items() <= tracker.items():
-        return state
-    return {**state, "tracker": {**tracker, **fields}}
+    new = derive(tracker)
+    return state if new == tracker else {**state, "tracker": new}
 
 
-def settled_players(state: dict, derive: Callable[[int, dict], dict]) -> dict:
+def settled_players(state: TableState[T, P, R, H], derive: Callable[[int, Player[P]], P]) -> TableState[T, P, R, H]:
     """The state with each player's derived tracker fields (`derive(i, player)`), itself if none moved."""
-    players, moved = [], False
+    players: list[Player[P]] = []
+    moved = False
     for i, p in enumerate(state["players"]):
         fields = derive(i, p)
-        mine_now = p["tracker"]
-        if fields.items() <= mine_now.items():
+        if fields == p["tracker"]:
             players.append(p)
         else:
-            players.append({**p, "tracker": {**mine_now, **fields}})
+            players.append({**p, "tracker": fields})
             moved = True
     return {**state, "players": players} if moved else state
 
 
-def with_hidden(state: dict, **fields) -> dict:
-    return {**state, "hidden": {**state.get("hidden", {}), **fields}}
-
-
-def pad_players(state: dict, defaults: dict) -> dict:
+def pad_players(state: TableState[T, P, R, H], defaults: P) -> TableState[T, P, R, H]:
     """Every player with a tracker, a player who joined later too."""
     if all("tracker" in p for p in state["players"]):
         return state
-    players = [p if "tracker" in p else {**p, "tracker": dict(defaults)} for p in state["players"]]
+    players: list[Player[P]] = [p if "tracker" in p else {**p, "tracker": defaults} for p in state["players"]]
     return {**state, "players": players}
 
 
-def shuffled(items: list, randbelow: RandBelow) -> list:
+def shuffled(items: Sequence[X], randbelow: RandBelow) -> list[X]:
     """A Fisher-Yates shuffle drawn from `randbelow` (the server passes `secrets.randbelow`)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):

@@ -21,17 +21,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from ..models import Game
 from .state import RandBelow
+
+S = TypeVar("S")  # the state of the game's table: its `TableState[...]`
+
+# An event's data: the action's inputs, draws and results, kept as JSON in the table's log and
+# read back from it on every replay. Each action has its own shape; its functions read it.
+Data = dict[str, Any]
+# What a phone sent: JSON, checked by `parse`.
+Sent = Mapping[str, Any]
+
+
+def _nothing_revealed(data: Mapping[str, Any], state: Any) -> Mapping[str, Any]:
+    return {}
 
 
 @dataclass(frozen=True)
-class Action:
-    parse: Callable[[dict, Mapping], dict]
-    apply: Callable[[dict, dict, bool], tuple[dict, dict]]
-    describe: Callable[[dict, dict], str]
-    draw: Callable[[dict, dict, RandBelow], dict] | None = None
+class Action(Generic[S]):
+    parse: Callable[[S, Sent], Data]
+    apply: Callable[[S, Data, bool], tuple[S, Data]]
+    describe: Callable[[Mapping[str, Any], S], str]
+    draw: Callable[[S, Data, RandBelow], Data] | None = None
     ordered: bool = False  # must carry the version it was made against
     undoable: bool = True  # a change that undo can take back; draws and turns of the gun are not
     shown: bool = False  # shown to every phone as the latest draw
@@ -39,10 +52,10 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Tracker:
-    rules: Callable[[Any, dict], dict | None]  # (game, the create event's data) -> rules
-    player: Callable[[dict], dict]  # a player's tracker fields as they sit down
-    initial: Callable[[dict], dict]  # the state with the table's tracker (and hidden) added
-    settle: Callable[[dict], dict]  # derived fields, after every event of every kind
-    actions: Mapping[str, Action]
-    reveal: Callable[[Mapping, dict], bool] = field(default=lambda data, state: False)
+class Tracker(Generic[S]):
+    rules: Callable[[Game, Mapping[str, Any]], Mapping[str, object] | None]  # (game, the create event's data) -> rules
+    initial: Callable[[S], S]  # the state with the table's tracker (and hidden) added
+    settle: Callable[[S], S]  # derived fields, after every event of every kind
+    actions: Mapping[str, Action[S]]
+    # what an event kept hidden that the log may show now
+    reveal: Callable[[Mapping[str, Any], S], Mapping[str, Any]] = field(default=_nothing_revealed)

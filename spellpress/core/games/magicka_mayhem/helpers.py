@@ -10,16 +10,17 @@ and the constants.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
 from ...models import Card, Game
 from ...play.errors import Invalid
-from ...play.helper import Field, Helper, Option
+from ...play.helper import JSON, Field, Helper, Inputs, Option
 from ...play.inputs import MAX_AMOUNT
 from ...play.words import plain_text
-from .ruleset import Constants, opposite
+from .ruleset import Constants, Mode, opposite
 
 SPELL_TYPES = ("spell", "summon")  # spell card spells: the card types of the spell deck
 SUMMON_TYPE = "summon"
@@ -34,13 +35,18 @@ INTERACTIVE_MODES = ("spell-vs-spell",)
 MUSTERS = {"none": ("caster",), "countered": ("caster", "target"), "reflected": ("caster",), "disrupted": ()}
 WET_EFFECTS = {"wets": "made wet", "zaps": "zapped", "dries": "dried", "freezes": "frozen"}
 
+F = TypeVar("F")  # how frozen a target is: frozen or not here, for how many turns in the tracker
+
 
 # ---------------------------------------------------------------------------- paying
 
 
+Uses = tuple[tuple[Card, str], ...]  # each card spent, with the element it gives
+
+
 @dataclass(frozen=True)
 class Payment:
-    uses: tuple[tuple[Card, str], ...]  # each card spent, with the element it gives
+    uses: Uses
     missing: Mapping[str, int]  # elements the cost still lacks
     wasted: Mapping[str, int]  # elements given beyond the cost: they vanish
 
@@ -63,13 +69,15 @@ def pay(hand: Sequence[Card], cost: Sequence[str]) -> Payment:
     groups = tuple((by_id[i], n) for i, n in Counter(card.id for card in hand).items())
 
     @cache
-    def best(i: int, left: tuple[int, ...]) -> tuple[tuple[int, ...], tuple]:
+    def best(i: int, left: tuple[int, ...]) -> tuple[tuple[int, int, int, int], Uses]:
+        """The best payment of `left` (of each wanted element) from the groups from the i-th on:
+        (elements lacking, elements wasted, flexible cards spent, cards spent), and its cards."""
         if i == len(groups):
             return (sum(left), 0, 0, 0), ()
         card, copies = groups[i]
         worth, flexible = card["value"], len(card["elements"]) > 1
         gives = [j for j, element in enumerate(wanted) if element in card["elements"]]
-        found = None
+        found: tuple[tuple[int, int, int, int], Uses] | None = None
         for split in _splits(copies, [-(-left[j] // worth) for j in gives]):
             rest, waste = list(left), 0
             for j, k in zip(gives, split):
@@ -81,10 +89,11 @@ def pay(hand: Sequence[Card], cost: Sequence[str]) -> Payment:
             key = (lack, wasted + waste, handy + n * flexible, spent + n)
             if found is None or key < found[0]:
                 found = key, tuple((card, wanted[j]) for j, k in zip(gives, split) for _ in range(k)) + plan
+        assert found is not None  # _splits yields at least once: spending none of the group
         return found
 
     _, uses = best(0, tuple(need.values()))
-    given = Counter()
+    given: Counter[str] = Counter()
     for card, element in uses:
         given[element] += card["value"]
     return Payment(
@@ -94,7 +103,7 @@ def pay(hand: Sequence[Card], cost: Sequence[str]) -> Payment:
     )
 
 
-def _splits(copies: int, caps: Sequence[int]):
+def _splits(copies: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """Every way to spend at most `copies` cards, at most caps[j] of them on the j-th element."""
     if not caps:
         yield ()
@@ -128,7 +137,7 @@ def interaction(c: Constants, snap: str, shield: bool, cost: Sequence[str]) -> s
     return "disrupted" if snap in strong else "none"
 
 
-def interactive_modes(c: Constants) -> list:
+def interactive_modes(c: Constants) -> list[Mode]:
     """The modes in which a snap spell may be cast at a spell."""
     return [m for m in c.modes if m.id in INTERACTIVE_MODES] or list(c.modes)
 
@@ -149,7 +158,7 @@ def absorb(strength: int, amount: int) -> tuple[int, int, int]:
     return absorbed, amount - absorbed, strength - absorbed
 
 
-def after(effect: str, wet: bool, frozen, freeze):
+def after(effect: str, wet: bool, frozen: F, freeze: F) -> tuple[bool, F]:
     """A target's (wet, frozen) after `effect` lands on it: freezing sets `frozen` to `freeze`,
     and freezing, zapping and drying all leave it dry."""
     if effect == "wets":
@@ -197,7 +206,9 @@ def hit(c: Constants, attack: Attack, target: Target) -> Hit:
         damage += attack.wet_bonus
         steps.append(f"Wet target: {attack.wet_bonus} more, {damage}.")
     effect = attack.wet if attack.wet == "wets" or (attack.wet and target.wet) else None
-    wet, frozen, effects, spared = target.wet, target.frozen, (), ()
+    wet, frozen = target.wet, target.frozen
+    effects: tuple[str, ...] = ()
+    spared: tuple[str, ...] = ()
     if effect and target.barrier:
         spared = (effect,)
         steps.append(f"The barrier keeps the target from being {WET_EFFECTS[effect]}.")
@@ -290,7 +301,7 @@ def _elements(counts: Mapping[str, int]) -> str:
     return _listed([f"{n} {e}" for e, n in counts.items()])
 
 
-def _spent(payment: Payment) -> list[dict]:
+def _spent(payment: Payment) -> list[JSON]:
     return [{"card": card.id, "name": card.name, "element": element, "worth": card["value"]}
             for card, element in payment.uses]
 
@@ -306,7 +317,7 @@ def _can_cast_fields(game: Game) -> list[Field]:
     return [_spell_field(game), _hand_field(game)]
 
 
-def _can_cast(game: Game, inputs: dict) -> dict:
+def _can_cast(game: Game, inputs: Inputs) -> JSON:
     hand, spell = _hand(game, inputs["hand"]), game.card(inputs["spell"])
     payment = pay(hand, spell["cost"])
     details = [f"{spell.name} costs {_cost(spell)}."]
@@ -336,10 +347,11 @@ def _snap_spells_fields(game: Game) -> list[Field]:
     return [_hand_field(game)]
 
 
-def _snap_spells(game: Game, inputs: dict) -> dict:
-    c: Constants = game.constants
+def _snap_spells(game: Game, inputs: Inputs) -> JSON:
+    c = game.constants_as(Constants)
     hand = _hand(game, inputs["hand"])
-    snaps, details = [], []
+    snaps: list[JSON] = []
+    details: list[str] = []
     for card in _snaps(game):
         element = card["element"]
         payment = pay(hand, [element] * c.snap_cost)
@@ -362,7 +374,7 @@ def _snap_spells(game: Game, inputs: dict) -> dict:
 
 
 def _snap_vs_spell_fields(game: Game) -> list[Field]:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     snaps = tuple(Option(s.id, s.name, f"{c.snap_cost} {s['element']}" + (f" · counters {s['opposes']}" if s.get("opposes") else ""))
                   for s in _snaps(game))
     return [
@@ -373,8 +385,8 @@ def _snap_vs_spell_fields(game: Game) -> list[Field]:
     ]
 
 
-def _snap_vs_spell(game: Game, inputs: dict) -> dict:
-    c: Constants = game.constants
+def _snap_vs_spell(game: Game, inputs: Inputs) -> JSON:
+    c = game.constants_as(Constants)
     snap, spell = game.card(inputs["snap"]), game.card(inputs["spell"])
     summon = spell.type == SUMMON_TYPE
     outcome = interaction(c, snap["element"], inputs["shield"], spell["cost"])
@@ -431,7 +443,8 @@ def _snap_verdict(c: Constants, snap: Card, spell: Card, outcome: str, each: int
     taken = f"{each} damage and all its effects" if each else "all its effects"
     return {
         "countered": f"Countered: {name} explodes; its caster and its target each take {taken}, and both muster for Mayhem.",
-        "reflected": f"Reflected: {name} turns back on its caster, who takes {taken} and alone musters for Mayhem; the target is untouched.",
+        "reflected": f"Reflected: {name} turns back on its caster, who takes {taken} and alone musters for Mayhem; "
+                     "the target is untouched.",
         "disrupted": f"Disrupted: {name} fails with no effect, and no Mayhem.",
     }[outcome]
 
@@ -445,7 +458,7 @@ def _sources(game: Game) -> list[Card]:
 
 
 def _damage_fields(game: Game) -> list[Field]:
-    c: Constants = game.constants
+    c = game.constants_as(Constants)
     sources = tuple(
         Option(s.id, s.name, f"{s.get('damage', 0)} damage · " + (_cost(s) if s.get("cost") else f"{c.snap_cost} {s['element']}"))
         for s in _sources(game)
@@ -465,8 +478,8 @@ def _damage_fields(game: Game) -> list[Field]:
     ]
 
 
-def _attack(game: Game, inputs: dict) -> tuple[Attack, str]:
-    c: Constants = game.constants
+def _attack(game: Game, inputs: Inputs) -> tuple[Attack, str]:
+    c = game.constants_as(Constants)
     if inputs["source"] is not None and inputs["amount"]:
         raise Invalid("choose a spell or snap spell (source), or type plain damage (amount), not both")
     if inputs["source"] is None:
@@ -478,8 +491,8 @@ def _attack(game: Game, inputs: dict) -> tuple[Attack, str]:
                   wet_multiplier=card.get("wet_multiplier", 1), frozen_multiplier=card.get("frozen_multiplier", 1)), card.name
 
 
-def _damage(game: Game, inputs: dict) -> dict:
-    c: Constants = game.constants
+def _damage(game: Game, inputs: Inputs) -> JSON:
+    c = game.constants_as(Constants)
     attack, source = _attack(game, inputs)
     creature = game.card(inputs["creature"]) if inputs["creature"] else None
     who = creature.name if creature else "the wizard"
@@ -494,8 +507,8 @@ def _damage(game: Game, inputs: dict) -> dict:
         verdict += f"; {who} is {_listed(done)}"
     if result.spared:
         verdict += f"; the barrier spares {who} from being {_listed([WET_EFFECTS[e] for e in result.spared])}"
-    details = [f"{source} against {who}" + (f" (weak to {', '.join(target.weak)}; immune to {', '.join(target.immune) or 'nothing'})" if creature else "") + ".",
-               *result.steps]
+    traits = f" (weak to {', '.join(target.weak)}; immune to {', '.join(target.immune) or 'nothing'})" if creature else ""
+    details = [f"{source} against {who}{traits}.", *result.steps]
     if target.barrier:
         details.append("A target behind a barrier cannot be healed, frozen, zapped, dried or made wet.")
     if inputs["source"] and game.card(inputs["source"]).type != SNAP_TYPE:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Self
 
 import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
+from ...ruleset import Loc, Report
 from ...schema import FrozenMap, Ident, Model, PositiveInt, Text
 from ..checks import decks_exist, elements_exist
 
@@ -24,7 +25,7 @@ class MayhemLevel(Model):
     out_of: PositiveInt
 
     @pydantic.model_validator(mode="after")
-    def _chance(self):
+    def _chance(self) -> Self:
         if self.hits > self.out_of:
             raise ValueError(f"hits ({self.hits}) cannot be more than out_of ({self.out_of})")
         if self.method == "always" and self.hits != self.out_of:
@@ -74,15 +75,16 @@ class Constants(Model):
     default_mayhem: Ident
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
-    names = [(("opposed", i, j), name) for i, pair in enumerate(c.opposed) for j, name in enumerate(pair)]
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
+    names: list[tuple[Loc, str]] = [(("opposed", i, j), name) for i, pair in enumerate(c.opposed) for j, name in enumerate(pair)]
     names.append((("reflect_element",), c.reflect_element))
     elements_exist(game, names, report)
     for i, (a, b) in enumerate(c.opposed):
         if a == b:
             report.constant(("opposed", i), f"an element cannot oppose itself ('{a}')")
-    decks = [(("deal", d), d) for d in c.deal] + [(("draw_per_turn", d), d) for d in c.draw_per_turn]
+    decks: list[tuple[Loc, str]] = [(("deal", d), d) for d in c.deal]
+    decks += [(("draw_per_turn", d), d) for d in c.draw_per_turn]
     for i, exchange in enumerate(c.exchanges):
         decks += [(("exchanges", i, side, d), d) for side in ("give", "get") for d in getattr(exchange, side)]
     decks_exist(game, decks, report)
@@ -101,7 +103,7 @@ def opposite(c: Constants, element: str) -> str | None:
     return None
 
 
-def _check_cards(game: Game, c: Constants, report) -> None:
+def _check_cards(game: Game, c: Constants, report: Report) -> None:
     """Snap spells name the element they counter as the constants oppose it, one snap spell an
     element; a creature is never both weak and immune to one element."""
     snaps: dict[str, str] = {}
@@ -113,7 +115,8 @@ def _check_cards(game: Game, c: Constants, report) -> None:
                 if want is None:
                     report.card(card, ("opposes",), f"{element} opposes nothing (constants.opposed): leave 'opposes' out")
                 else:
-                    report.card(card, ("opposes",) if opposes else (), f"{element} opposes {want} (constants.opposed): set 'opposes: {want}'")
+                    loc = ("opposes",) if opposes else ()
+                    report.card(card, loc, f"{element} opposes {want} (constants.opposed): set 'opposes: {want}'")
             if element in snaps:
                 report.card(card, ("element",), f"'{snaps[element]}' is the snap spell of {element} already")
             snaps.setdefault(element, card.id)

@@ -8,18 +8,19 @@ no card is played more often than the deck holds it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from ...models import Game
+from ...models import Card, Game
 from ...play.errors import Invalid
-from ...play.helper import Field, Helper, Option
-from .ruleset import clash, halved, points_after, thumped
+from ...play.helper import JSON, Field, Helper, Inputs, Option
+from .ruleset import Constants, clash, halved, points_after, thumped
 
 ATTACK, DEFENSE, HEALTH, THUMP, POWERMAGE = "attack", "defense", "health", "thump", "powermage"  # decks.yaml
 MOST_POINTS = 10_000  # points typed on a phone: there is no upper limit, but more is a typo
 
 
 def _options(game: Game, kind: str) -> tuple[Option, ...]:
-    def sub(card) -> str:
+    def sub(card: Card) -> str:
         if kind == THUMP:
             return f"×{card['multiplier']}"
         return f"{card['value']}" if kind in (ATTACK, DEFENSE, HEALTH) else card.get("timing", "")
@@ -34,7 +35,7 @@ def _points(name: str, label: str, default: int | None = None, required: bool = 
 
 def _thump_fields(game: Game, who: str, label: str) -> list[Field]:
     prefix = f"{who}_" if who else ""
-    hint = "Shown to every player before the thump; it goes back to the hand." if game.constants.thump_needs_powermage else ""
+    hint = "Shown to every player before the thump; it goes back to the hand." if game.constants_as(Constants).thump_needs_powermage else ""
     return [
         Field(f"{prefix}thump", f"{label} thump card", "choice", _options(game, THUMP), required=False),
         Field(f"{prefix}powermage", f"{label} PowerMage shown", "choice", _options(game, POWERMAGE), required=False, hint=hint),
@@ -48,7 +49,7 @@ def _attack_fields(game: Game) -> list[Field]:
         Field("defense", "Defense card", "choice", _options(game, DEFENSE), required=False,
               hint="One, played by the attacked player; a Health card never defends."),
         *_thump_fields(game, "defense", "Defender's"),
-        _points("points", "Attacked player's points", game.constants.starting_points),
+        _points("points", "Attacked player's points", game.constants_as(Constants).starting_points),
     ]
 
 
@@ -56,28 +57,29 @@ def _heal_fields(game: Game) -> list[Field]:
     return [
         Field("health", "Health card", "choice", _options(game, HEALTH)),
         *_thump_fields(game, "", "Your"),
-        _points("points", "Your points", game.constants.starting_points),
+        _points("points", "Your points", game.constants_as(Constants).starting_points),
     ]
 
 
 def _empty_deck_fields(game: Game) -> list[Field]:
-    return [_points(f"points_{i}", f"Player {i}'s points", game.constants.starting_points if i <= game.players.min else None,
+    return [_points(f"points_{i}", f"Player {i}'s points", game.constants_as(Constants).starting_points if i <= game.players.min else None,
                     required=i <= game.players.min)
             for i in range(1, game.players.max + 1)]
 
 
-def _multiplier(game: Game, inputs: dict, prefix: str, what: str) -> int | None:
+def _multiplier(game: Game, inputs: Inputs, prefix: str, what: str) -> int | None:
     """The thump's multiplier, refused without the PowerMage the YAML asks for."""
     thump = inputs[f"{prefix}thump"]
     if thump is None:
         return None
-    if game.constants.thump_needs_powermage and inputs[f"{prefix}powermage"] is None:
+    if game.constants_as(Constants).thump_needs_powermage and inputs[f"{prefix}powermage"] is None:
         field = f"{prefix}powermage"
         raise Invalid(f"the {what} thump needs a PowerMage shown first: say which in '{field}'")
-    return game.card(thump)["multiplier"]
+    multiplier: int = game.card(thump)["multiplier"]  # an int field of a thump card (decks.yaml)
+    return multiplier
 
 
-def _within_the_deck(game: Game, cards) -> None:
+def _within_the_deck(game: Game, cards: Iterable[str | None]) -> None:
     """No card is played more often than the deck holds it (each PowerMage is one of a kind)."""
     for card_id, n in Counter(c for c in cards if c is not None).items():
         card = game.card(card_id)
@@ -86,7 +88,7 @@ def _within_the_deck(game: Game, cards) -> None:
             raise Invalid(f"{card.name} is used {n} times here, but the deck holds {held}")
 
 
-def _worth(game: Game, card, thump: str | None, total: int) -> str:
+def _worth(game: Game, card: Card, thump: str | None, total: int) -> str:
     """A card's value, and its thump's working if it had one."""
     if thump is None:
         return f"{card.name}: {total}"
@@ -97,7 +99,7 @@ def _after(points: int, to: int) -> str:
     return f"{points} → {to} points" + (": defeated, out of the game" if to == 0 else "")
 
 
-def _attack(game: Game, inputs: dict) -> dict:
+def _attack(game: Game, inputs: Inputs) -> JSON:
     _within_the_deck(game, (inputs["attack_thump"], inputs["defense_thump"], inputs["attack_powermage"], inputs["defense_powermage"]))
     attack = game.card(inputs["attack"])
     defense = game.card(inputs["defense"]) if inputs["defense"] else None
@@ -110,7 +112,8 @@ def _attack(game: Game, inputs: dict) -> dict:
     details = [_worth(game, attack, inputs["attack_thump"], sums.strength)]
     if defense:
         details.append(_worth(game, defense, inputs["defense_thump"], sums.block) + " blocked")
-        details.append(f"{sums.strength} − {sums.block} = {sums.strength - sums.block}" + (", never below 0" if sums.block > sums.strength else ""))
+        floor = ", never below 0" if sums.block > sums.strength else ""
+        details.append(f"{sums.strength} − {sums.block} = {sums.strength - sums.block}{floor}")
     details.append(_after(points, to))
     return {
         "verdict": f"{sums.damage} damage: {_after(points, to)}",
@@ -123,7 +126,7 @@ def _attack(game: Game, inputs: dict) -> dict:
     }
 
 
-def _heal(game: Game, inputs: dict) -> dict:
+def _heal(game: Game, inputs: Inputs) -> JSON:
     card = game.card(inputs["health"])
     amount = thumped(card["value"], _multiplier(game, inputs, "", "health card's"))
     points = inputs["points"]
@@ -136,8 +139,8 @@ def _heal(game: Game, inputs: dict) -> dict:
     }
 
 
-def _empty_deck(game: Game, inputs: dict) -> dict:
-    divisor = game.constants.empty_deck_divisor
+def _empty_deck(game: Game, inputs: Inputs) -> JSON:
+    divisor = game.constants_as(Constants).empty_deck_divisor
     players = [(i, inputs[f"points_{i}"]) for i in range(1, game.players.max + 1) if inputs[f"points_{i}"] is not None]
     after = [{"player": i, "from": p, "to": halved(p, divisor)} for i, p in players]
     out = [a["player"] for a in after if a["to"] == 0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...models import Game
+from ...ruleset import Report
 from ...schema import Flag, Ident, Model, PositiveInt
 from ..checks import decks_exist
 
@@ -27,8 +28,8 @@ class Constants(Model):
     thump_needs_powermage: Flag  # a PowerMage must be shown before a thump is used
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
     decks_exist(game, [(("draw_deck",), c.draw_deck)], report)
     deck = game.decks.get(c.draw_deck)
     if deck is not None and deck.total != c.deck_size:
@@ -40,10 +41,12 @@ def check(game: Game, report) -> None:
             f"deck_size is {c.deck_size}: {fix} or change deck_size",
         )
     if c.hand_limit < c.starting_hand:
-        report.constant(("hand_limit",), f"hand_limit ({c.hand_limit}) is less than starting_hand ({c.starting_hand}): players would have to throw away part of the hand they are dealt")
+        report.constant(("hand_limit",), f"hand_limit ({c.hand_limit}) is less than starting_hand ({c.starting_hand}): "
+                                         "players would have to throw away part of the hand they are dealt")
     dealt = c.starting_hand * game.players.max
     if dealt >= c.deck_size:
-        report.constant(("starting_hand",), f"{game.players.max} players dealt {c.starting_hand} cards each take {dealt} cards, leaving no draw deck of the {c.deck_size}")
+        report.constant(("starting_hand",), f"{game.players.max} players dealt {c.starting_hand} cards each take {dealt} cards, "
+                                            f"leaving no draw deck of the {c.deck_size}")
 
 
 # ---------------------------------------------------------------------------- the arithmetic

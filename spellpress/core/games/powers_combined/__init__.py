@@ -10,7 +10,7 @@ RULESET = Ruleset(
     slug=SLUG,
     constants=Constants,
     check=check,
-    die=lambda game: game.constants.die_sides,
+    die=lambda game: game.constants_as(Constants).die_sides,
     tracker_module=f"{__name__}.tracker",
     helpers_module=f"{__name__}.helpers",
 )

@@ -9,34 +9,38 @@ face of the die for a Wild Surge whose roll was not given.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from itertools import product
+from typing import TypeVar
 
-from ...models import Game
+from ...models import Card, Game
 from ...play.errors import Invalid
-from ...play.helper import Field, Helper, Option
-from .ruleset import Challenge, Outcome, Spell, Step, cast, challenge_target, spell_totals
+from ...play.helper import JSON, Field, Helper, Inputs, Option
+from .ruleset import Challenge, Constants, Outcome, Spell, Step, Working, cast, challenge_target, spell_totals
 
 CHALLENGE_TYPE, SPELL_TYPE = "challenge", "spell"  # the card types of decks.yaml
 SPELLS = ("", "second_")  # the first spell's fields, then the second's (cast with a Double Up!)
 SLOTS = ("element", "power", "modifier")
 
+T = TypeVar("T")
 
-def _cards(game: Game, kind: str) -> list:
+
+def _cards(game: Game, kind: str) -> list[Card]:
     return [card for card in game.cards if card.type == kind]
 
 
 def _most_rolls(game: Game) -> tuple[int, int]:
     """The most dice a challenge's modifiers and a turn's spells can ask for."""
-    c = game.constants
-    per = max((m.amount for m in c.modifiers if m.op == "roll"), default=0)
+    c = game.constants_as(Constants)
+    per = max((m.amount for m in c.modifiers if m.op == "roll" and m.amount is not None), default=0)  # every roll has one
     laid = max(level.modifiers for level in c.levels)
     spells = 1 + c.double_up_limit
     return laid * per, (spells + c.rune_spend_limit) * per
 
 
 def _fields(game: Game) -> list[Field]:
-    c = game.constants
+    c = game.constants_as(Constants)
     challenges = tuple(
         Option(card.id, card.name, f"{card['element']} · power {card['power']} · {_runes(card['runes'])} · level {card['level']}")
         for card in _cards(game, CHALLENGE_TYPE)
@@ -76,8 +80,8 @@ def _fields(game: Game) -> list[Field]:
     return fields
 
 
-def _challenge(game: Game, inputs: dict) -> tuple:
-    c = game.constants
+def _challenge(game: Game, inputs: Inputs) -> tuple[Card, Challenge]:
+    c = game.constants_as(Constants)
     card = game.card(inputs["challenge"])
     level = c.levels[card["level"] - 1]
     laid = inputs["challenge_modifiers"]
@@ -86,7 +90,7 @@ def _challenge(game: Game, inputs: dict) -> tuple:
     return card, Challenge(element=card["element"], power=card["power"], runes=card["runes"], modifiers=laid)
 
 
-def _spells(game: Game, inputs: dict) -> list[Spell]:
+def _spells(game: Game, inputs: Inputs) -> list[Spell]:
     given = [p for p in SPELLS if any(inputs[f"{p}{slot}"] is not None for slot in SLOTS)]
     if SPELLS[1] in given and not all(inputs[f"second_{slot}"] is not None for slot in SLOTS):
         raise Invalid("a second spell needs all three cards: second_element, second_power and second_modifier")
@@ -105,11 +109,11 @@ def _spells(game: Game, inputs: dict) -> list[Spell]:
     ]
 
 
-def _count_rolls(run) -> int:
+def _count_rolls(run: Callable[[Iterable[int]], object]) -> int:
     """How many rolls `run` draws from the die, by handing it ones and counting."""
     drawn = 0
 
-    def ones():
+    def ones() -> Iterator[int]:
         nonlocal drawn
         while True:
             drawn += 1
@@ -119,35 +123,36 @@ def _count_rolls(run) -> int:
     return drawn
 
 
-def _checked(run, rolls):
+def _checked(run: Callable[[Iterable[int]], T], rolls: Iterable[int]) -> T:
     try:
         return run(rolls)
     except ValueError as err:
         raise Invalid(str(err)) from None
 
 
-def _rolls(inputs: dict, prefix: str, count: int, needed: int, what: str) -> list[int]:
+def _rolls(inputs: Inputs, prefix: str, count: int, needed: int, what: str) -> list[int]:
     """The rolls given under `prefix`, in order; Invalid for a gap or for more than `needed`."""
-    given = [inputs[f"{prefix}{i}"] for i in range(1, count + 1)]
+    given: list[int | None] = [inputs[f"{prefix}{i}"] for i in range(1, count + 1)]
     while given and given[-1] is None:
         given.pop()
-    if None in given:
+    rolls = [roll for roll in given if roll is not None]
+    if len(rolls) < len(given):
         raise Invalid(f"give the {what} rolls in order from {prefix}1: {prefix}{given.index(None) + 1} is missing")
-    if len(given) > needed:
-        raise Invalid(f"{len(given)} roll(s) given for the {what} modifiers, which take {needed or 'none'}")
-    return given
+    if len(rolls) > needed:
+        raise Invalid(f"{len(rolls)} roll(s) given for the {what} modifiers, which take {needed or 'none'}")
+    return rolls
 
 
-def _spell_power(game: Game, inputs: dict) -> dict:
-    c = game.constants
+def _spell_power(game: Game, inputs: Inputs) -> JSON:
+    c = game.constants_as(Constants)
     card, challenge = _challenge(game, inputs)
     spells = _spells(game, inputs)
     faces = range(1, c.die_sides + 1)
 
-    def target(rolls):
+    def target(rolls: Iterable[int]) -> int:
         return challenge_target(c, challenge, rolls).power
 
-    def total(rolls):
+    def total(rolls: Iterable[int]) -> int:
         return sum(spell_totals(c, spells, challenge.element, rolls))
 
     most_laid, most_cast = _most_rolls(game)
@@ -182,7 +187,7 @@ def _runes(n: int) -> str:
     return f"{n} rune" + ("" if n == 1 else "s")
 
 
-def _span(a: int, b: int) -> dict:
+def _span(a: int, b: int) -> dict[str, int]:
     return {"low": min(a, b), "high": max(a, b)}
 
 
@@ -212,16 +217,16 @@ def _step_line(lo: Step, hi: Step) -> str:
     name = lo.name if lo.name == lo.counts_as else f"{lo.name} (past the limit: {lo.counts_as})"
     if lo.double_up:
         return f"{name}, power {_shown(lo.power, hi.power)}"
-    rolled = f", rolled {_shown(lo.rolled, hi.rolled)}" if lo.rolled is not None else ""
+    rolled = f", rolled {_shown(lo.rolled, hi.rolled)}" if lo.rolled is not None and hi.rolled is not None else ""
     return f"{name}{rolled}: {_shown(lo.power, hi.power)}"
 
 
-def _details(game: Game, card, spells: list[Spell], inputs: dict, low: Outcome, high: Outcome) -> list[str]:
-    c = game.constants
+def _details(game: Game, card: Card, spells: list[Spell], inputs: Inputs, low: Outcome, high: Outcome) -> list[str]:
+    c = game.constants_as(Constants)
     lines = [f"Challenge {card.name}: {card['element']}, power {card['power']}, {_runes(card['runes'])}"]
-    for lo, hi in zip(low.target.steps, high.target.steps):
-        extra = f", its reward ×{c.double_up_on_challenge}" if lo.double_up else ""
-        lines.append(f"  {_step_line(lo, hi)}{extra}")
+    for step_lo, step_hi in zip(low.target.steps, high.target.steps):
+        extra = f", its reward ×{c.double_up_on_challenge}" if step_lo.double_up else ""
+        lines.append(f"  {_step_line(step_lo, step_hi)}{extra}")
     lines.append(f"  To beat: {_shown(low.target.power, high.target.power)}, for {_runes(low.target.runes)}")
     for i, (spell, prefix, lo, hi) in enumerate(zip(spells, SPELLS, low.workings, high.workings)):
         names = {slot: game.card(inputs[f"{prefix}{slot}"]).name for slot in SLOTS}
@@ -238,7 +243,7 @@ def _details(game: Game, card, spells: list[Spell], inputs: dict, low: Outcome, 
     return lines
 
 
-def _matchup_line(c, element: str, foe: str, lo, hi) -> str:
+def _matchup_line(c: Constants, element: str, foe: str, lo: Working, hi: Working) -> str:
     total = _shown(lo.total, hi.total)
     if lo.relation == "weak":
         return f"{foe} is weak to {element}: ×{c.weakness_multiplier} = {total}"
@@ -247,10 +252,10 @@ def _matchup_line(c, element: str, foe: str, lo, hi) -> str:
     return f"{foe} is neither weak to {element} nor resists it: {total}"
 
 
-def _spell_json(lo, hi) -> dict:
+def _spell_json(lo: Working, hi: Working) -> JSON:
     return {
         "steps": [{"modifier": a.name, "counts_as": a.counts_as, "power": _span(a.power, b.power),
-                   **({"rolled": _span(a.rolled, b.rolled)} if a.rolled is not None else {}),
+                   **({"rolled": _span(a.rolled, b.rolled)} if a.rolled is not None and b.rolled is not None else {}),
                    "double_up": a.double_up} for a, b in zip(lo.steps, hi.steps)],
         "modified": _span(lo.modified, hi.modified),
         "matchup": lo.relation or "none",

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Self
 
 import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
+from ...ruleset import Loc, Report
 from ...schema import FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Text
 from ..checks import decks_exist, elements_exist
 
@@ -38,7 +39,7 @@ class Modifier(Model):
     amount: PositiveInt | None = None
 
     @pydantic.model_validator(mode="after")
-    def _amount(self):
+    def _amount(self) -> Self:
         if (self.op == "double_up") == (self.amount is not None):
             raise ValueError("'add', 'multiply' and 'roll' need an amount; 'double_up' takes none")
         return self
@@ -75,15 +76,15 @@ class Constants(Model):
     rune_deck: Ident  # holds rune_tokens tokens
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
-    names = [(("matchups", k), k) for k in c.matchups]
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
+    names: list[tuple[Loc, str]] = [(("matchups", k), k) for k in c.matchups]
     for k, m in c.matchups.items():
         names += [(("matchups", k, side, i), e) for side in ("weak_to", "resists") for i, e in enumerate(getattr(m, side))]
     elements_exist(game, names, report)
     expected = 1
     for i, level in enumerate(c.levels):
-        if level.name in [l.name for l in c.levels[:i]]:
+        if level.name in [earlier.name for earlier in c.levels[:i]]:
             report.constant(("levels", i, "name"), f"level '{level.name}' is named twice: texts find a level's number by its name")
         if level.first != expected or level.last < level.first:
             report.constant(("levels", i), f"level '{level.name}' should start at challenge {expected} and end at or after it")
@@ -115,7 +116,8 @@ def check(game: Game, report) -> None:
         if deck is not None and deck.total != size:
             diff = size - deck.total
             fix = f"add {diff} card(s)" if diff > 0 else f"take out {-diff} card(s)"
-            report.constant((key,), f"deck '{deck.id}' holds {deck.total} cards (each card times its count), but the box should hold {size}: {fix} or change the count")
+            report.constant((key,), f"deck '{deck.id}' holds {deck.total} cards (each card times its count), "
+                                    f"but the box should hold {size}: {fix} or change the count")
     # The challenge deck is sorted by level into piles; each level deals its challenges from its
     # own pile, so every pile must hold at least that many.
     challenges = game.decks.get(c.challenge_deck)
@@ -131,7 +133,8 @@ def check(game: Game, report) -> None:
     for i, (level, held) in enumerate(zip(c.levels, piles)):
         needed = level.last - level.first + 1
         if challenges is not None and held < needed:
-            report.constant(("levels", i), f"level '{level.name}' deals {needed} challenges, but deck '{challenges.id}' holds {held} of level {i + 1}")
+            report.constant(("levels", i),
+                            f"level '{level.name}' deals {needed} challenges, but deck '{challenges.id}' holds {held} of level {i + 1}")
 
 
 # ---------------------------------------------------------------------------- the arithmetic
@@ -227,14 +230,14 @@ def _dice(c: Constants, rolls: Iterator[int], count: int) -> int:
 
 def _apply(c: Constants, m: Modifier, power: int, rolls: Iterator[int]) -> Step:
     """An add, multiply or roll modifier applied to a power."""
+    if m.op == "double_up" or m.amount is None:  # the one without an amount (Modifier checks it)
+        raise ValueError(f"'{m.name}' is a Double Up!, which is no sum")
     if m.op == "add":
         return Step(m.name, m.name, power + m.amount)
     if m.op == "multiply":
         return Step(m.name, m.name, power * m.amount)
-    if m.op == "roll":
-        rolled = _dice(c, rolls, m.amount)
-        return Step(m.name, m.name, power + rolled, rolled)
-    raise ValueError(f"'{m.name}' is a Double Up!, which is no sum")
+    rolled = _dice(c, rolls, m.amount)  # a roll
+    return Step(m.name, m.name, power + rolled, rolled)
 
 
 def _modify(c: Constants, power: int, names: Iterable[str], rolls: Iterator[int], doubled: int,
@@ -298,7 +301,8 @@ def _target(c: Constants, challenge: Challenge, rolls: Iterator[int]) -> Target:
 def challenge_reward(runes: int, doubled: int, double_up_on_challenge: int) -> int:
     """A challenge's rune reward under `doubled` Double Ups (within the limit), each multiplying
     it by the YAML's `double_up_on_challenge`."""
-    return runes * double_up_on_challenge ** doubled
+    reward: int = runes * double_up_on_challenge ** doubled  # whole: `doubled` is never negative
+    return reward
 
 
 def spell_totals(c: Constants, spells: Sequence[Spell], challenge_element: str, rolls: Iterable[int] = ()) -> tuple[int, ...]:

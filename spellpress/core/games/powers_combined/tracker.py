@@ -11,28 +11,91 @@ each turn ends when the challenge is beaten or failed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, Never, TypedDict
+
+from ...models import Game
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import card_of, choice, flag, whole
-from ...play.state import move, settled, value, with_tracker
-from ...play.tracker import Action, Tracker
+from ...play.state import TableState, move, pad_players, settled, value, with_tracker
+from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, plural
-from .ruleset import challenge_reward
+from .ruleset import Constants, challenge_reward
 
 LIVES, RUNES, CHALLENGE = "lives", "runes", "challenge"  # the table counters of game.yaml
 CHALLENGE_TYPE = "challenge"  # the card type of the challenge deck (decks.yaml)
 
 
-def rules(game, created: dict) -> dict | None:
-    c = game.constants
+class Level(TypedDict):
+    name: str
+    first: int  # its first challenge's number
+    last: int
+    modifiers: int
+
+
+class NumberedLevel(Level):
+    number: int  # from 1
+
+
+class Challenge(TypedDict):
+    id: str
+    name: str
+    element: str
+    power: int | None
+    runes: int
+
+
+class Matchup(TypedDict):
+    weak_to: list[str]
+    resists: list[str]
+
+
+class Rules(TypedDict):
+    levels: list[Level]
+    challenges: list[Challenge]
+    last: int  # the number of the last challenge
+    rune_limit: int
+    rune_tokens: int
+    double_up_on_challenge: int
+    matchups: dict[str, Matchup]
+    weakness_multiplier: int
+    resistance_divisor: int
+    submitted: int
+    submitted_two_players: int
+
+
+class Fields(TypedDict):
+    turn: int
+    spent: int  # runes spent this turn
+    cleared: int
+    won: bool
+    outcome: str | None  # "won" or "lost"
+    over: bool
+    level: NumberedLevel | None
+    card: str | None  # the face-up challenge card
+    matchup: Matchup | None
+    submit: int | None  # cards each player submits
+    last: Data | None  # the latest challenge's result, as its event says it
+
+
+class Mine(TypedDict):
+    """A player has no fields of their own: the party plays together."""
+
+
+State = TableState[Fields, Mine, Rules, Never]
+
+
+def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
+    c = game.constants_as(Constants)
     ids = {counter.id for counter in game.counters if counter.scope == "table"}
     if not {LIVES, RUNES, CHALLENGE} <= ids:
         return None
-    challenges = [
+    challenges: list[Challenge] = [
         {"id": card.id, "name": card.name, "element": card.get("element"), "power": card.get("power"), "runes": card.get("runes", 0)}
         for card in game.cards if card.type == CHALLENGE_TYPE
     ]
     return {
-        "levels": [{"name": l.name, "first": l.first, "last": l.last, "modifiers": l.modifiers} for l in c.levels],
+        "levels": [{"name": lv.name, "first": lv.first, "last": lv.last, "modifiers": lv.modifiers} for lv in c.levels],
         "challenges": sorted(challenges, key=lambda card: (card["power"] or 0, card["name"])),
         "last": c.challenges_per_game,
         "rune_limit": c.rune_spend_limit,
@@ -46,19 +109,15 @@ def rules(game, created: dict) -> dict | None:
     }
 
 
-def player_fields(rules: dict) -> dict:
-    return {}
-
-
-def initial(state: dict) -> dict:
-    tracker = {
+def initial(state: State) -> State:
+    tracker: Fields = {
         "turn": 1, "spent": 0, "cleared": 0, "won": False, "outcome": None, "over": False,
         "level": None, "card": None, "matchup": None, "submit": None, "last": None,
     }
     return {**state, "tracker": tracker}
 
 
-def level_of(rules: dict, challenge: int) -> dict:
+def level_of(rules: Rules, challenge: int) -> NumberedLevel:
     """The level that challenge number `challenge` is on, numbered from 1."""
     for number, level in enumerate(rules["levels"], start=1):
         if level["first"] <= challenge <= level["last"]:
@@ -66,46 +125,46 @@ def level_of(rules: dict, challenge: int) -> dict:
     return {**rules["levels"][-1], "number": len(rules["levels"])}
 
 
-def settle(state: dict) -> dict:
+def settle(state: State) -> State:
     r, t = state["rules"], state["tracker"]
-    if any("tracker" not in p for p in state["players"]):
-        state = {**state, "players": [p if "tracker" in p else {**p, "tracker": {}} for p in state["players"]]}
+    state = pad_players(state, {})
     outcome = "lost" if value(state, LIVES) <= 0 else "won" if t["won"] else None
     card = next((c for c in r["challenges"] if c["id"] == t["card"]), None)
     matchup = r["matchups"].get(card["element"]) if card else None
     submit = r["submitted_two_players"] if len(state["players"]) == 2 else r["submitted"]
-    return settled(
-        state, outcome=outcome, over=outcome is not None, level=level_of(r, value(state, CHALLENGE)),
-        matchup=matchup, submit=submit,
-    )
+    return settled(state, lambda f: {
+        **f, "outcome": outcome, "over": outcome is not None, "level": level_of(r, value(state, CHALLENGE)),
+        "matchup": matchup, "submit": submit,
+    })
 
 
-def _refuse_if_over(state: dict) -> None:
+def _refuse_if_over(state: State) -> None:
     outcome = state["tracker"]["outcome"]
     if outcome:
         raise Conflict("the game is over: the party " + ("cleared the caves" if outcome == "won" else "has no lives left"))
 
 
-def _parse_face(state: dict, action) -> dict:
+def _parse_face(state: State, action: Sent) -> Data:
     if action.get("card") is None:
         return {"card": None}
     return {"card": card_of(state["rules"]["challenges"], action.get("card"), "challenge card")["id"]}
 
 
-def _apply_face(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_face(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if strict:
         _refuse_if_over(state)
-    return with_tracker(state, card=data["card"]), {}
+    return with_tracker(state, lambda f: {**f, "card": data["card"]}), {}
 
 
-def _describe_face(data: dict, state: dict) -> str:
+def _describe_face(data: Mapping[str, Any], state: State) -> str:
     card = next((c for c in state["rules"]["challenges"] if c["id"] == data["card"]), None)
     if card is None:
         return "The face-up challenge card was cleared"
-    return f"Challenge {value(state, CHALLENGE)}: {card['name']} ({card['element']}, power {card['power']}, {plural(card['runes'], 'rune')})"
+    runes = plural(card["runes"], "rune")
+    return f"Challenge {value(state, CHALLENGE)}: {card['name']} ({card['element']}, power {card['power']}, {runes})"
 
 
-def _apply_spend(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_spend(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     r, t = state["rules"], state["tracker"]
     if strict:
         _refuse_if_over(state)
@@ -114,16 +173,17 @@ def _apply_spend(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
         if t["spent"] >= r["rune_limit"]:
             raise Invalid(f"no more than {plural(r['rune_limit'], 'rune')} can be spent a turn, and {t['spent']} are spent")
     state, before, after = move(state, RUNES, -1)
-    return with_tracker(state, spent=t["spent"] + 1), {"from": before, "to": after, "spent": t["spent"] + 1}
+    return with_tracker(state, lambda f: {**f, "spent": t["spent"] + 1}), {"from": before, "to": after, "spent": t["spent"] + 1}
 
 
-def _describe_spend(data: dict, state: dict) -> str:
+def _describe_spend(data: Mapping[str, Any], state: State) -> str:
     limit = state["rules"]["rune_limit"]
-    return f"A rune is spent to flip a modifier ({data.get('spent', 1)} of {limit} this turn): pot {data.get('from')} {ARROW} {data.get('to')}"
+    spent = f"{data.get('spent', 1)} of {limit} this turn"
+    return f"A rune is spent to flip a modifier ({spent}): pot {data.get('from')} {ARROW} {data.get('to')}"
 
 
-def _parse_resolve(state: dict, action) -> dict:
-    data = {
+def _parse_resolve(state: State, action: Sent) -> Data:
+    data: Data = {
         "result": choice(action.get("result"), "result", ("won", "lost")),
         "double_up": flag(action.get("double_up"), "double_up"),
     }
@@ -134,12 +194,12 @@ def _parse_resolve(state: dict, action) -> dict:
     return data
 
 
-def _card_reward(rules: dict, card: dict | None, double_up: bool) -> int:
+def _card_reward(rules: Rules, card: Challenge | None, double_up: bool) -> int:
     """The face-up card's runes, under a Double Up! or not."""
     return challenge_reward(card["runes"], int(double_up), rules["double_up_on_challenge"]) if card else 0
 
 
-def _apply_resolve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_resolve(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     r, t = state["rules"], state["tracker"]
     challenge = value(state, CHALLENGE)
     card = next((c for c in r["challenges"] if c["id"] == t["card"]), None)
@@ -147,26 +207,26 @@ def _apply_resolve(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
         _refuse_if_over(state)
         if data["result"] == "won" and "runes" not in data and card is None:
             raise Invalid("say how many runes the challenge gives (runes), or name its card first")
-    results: dict = {"challenge": challenge}
+    results: Data = {"challenge": challenge}
     if data["result"] == "won":
         reward = data["runes"] if "runes" in data else _card_reward(r, card, data["double_up"])
         state, before, after = move(state, RUNES, reward)
         results.update(reward=reward, pot={"from": before, "to": after}, card=card and card["name"])
         if challenge >= r["last"]:
-            state = with_tracker(state, won=True)
+            state = with_tracker(state, lambda f: {**f, "won": True})
             results["cleared"] = True
         else:
             state, _, _ = move(state, CHALLENGE, 1)
             results["next"] = challenge + 1
-        state = with_tracker(state, cleared=t["cleared"] + 1, card=None)
+        state = with_tracker(state, lambda f: {**f, "cleared": t["cleared"] + 1, "card": None})
     else:
         state, before, after = move(state, LIVES, -1)
         results.update(lives={"from": before, "to": after}, card=card and card["name"])
-    state = with_tracker(state, spent=0, turn=t["turn"] + 1, last={"result": data["result"], **results})
+    state = with_tracker(state, lambda f: {**f, "spent": 0, "turn": t["turn"] + 1, "last": {"result": data["result"], **results}})
     return state, results
 
 
-def _describe_resolve(data: dict, state: dict) -> str:
+def _describe_resolve(data: Mapping[str, Any], state: State) -> str:
     what = f"challenge {data.get('challenge', '?')}" + (f" ({data['card']})" if data.get("card") else "")
     if data["result"] == "won":
         text = f"The party beat {what}: +{plural(data.get('reward', 0), 'rune')}"
@@ -184,14 +244,17 @@ def _describe_resolve(data: dict, state: dict) -> str:
     return text
 
 
-TRACKER = Tracker(
+def _parse_nothing(state: State, action: Sent) -> Data:
+    return {}
+
+
+TRACKER: Tracker[State] = Tracker(
     rules=rules,
-    player=player_fields,
     initial=initial,
     settle=settle,
     actions={
         "face": Action(_parse_face, _apply_face, _describe_face),
-        "spend_rune": Action(lambda s, a: {}, _apply_spend, _describe_spend),
+        "spend_rune": Action(_parse_nothing, _apply_spend, _describe_spend),
         "resolve": Action(_parse_resolve, _apply_resolve, _describe_resolve, ordered=True),
     },
 )

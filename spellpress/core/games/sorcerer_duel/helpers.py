@@ -10,24 +10,30 @@ A card on the side is named by its id at full health, or `id@n` with n health le
 from __future__ import annotations
 
 from collections import Counter
+from typing import TypedDict
 
-from ...models import Game
+from ...models import Card, Game
 from ...play.errors import Invalid
-from ...play.helper import Field, Helper, Option
-from .ruleset import Blow, one_target, whole_side
+from ...play.helper import JSON, Field, Helper, Inputs, Option
+from .ruleset import Blow, Constants, one_target, whole_side
 
 CREATURE, BLOCKER, SPELL = "creature", "blocker", "attack-spell"  # card types of decks.yaml
 AREA = "side"  # an attack spell's `target` that hits a whole side
 SORCERER = "sorcerer"  # the target that is the sorcerer
 WOUNDED = "@"  # id@n: the card with n health left
 
+# What an attack did to a card on the side, and to the sorcerer, as the answer gives them.
+Hit = TypedDict("Hit", {"card": str, "name": str, "kind": str, "from": int, "to": int, "damage": int, "destroyed": bool})
+Sorcerer = TypedDict("Sorcerer", {"from": int, "to": int, "damage": int})
+Unit = tuple[Card, int]  # a card on the side, with the health it has left
 
-def _deck_cards(game: Game, kind: str) -> list:
-    return [card for deck in game.constants.player_decks if deck in game.decks
+
+def _deck_cards(game: Game, kind: str) -> list[Card]:
+    return [card for deck in game.constants_as(Constants).player_decks if deck in game.decks
             for card in game.decks[deck].cards if card.type == kind]
 
 
-def _deck_name(game: Game, card) -> str:
+def _deck_name(game: Game, card: Card) -> str:
     return game.decks[card.deck].name
 
 
@@ -52,7 +58,7 @@ def _attacks(game: Game) -> tuple[Option, ...]:
 
 
 def _fields(game: Game) -> list[Field]:
-    c = game.constants
+    c = game.constants_as(Constants)
     creatures, blockers = _units(game, CREATURE), _units(game, BLOCKER)
     most = max((card.count for kind in (CREATURE, BLOCKER) for card in _deck_cards(game, kind)), default=1)
     return [
@@ -66,14 +72,14 @@ def _fields(game: Game) -> list[Field]:
     ]
 
 
-def _unit(game: Game, value: str) -> tuple:
+def _unit(game: Game, value: str) -> Unit:
     """(card, health left) for `id` or `id@n`."""
     card_id, _, left = value.partition(WOUNDED)
     card = game.card(card_id)
     return card, int(left) if left else card["health"]
 
 
-def _one_deck(game: Game, attack, side: list) -> None:
+def _one_deck(game: Game, attack: Card, side: list[Unit]) -> None:
     decks = {card.deck for card, _ in side}
     if len(decks) > 1:
         names = " and ".join(sorted(game.decks[d].name for d in decks))
@@ -87,7 +93,7 @@ def _one_deck(game: Game, attack, side: list) -> None:
             raise Invalid(f"the side holds {n} {card.name}, but the {_deck_name(game, card)} has {card.count}")
 
 
-def _hits(units: list[tuple], taken: tuple[int, ...]) -> list[dict]:
+def _hits(units: list[Unit], taken: tuple[int, ...]) -> list[Hit]:
     return [{"card": card.id, "name": card.name, "kind": card.type, "from": health, "to": health - took, "damage": took,
              "destroyed": took >= health} for (card, health), took in zip(units, taken)]
 
@@ -96,22 +102,22 @@ def _upper(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _called(hit: dict) -> str:
+def _called(hit: Hit) -> str:
     return f"the {hit['name']} blocker" if hit["kind"] == BLOCKER else f"the {hit['name']}"
 
 
-def _attack(game: Game, inputs: dict) -> dict:
-    c = game.constants
+def _attack(game: Game, inputs: Inputs) -> JSON:
+    c = game.constants_as(Constants)
     attack = game.card(inputs["attack"])
     area = attack.type == SPELL and attack["target"] == AREA
-    damage = attack["damage"] if attack.type == SPELL else attack["attack"]
+    damage: int = attack["damage"] if attack.type == SPELL else attack["attack"]
     blockers = [_unit(game, v) for v in inputs["blockers"]]
     creatures = [_unit(game, v) for v in inputs["creatures"]]
     _one_deck(game, attack, blockers + creatures)
     target = inputs["target"]
     if area and target is not None:
         raise Invalid(f"{attack.name} hits the whole side: leave out 'target'")
-    index = None
+    index: int | None = None
     if target not in (None, SORCERER):
         if target not in inputs["creatures"]:
             raise Invalid(f"the target {target!r} is not among the side's creatures: add it to 'creatures'")
@@ -120,7 +126,7 @@ def _attack(game: Game, inputs: dict) -> dict:
     guards = [h for _, h in blockers]
     blow = whole_side(damage, guards, health) if area else one_target(damage, guards, health, index)
     blocked, hit = _hits(blockers, blow.blockers), _hits(creatures, blow.creatures)
-    sorcerer = {"from": inputs["health"], "to": max(0, inputs["health"] - blow.sorcerer), "damage": blow.sorcerer}
+    sorcerer: Sorcerer = {"from": inputs["health"], "to": max(0, inputs["health"] - blow.sorcerer), "damage": blow.sorcerer}
     dead = sum(h["destroyed"] for h in hit if h["damage"])
     return {
         "verdict": _verdict(damage, blocked + hit, sorcerer, blow),
@@ -137,7 +143,7 @@ def _attack(game: Game, inputs: dict) -> dict:
     }
 
 
-def _verdict(damage: int, hits: list[dict], sorcerer: dict, blow: Blow) -> str:
+def _verdict(damage: int, hits: list[Hit], sorcerer: Sorcerer, blow: Blow) -> str:
     parts = [f"{h['damage']} to {_called(h)}" + (" (destroyed)" if h["destroyed"] else "") for h in hits if h["damage"]]
     if sorcerer["damage"]:
         parts.append(f"{sorcerer['damage']} to the sorcerer" + (": the duel is won" if sorcerer["to"] == 0 else ""))
@@ -146,7 +152,8 @@ def _verdict(damage: int, hits: list[dict], sorcerer: dict, blow: Blow) -> str:
     return f"{damage} damage: " + (", ".join(parts) if parts else "nothing is hit")
 
 
-def _details(attack, damage: int, area: bool, blocked: list, hit: list, sorcerer: dict, blow: Blow, draws: int) -> list[str]:
+def _details(attack: Card, damage: int, area: bool, blocked: list[Hit], hit: list[Hit], sorcerer: Sorcerer, blow: Blow,
+             draws: int) -> list[str]:
     lines = [f"{attack.name}: {damage} damage to " + ("the whole side" if area else "one target")]
     left = damage
     for h in blocked:

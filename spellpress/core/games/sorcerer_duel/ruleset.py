@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 import pydantic
 
-from ...models import Game
+from ...models import Card, Game
 from ...problems import did_you_mean
+from ...ruleset import Report
 from ...schema import Flag, Ident, Model, NonNegativeInt, PositiveInt
 from ..checks import decks_exist
 
@@ -34,8 +35,8 @@ def most_mana(c: Constants) -> int:
     return c.mana_per_turn + c.max_conversions * c.mana_per_conversion
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
     decks_exist(game, [(("player_decks", i), d) for i, d in enumerate(c.player_decks)], report)
     for deck_id in c.player_decks:
         deck = game.decks.get(deck_id)
@@ -53,7 +54,7 @@ def check(game: Game, report) -> None:
             _check_requirement(game, card, types_here, cards_here, report)
 
 
-def _check_requirement(game: Game, card, types_here: set, cards_here: dict, report) -> None:
+def _check_requirement(game: Game, card: Card, types_here: set[str], cards_here: dict[str, Card], report: Report) -> None:
     """A summoning requirement names (in `needs`) a card type or a card that its own deck holds,
     and its printed text says that name."""
     requirement, needs = card.get("requirement"), card.get("needs")

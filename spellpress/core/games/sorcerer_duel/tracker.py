@@ -15,30 +15,87 @@ draw `draws_on_creature_death` cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, Never, TypedDict
+
+from ...models import Card, Game
 from ...play import units
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
-from ...play.state import move, name, pad_players, player, put, settled, settled_players, value, with_tracker
-from ...play.tracker import Action, Tracker
+from ...play.state import TableState, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
+from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, plural
-from .ruleset import one_target, whole_side
+from .ruleset import Constants, one_target, whole_side
 
 HEALTH, MANA = "health", "mana"  # the counters of game.yaml
 CREATURE, BLOCKER, SPELL = "creature", "blocker", "attack-spell"  # card types of decks.yaml
 AREA = "side"  # an attack spell's `target` that hits a whole side
 
+# A card of a player's deck as the rules copy it: id, name, type, and those of cost, attack,
+# health, damage and target that its type has.
+DeckCard = dict[str, Any]
 
-def rules(game, created: dict) -> dict | None:
-    c = game.constants
+
+class Deck(TypedDict):
+    name: str
+    cards: list[DeckCard]
+
+
+class Rules(TypedDict):
+    health: str
+    mana: str
+    mana_per_turn: int
+    max_conversions: int
+    mana_per_conversion: int
+    first_skips_draw: bool
+    draws_per_turn: int
+    hand_limit: int
+    death_draws: int
+    decks: dict[str, Deck]
+
+
+class Unit(units.Unit):
+    card: str | None  # the deck's card, or None for one typed in
+    haste: bool  # may attack in the turn it arrives
+
+
+class Draw(TypedDict):
+    count: int
+    skipped: bool
+    limit: int
+
+
+class Fields(TypedDict):
+    turn: int
+    player: int | None  # whose turn it is
+    first: int | None
+    next: int | None
+    conversions: int
+    draw: Draw | None
+    units: list[Unit]
+    next_unit: int
+    winner: int | None
+    over: bool
+
+
+class Mine(TypedDict):
+    out: bool
+
+
+State = TableState[Fields, Mine, Rules, Never]
+
+
+def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
+    c = game.constants_as(Constants)
     ids = {counter.id for counter in game.counters if counter.scope == "player"}
     if not {HEALTH, MANA} <= ids:
         return None
 
-    def card(card) -> dict:
+    def card(card: Card) -> DeckCard:
         fields = {k: card.get(k) for k in ("cost", "attack", "health", "damage", "target") if card.get(k) is not None}
         return {"id": card.id, "name": card.name, "type": card.type, **fields}
 
-    decks = {}
+    decks: dict[str, Deck] = {}
     for deck_id in c.player_decks:
         deck = game.decks.get(deck_id)
         if deck:
@@ -57,29 +114,26 @@ def rules(game, created: dict) -> dict | None:
     }
 
 
-PLAYER: dict = {"out": False}
+PLAYER: Mine = {"out": False}
 
 
-def player_fields(rules: dict) -> dict:
-    return dict(PLAYER)
-
-
-def initial(state: dict) -> dict:
-    tracker = {
+def initial(state: State) -> State:
+    tracker: Fields = {
         "turn": 0, "player": None, "first": None, "next": None, "conversions": 0, "draw": None,
         "units": [], "next_unit": 1, "winner": None, "over": False,
     }
     return {**state, "tracker": tracker}
 
 
-def settle(state: dict) -> dict:
+def settle(state: State) -> State:
     state = pad_players(state, PLAYER)
-    state = settled_players(state, lambda i, p: {"out": p["counters"].get(HEALTH, 0) <= 0})
+    state = settled_players(state, lambda i, p: {**p["tracker"], "out": p["counters"].get(HEALTH, 0) <= 0})
     n = len(state["players"])
     standing = [i for i, p in enumerate(state["players"]) if not p["tracker"]["out"]]
     t = state["tracker"]
     over = n >= 2 and len(standing) <= 1
-    ready, moved = [], False
+    ready: list[Unit] = []
+    moved = False
     for u in t["units"]:
         can = (
             u["kind"] == CREATURE and u["owner"] == t["player"] and (u["turn"] < t["turn"] or u.get("haste"))
@@ -88,20 +142,20 @@ def settle(state: dict) -> dict:
         moved |= u.get("ready") != can
         ready.append(u if u.get("ready") == can else {**u, "ready": can})
     following = (t["player"] + 1) % n if t["player"] is not None else state.get("first_player")
-    return settled(
-        state, units=ready if moved else t["units"], over=over, winner=standing[0] if over and standing else None,
-        next=None if over else following,
-    )
+    return settled(state, lambda f: {
+        **f, "units": ready if moved else t["units"], "over": over, "winner": standing[0] if over and standing else None,
+        "next": None if over else following,
+    })
 
 
-def _refuse_if_over(state: dict) -> None:
+def _refuse_if_over(state: State) -> None:
     t = state["tracker"]
     if t["over"]:
         won = f"{name(state, t['winner'])} has won" if t["winner"] is not None else "both sorcerers fell"
         raise Conflict(f"the duel is over: {won}")
 
 
-def _own_turn(state: dict, who: int, doing: str) -> None:
+def _own_turn(state: State, who: int, doing: str) -> None:
     _refuse_if_over(state)
     current = state["tracker"]["player"]
     if current is None:
@@ -110,7 +164,7 @@ def _own_turn(state: dict, who: int, doing: str) -> None:
         raise Invalid(f"{name(state, who)} {doing} on their own turn; it is {name(state, current)}'s")
 
 
-def _pay(state: dict, who: int, cost: int, what: str, strict: bool) -> tuple[dict, dict]:
+def _pay(state: State, who: int, cost: int, what: str, strict: bool) -> tuple[State, Data]:
     have = value(state, MANA, who)
     if strict and cost > have:
         raise Invalid(f"{what} costs {plural(cost, 'mana', 'mana')}; {name(state, who)} has {have}")
@@ -118,41 +172,47 @@ def _pay(state: dict, who: int, cost: int, what: str, strict: bool) -> tuple[dic
     return state, {"from": before, "to": after}
 
 
-def _deck_cards(state: dict, who: int, types: tuple[str, ...]) -> list[dict]:
-    deck = state["players"][who]["options"].get("deck")
-    cards = state["rules"]["decks"].get(deck, {}).get("cards", [])
+def _deck_cards(state: State, who: int, types: tuple[str, ...]) -> list[DeckCard]:
+    deck = state["rules"]["decks"].get(state["players"][who]["options"].get("deck", ""))
+    cards = deck["cards"] if deck else []
     return [c for c in cards if c["type"] in types]
 
 
 # ---------------------------------------------------------------------------- damage
 
 
-def _hit_unit(state: dict, unit: dict, amount: int, hits: list) -> dict:
+def _units(state: State, uid: str, unit: Unit | None) -> State:
+    """The state with unit `uid` changed to `unit`, or gone if `unit` is None."""
+    return with_tracker(state, lambda f: {**f, "units": units.replaced(f["units"], uid, unit)})
+
+
+def _hit_unit(state: State, unit: Unit, amount: int, hits: list[Data]) -> State:
     health = unit["health"] - amount
-    hit = {"unit": unit["id"], "who": units.called(state, unit), "damage": amount, "from": unit["health"], "to": max(health, 0)}
+    hit: Data = {"unit": unit["id"], "who": units.called(state, unit), "damage": amount, "from": unit["health"], "to": max(health, 0)}
     if health <= 0:
-        state = units.replace(state, unit["id"], None)
+        state = _units(state, unit["id"], None)
         hit["destroyed"] = True
         if unit["kind"] == CREATURE:
             hit["draws"] = state["rules"]["death_draws"]
     else:
-        state = units.replace(state, unit["id"], {**unit, "health": health})
+        state = _units(state, unit["id"], {**unit, "health": health})
     hits.append(hit)
     return state
 
 
-def _strike(state: dict, side: int, damage: int, aim: str | None = None, area: bool = False) -> tuple[dict, dict]:
+def _strike(state: State, side: int, damage: int, aim: str | None = None, area: bool = False) -> tuple[State, Data]:
     """`damage` dealt to player `side`'s side where the ruleset's sums put it: through the blockers
     (in the order they were placed) to the sorcerer, or to creature `aim`, or over the whole side
     (`area`). Each unit and the sorcerer take what the sums give them."""
-    blockers, creatures = units.owned(state, side, BLOCKER), units.owned(state, side, CREATURE)
+    in_play = state["tracker"]["units"]
+    blockers, creatures = units.owned(in_play, side, BLOCKER), units.owned(in_play, side, CREATURE)
     guards, health = [u["health"] for u in blockers], [u["health"] for u in creatures]
     if area:
         blow = whole_side(damage, guards, health)
     else:
         index = None if aim is None else [u["id"] for u in creatures].index(aim)
         blow = one_target(damage, guards, health, index)
-    hits: list = []
+    hits: list[Data] = []
     for unit, took in zip(blockers + creatures, blow.blockers + blow.creatures):
         if took:
             state = _hit_unit(state, unit, took, hits)
@@ -162,19 +222,19 @@ def _strike(state: dict, side: int, damage: int, aim: str | None = None, area: b
     return state, {"hits": hits, "lost": blow.lost, "odd": blow.odd}
 
 
-def _strike_one(state: dict, target: object, damage: int) -> tuple[dict, dict]:
+def _strike_one(state: State, target: int | str, damage: int) -> tuple[State, Data]:
     """A one-target attack at a sorcerer (a player's number) or a creature (a unit's id)."""
     if isinstance(target, int):
         state, results = _strike(state, target, damage)
         return state, {"at": name(state, target), **results}
-    unit = units.get(state, target)
+    unit = units.get(state["tracker"]["units"], target)
     if unit is None or unit["kind"] != CREATURE:  # gone since: an undo replayed the log under it
         return state, {}
     state, results = _strike(state, unit["owner"], damage, aim=target)
     return state, {"at": units.called(state, unit), **results}
 
 
-def _hits_text(hits: list) -> str:
+def _hits_text(hits: list[Data]) -> str:
     parts = []
     for hit in hits:
         change = f"{hit['from']} {ARROW} {hit['to']}"
@@ -184,7 +244,7 @@ def _hits_text(hits: list) -> str:
     return "; ".join(parts) if parts else "no effect"
 
 
-def _blow_text(data: dict, state: dict) -> str:
+def _blow_text(data: Mapping[str, Any], state: State) -> str:
     """Who took what, and where damage went that nobody took."""
     text = _hits_text(data.get("hits", []))
     if data.get("lost"):
@@ -199,17 +259,18 @@ def _blow_text(data: dict, state: dict) -> str:
     return text
 
 
-def _aimed_at(data: dict, state: dict) -> str:
+def _aimed_at(data: Mapping[str, Any], state: State) -> str:
     """What a one-target attack aimed at (an event logged before `at` was kept names a sorcerer by number)."""
     if "at" in data:
-        return data["at"]
+        at: str = data["at"]
+        return at
     return name(state, data["target"]) if isinstance(data["target"], int) else "a creature"
 
 
-def _target(state: dict, action) -> object:
+def _target(state: State, action: Sent) -> int | str:
     """A one-target attack's target: a sorcerer (a player's number) or a creature (a unit's id)."""
-    kind, ref = units.target(state, action.get("target"))
-    unit = units.get(state, ref) if kind == "unit" else None
+    kind, ref = units.target(state, state["tracker"]["units"], action.get("target"))
+    unit = units.get(state["tracker"]["units"], ref) if isinstance(ref, str) else None
     if unit and unit["kind"] == BLOCKER:
         raise Invalid(f"{units.called(state, unit)} is a blocker: aim at a sorcerer or a creature "
                       "(the blockers on that side take the damage first)")
@@ -219,11 +280,11 @@ def _target(state: dict, action) -> object:
 # ---------------------------------------------------------------------------- turns and mana
 
 
-def _parse_player(state: dict, action) -> dict:
+def _parse_player(state: State, action: Sent) -> Data:
     return {"player": player(state, action.get("player"))}
 
 
-def _apply_turn(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     t, r, who = state["tracker"], state["rules"], data["player"]
     if strict:
         _refuse_if_over(state)
@@ -237,14 +298,14 @@ def _apply_turn(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
         if other != who:
             state, _, _ = put(state, MANA, 0, other)
     turn = t["turn"] + 1
-    state = with_tracker(
-        state, turn=turn, player=who, first=first, conversions=0,
-        draw={"count": draws, "skipped": skipped, "limit": r["hand_limit"]},
-    )
+    state = with_tracker(state, lambda f: {
+        **f, "turn": turn, "player": who, "first": first, "conversions": 0,
+        "draw": {"count": draws, "skipped": skipped, "limit": r["hand_limit"]},
+    })
     return state, {"turn": turn, "mana": {"from": before, "to": after}, "draws": draws, "skipped_draw": skipped}
 
 
-def _describe_turn(data: dict, state: dict) -> str:
+def _describe_turn(data: Mapping[str, Any], state: State) -> str:
     who = name(state, data["player"])
     if "turn" not in data:
         return f"{who}'s turn"
@@ -255,7 +316,7 @@ def _describe_turn(data: dict, state: dict) -> str:
     return f"Turn {data['turn']}: {who}, {mana} mana; draw {plural(data['draws'], 'card')} (none with {limit} in hand)"
 
 
-def _apply_convert(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_convert(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     t, r, who = state["tracker"], state["rules"], data["player"]
     if strict:
         _own_turn(state, who, "converts cards")
@@ -264,11 +325,11 @@ def _apply_convert(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
                 f"{name(state, who)} has converted {plural(t['conversions'], 'card')} this turn, the most a turn allows"
             )
     state, before, after = move(state, MANA, r["mana_per_conversion"], who)
-    state = with_tracker(state, conversions=t["conversions"] + 1)
+    state = with_tracker(state, lambda f: {**f, "conversions": t["conversions"] + 1})
     return state, {"mana": {"from": before, "to": after}, "conversions": t["conversions"] + 1}
 
 
-def _describe_convert(data: dict, state: dict) -> str:
+def _describe_convert(data: Mapping[str, Any], state: State) -> str:
     who = name(state, data["player"])
     if "mana" not in data:
         return f"{who} converted a card to mana"
@@ -279,11 +340,12 @@ def _describe_convert(data: dict, state: dict) -> str:
 # ---------------------------------------------------------------------------- summoning, casting
 
 
-def _parse_summon(state: dict, action) -> dict:
+def _parse_summon(state: State, action: Sent) -> Data:
     who = player(state, action.get("player"))
-    data: dict = {"player": who, "ready": flag(action.get("ready"), "ready")}
+    data: Data = {"player": who, "ready": flag(action.get("ready"), "ready")}
     if action.get("card") is not None:
-        card = card_of(_deck_cards(state, who, (CREATURE, BLOCKER)), action.get("card"), f"creature or blocker of {name(state, who)}'s deck")
+        what = f"creature or blocker of {name(state, who)}'s deck"
+        card = card_of(_deck_cards(state, who, (CREATURE, BLOCKER)), action.get("card"), what)
         data.update(card=card["id"], kind=card["type"], name=card["name"], attack=card.get("attack", 0),
                     health=card["health"], cost=card.get("cost", 0))
     else:
@@ -297,30 +359,32 @@ def _parse_summon(state: dict, action) -> dict:
     return data
 
 
-def _apply_summon(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     who = data["player"]
     if strict:
         _own_turn(state, who, "summons")
     state, mana = _pay(state, who, data["cost"], data["name"], strict)
-    unit = {
+    t = state["tracker"]
+    unit: Unit = {
+        "id": units.new_id(t["next_unit"]),
         "owner": who, "kind": data["kind"], "name": data["name"], "card": data["card"], "attack": data["attack"],
-        "health": data["health"], "max": data["health"], "turn": state["tracker"]["turn"], "attacked": None,
+        "health": data["health"], "max": data["health"], "turn": t["turn"], "attacked": None,
         "haste": data["ready"], "ready": False,
     }
-    state, unit = units.add(state, unit)
+    state = with_tracker(state, lambda f: {**f, "units": [*f["units"], unit], "next_unit": f["next_unit"] + 1})
     return state, {"unit": unit["id"], "mana": mana}
 
 
-def _describe_summon(data: dict, state: dict) -> str:
+def _describe_summon(data: Mapping[str, Any], state: State) -> str:
     who = name(state, data["player"])
     stats = f"attack {data['attack']}, health {data['health']}" if data["kind"] == CREATURE else f"health {data['health']}"
     paid = f" for {data['cost']} mana" if data["cost"] else ""
     return f"{who} summoned {data['name']} ({stats}){paid}"
 
 
-def _parse_cast(state: dict, action) -> dict:
+def _parse_cast(state: State, action: Sent) -> Data:
     who = player(state, action.get("player"))
-    data: dict = {"player": who}
+    data: Data = {"player": who}
     if action.get("card") is not None:
         card = card_of(_deck_cards(state, who, (SPELL,)), action.get("card"), f"attack spell of {name(state, who)}'s deck")
         data.update(card=card["id"], name=card["name"], damage=card["damage"], area=card.get("target") == AREA,
@@ -336,7 +400,7 @@ def _parse_cast(state: dict, action) -> dict:
     return data
 
 
-def _apply_cast(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     who = data["player"]
     if strict:
         _own_turn(state, who, "casts spells")
@@ -348,22 +412,23 @@ def _apply_cast(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
     return state, {"mana": mana, **blow}
 
 
-def _describe_cast(data: dict, state: dict) -> str:
+def _describe_cast(data: Mapping[str, Any], state: State) -> str:
     who = name(state, data["player"])
     where = f"{name(state, data['target'])}'s whole side" if data["area"] else _aimed_at(data, state)
     return f"{who} cast {data['name']} at {where} for {data['damage']}: {_blow_text(data, state)}"
 
 
-def _parse_attack(state: dict, action) -> dict:
-    return {"unit": units.find(state, action.get("unit"))["id"], "target": _target(state, action)}
+def _parse_attack(state: State, action: Sent) -> Data:
+    return {"unit": units.find(state["tracker"]["units"], action.get("unit"))["id"], "target": _target(state, action)}
 
 
-def _apply_attack(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
+def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     t = state["tracker"]
-    unit = units.get(state, data["unit"])
+    unit = units.get(state["tracker"]["units"], data["unit"])
     target = data["target"]
     if strict:
         _refuse_if_over(state)
+        assert unit is not None, "parse found it"
         if unit["kind"] != CREATURE:
             raise Invalid(f"{unit['name']} is a blocker, and blockers do not attack")
         if unit["owner"] != t["player"]:
@@ -373,32 +438,32 @@ def _apply_attack(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
             raise Invalid(f"{unit['name']} arrived this turn and cannot attack until its owner's next turn")
         if unit.get("attacked") == t["turn"]:
             raise Invalid(f"{unit['name']} has attacked this turn already")
-        owner = units.get(state, target)["owner"] if isinstance(target, str) else target
+        owner = units.find(state["tracker"]["units"], target)["owner"] if isinstance(target, str) else target
         if owner == unit["owner"]:
             raise Invalid(f"{unit['name']} attacks the other side, not its own")
     if unit is None:
         return state, {}
     attacker = units.called(state, unit)
-    state = units.replace(state, unit["id"], {**unit, "attacked": t["turn"]})
+    state = _units(state, unit["id"], {**unit, "attacked": t["turn"]})
     state, blow = _strike_one(state, target, unit["attack"])
     return state, {"attacker": attacker, "damage": unit["attack"], **blow}
 
 
-def _describe_attack(data: dict, state: dict) -> str:
+def _describe_attack(data: Mapping[str, Any], state: State) -> str:
     where = _aimed_at(data, state)
     return f"{data.get('attacker', 'A creature')} attacked {where} for {data.get('damage', 0)}: {_blow_text(data, state)}"
 
 
-def _parse_unit_delta(state: dict, action) -> dict:
-    unit = units.find(state, action.get("unit"))
+def _parse_unit_delta(state: State, action: Sent) -> Data:
+    unit = units.find(state["tracker"]["units"], action.get("unit"))
     delta = whole(action.get("delta"), "delta", -MAX_AMOUNT, MAX_AMOUNT)
     if delta == 0:
         raise Invalid("a delta of 0 changes nothing")
     return {"unit": unit["id"], "delta": delta}
 
 
-def _apply_unit_delta(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
-    unit = units.get(state, data["unit"])
+def _apply_unit_delta(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    unit = units.get(state["tracker"]["units"], data["unit"])
     if unit is None:
         return state, {}
     if data["delta"] > 0:
@@ -406,30 +471,30 @@ def _apply_unit_delta(state: dict, data: dict, strict: bool) -> tuple[dict, dict
             raise Invalid(f"{unit['name']} has its full health of {unit['max']}")
         health = min(unit["max"], unit["health"] + data["delta"])
         hit = {"unit": unit["id"], "who": units.called(state, unit), "from": unit["health"], "to": health}
-        return units.replace(state, unit["id"], {**unit, "health": health}), {"hits": [hit]}
-    hits: list = []
+        return _units(state, unit["id"], {**unit, "health": health}), {"hits": [hit]}
+    hits: list[Data] = []
     state = _hit_unit(state, unit, -data["delta"], hits)
     return state, {"hits": hits}
 
 
-def _describe_unit_delta(data: dict, state: dict) -> str:
+def _describe_unit_delta(data: Mapping[str, Any], state: State) -> str:
     return _hits_text(data.get("hits", []))
 
 
-def _parse_unit(state: dict, action) -> dict:
-    return {"unit": units.find(state, action.get("unit"))["id"]}
+def _parse_unit(state: State, action: Sent) -> Data:
+    return {"unit": units.find(state["tracker"]["units"], action.get("unit"))["id"]}
 
 
-def _apply_remove(state: dict, data: dict, strict: bool) -> tuple[dict, dict]:
-    unit = units.get(state, data["unit"])
+def _apply_remove(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    unit = units.get(state["tracker"]["units"], data["unit"])
     if unit is None:
         return state, {}
-    hits: list = []
+    hits: list[Data] = []
     state = _hit_unit(state, unit, unit["health"], hits)
     return state, {"hits": hits}
 
 
-def _describe_remove(data: dict, state: dict) -> str:
+def _describe_remove(data: Mapping[str, Any], state: State) -> str:
     hits = data.get("hits") or []
     if not hits:
         return "a unit left play"
@@ -438,9 +503,8 @@ def _describe_remove(data: dict, state: dict) -> str:
     return f"{hit['who']} was destroyed{draws}"
 
 
-TRACKER = Tracker(
+TRACKER: Tracker[State] = Tracker(
     rules=rules,
-    player=player_fields,
     initial=initial,
     settle=settle,
     actions={

@@ -12,7 +12,7 @@ RULESET = Ruleset(
     constants=Constants,
     check=check,
     options=options,
-    die=lambda game: game.constants.die_sides,
+    die=lambda game: game.constants_as(Constants).die_sides,
     tracker_module=f"{__name__}.tracker",
     helpers_module=f"{__name__}.helpers",
 )

@@ -8,21 +8,21 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...models import Game
+from ...models import Card, Game
 from ...play.errors import Invalid
-from ...play.helper import Field, Helper, Option
-from .ruleset import AMMO_KINDS
+from ...play.helper import JSON, Field, Helper, Inputs, Option
+from .ruleset import AMMO_KINDS, Constants
 
 MOST_AMMO = 60  # ammo of one kind typed for a chamber of one's own
 
 
-def _scenarios(game: Game) -> list:
-    c = game.constants
+def _scenarios(game: Game) -> list[Card]:
+    c = game.constants_as(Constants)
     return [card for spec in c.scenario_decks.values() if spec.deck in game.decks for card in game.decks[spec.deck].cards]
 
 
 def _fields(game: Game) -> list[Field]:
-    c = game.constants
+    c = game.constants_as(Constants)
     scenarios = tuple(
         Option(card.id, card.name, " · ".join(f"{card.get(k, 0)} {c.ammo[k].name}" for k in AMMO_KINDS))
         for card in _scenarios(game)
@@ -51,8 +51,8 @@ def next_shot(chamber: dict[str, int], shot: dict[str, int]) -> dict[str, Fracti
     return {k: Fraction(n, total) for k, n in left.items()}
 
 
-def _odds(game: Game, inputs: dict) -> dict:
-    c = game.constants
+def _odds(game: Game, inputs: Inputs) -> JSON:
+    c = game.constants_as(Constants)
     typed = {k: inputs[f"chamber_{k}"] for k in AMMO_KINDS}
     if inputs["scenario"] is not None:
         if any(n is not None for n in typed.values()):

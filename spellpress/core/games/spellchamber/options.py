@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from ...models import Game
 from ...play.options import Choice, Option
+from .ruleset import Constants
 
 SHUFFLED = "shuffled"  # the first scenario drawn like any other, for players who know the game
 
 
 def options(game: Game) -> tuple[Option, ...]:
     """The first round's scenario: the beginner's card by default, any card, or the shuffled deck's top."""
-    c = game.constants
+    c = game.constants_as(Constants)
     choices, preferred = [Choice(SHUFFLED, "Shuffled: the first scenario is the deck's top card")], []
     for spec in c.scenario_decks.values():
         for card in sorted(game.decks[spec.deck].cards, key=lambda card: card["number"]):

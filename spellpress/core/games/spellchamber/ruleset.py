@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pydantic
 
 from ...models import Game
 from ...problems import did_you_mean, one_of
+from ...ruleset import Loc, Report
 from ...schema import Flag, FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Range, Text
 from ..checks import decks_exist
 
@@ -43,18 +46,18 @@ class Constants(Model):
 
     @pydantic.field_validator("ammo")
     @classmethod
-    def _three_kinds(cls, ammo):
+    def _three_kinds(cls, ammo: Mapping[str, AmmoEffect]) -> Mapping[str, AmmoEffect]:
         if tuple(ammo) != AMMO_KINDS:
             raise ValueError(f"ammo must declare exactly {', '.join(AMMO_KINDS)}, in that order")
         return ammo
 
 
-def check(game: Game, report) -> None:
-    c: Constants = game.constants
-    decks = [(("scenario_decks", k, "deck"), s.deck) for k, s in c.scenario_decks.items()]
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
+    decks: list[tuple[Loc, str]] = [(("scenario_decks", k, "deck"), s.deck) for k, s in c.scenario_decks.items()]
     decks += [(("spell_deck",), c.spell_deck), (("ammo_deck",), c.ammo_deck)]
     decks_exist(game, decks, report)
-    for key, spec in c.scenario_decks.items():
+    for spec in c.scenario_decks.values():
         deck = game.decks.get(spec.deck)
         if deck is None:
             continue
@@ -86,7 +89,8 @@ def check(game: Game, report) -> None:
             for card in deck.cards if deck else ():
                 for kind in AMMO_KINDS:
                     if card.get(kind, 0) > supply[kind]:
-                        report.card(card, (kind,), f"the scenario needs {card.get(kind)} {c.ammo[kind].name} ammo but deck '{c.ammo_deck}' holds {supply[kind]}")
+                        needs = f"the scenario needs {card.get(kind)} {c.ammo[kind].name} ammo"
+                        report.card(card, (kind,), f"{needs} but deck '{c.ammo_deck}' holds {supply[kind]}")
     spells = game.decks.get(c.spell_deck)
     for card in spells.cards if spells else ():
         slots = card.get("slots")
