@@ -67,7 +67,7 @@ def describe(data, state):
     return f"{name(state, data['by'])} zaps {name(state, data['at'])}: {data['from']} to {data['to']}"
 
 
-TRACKER = Tracker(rules=rules, player=lambda rules: {}, initial=lambda state: state, settle=lambda state: state,
+TRACKER = Tracker(rules=rules, initial=lambda state: state, settle=lambda state: state,
                   actions={"zap": Action(parse, apply, describe)})
 '''
 
