@@ -30,7 +30,26 @@ def _body() -> dict:
         raise BadRequest("the body is not valid JSON: it nests too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
+    _check_text(data)
     return data
+
+
+def _check_text(data: object) -> None:
+    """Every string in a body (keys too) must be text the store can keep: JSON lets a body hold
+    half a surrogate pair, which no UTF-8 file can store."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadRequest(f"the body holds text that is not valid Unicode: {item[:40]!r}") from None
 
 
 def _not_json(name: str):
@@ -44,12 +63,17 @@ def _with_state(fields: dict, now: Snapshot, status: int = 200) -> Response:
     return Response(f'{head[:-1]},"state":{now.json}}}', status, mimetype="application/json")
 
 
-def _seat(table_id: str) -> int:
-    """The player whose seat token the request carries; 401 without a valid one."""
+def _token() -> str:
+    """The seat token the request carries; 401 without one."""
     kind, _, token = request.headers.get("Authorization", "").partition(" ")
     if kind.lower() != "bearer" or not token.strip():
         raise Unauthorized("this needs a seat: send Authorization: Bearer <seat token>")
-    player = companion().store.seat(table_id, token.strip())
+    return token.strip()
+
+
+def _seat(table_id: str) -> int:
+    """The player whose seat token the request carries; 401 without a valid one."""
+    player = companion().store.seat(table_id, _token())
     if player is None:
         raise Unauthorized("that seat token is not one of this table's")
     return player
@@ -123,15 +147,15 @@ def get_table(table_id: str):
 
 @bp.post("/tables/<table_id>/actions")
 def act(table_id: str):
-    player = _seat(table_id)
+    token = _token()
     shared = companion()
-    outcome = shared.store.act(table_id, player, _body(), secrets.randbelow)
+    outcome = shared.store.act(table_id, token, _body(), secrets.randbelow)
     if not outcome.repeated:
         shared.hub.publish(table_id, outcome.table.version)
     entry = table.log_entry(outcome.event, outcome.table.state, set())
     fields = {"event": entry, "repeated": outcome.repeated}
     secret = table.secret(outcome.event, outcome.table.state)
-    if secret is not None and outcome.event.by == player:  # a look at hidden cards: for this phone alone
+    if secret is not None:  # a look at hidden cards, made (or repeated) by this very seat: for it alone
         fields["secret"] = secret
     return _with_state(fields, outcome.table)
 
@@ -195,7 +219,11 @@ def stream(table_id: str):
                 yield message
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    return Response(events(), mimetype="text/event-stream", headers=headers)
+    config = current_app.config
+    release = hub.admit(request.remote_addr or "", config["STREAMS_PER_CLIENT"], config["STREAMS_TOTAL"])
+    response = Response(events(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(release)  # the server closes every response it began, sent or not
+    return response
 
 
 @bp.get("/rules/<slug>")

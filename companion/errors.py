@@ -42,6 +42,13 @@ class TooManyRequests(ApiError):
         super().__init__(message, {"Retry-After": str(retry_after)})
 
 
+class Unavailable(ApiError):
+    status = 503
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, {"Retry-After": str(retry_after)})
+
+
 def _answer(message: str, status: int, headers: dict | None = None):
     response = jsonify(error=message)
     response.status_code = status

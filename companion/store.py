@@ -30,12 +30,12 @@ from pathlib import Path
 
 from spellpress.core import table
 from spellpress.core.models import Game
-from spellpress.core.play.errors import Invalid, TableError
+from spellpress.core.play.errors import TableError
 from spellpress.core.table import Event
 
-from .errors import ApiError, Gone, NotFound, TooManyRequests
+from .errors import ApiError, BadRequest, Gone, NotFound, TooManyRequests, Unauthorized
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -52,10 +52,9 @@ CREATE TABLE IF NOT EXISTS events (
     by_player INTEGER,
     at REAL NOT NULL,
     request_id TEXT,
+    seat TEXT,
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
-CREATE UNIQUE INDEX IF NOT EXISTS events_request ON events (table_id, request_id)
-    WHERE request_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT PRIMARY KEY,
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -67,6 +66,12 @@ CREATE TABLE IF NOT EXISTS codes (
     table_id TEXT NOT NULL UNIQUE REFERENCES tables (id),
     expires REAL NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checkpoints (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at);
 """
@@ -77,6 +82,8 @@ CODE_LENGTH = 6
 REQUEST_ID_MAX = 64
 LOG_LIMIT = 500
 CACHE_SIZE = 10_000  # tables' states and seats kept parsed in memory
+CHECKPOINT_EVERY = 64  # events between two stored states of a table, from which an undo replays
+CHECKPOINTS_KEPT = 16  # per table: an undo reaching further back replays from the first event
 
 
 def new_code() -> str:
@@ -91,6 +98,35 @@ def normal_code(raw: object) -> str | None:
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
         return None
     return code
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a file of an older Spellpress up to this schema (version 1: request ids were one
+    per table, not one per seat, and there were no checkpoints)."""
+    db.execute("BEGIN IMMEDIATE")  # two servers starting on one file migrate it once
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version >= SCHEMA_VERSION:
+        db.execute("COMMIT")
+        return
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    if version == 1:
+        db.execute("ALTER TABLE events ADD COLUMN seat TEXT")
+        db.execute("DROP INDEX IF EXISTS events_request")
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_request ON events (table_id, seat, request_id) WHERE request_id IS NOT NULL")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.execute("COMMIT")
+
+
+def _create_private(path: Path) -> None:
+    """The database file, readable by its owner alone (it holds every table's join code), in a
+    folder of the owner's if we make one. SQLite gives its -wal and -shm files the same mode."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
 
 
 def _hash(token: str) -> str:
@@ -132,6 +168,7 @@ class _Job:
 
     table_id: str
     player: int
+    seat: str  # the hash of the seat token that sent it
     action: object
     request_id: str | None
     randbelow: Callable[[int], int]
@@ -147,7 +184,7 @@ class Outcome:
 
     event: Event
     table: Snapshot
-    repeated: bool = False
+    repeated: bool = False  # the seat sent this request_id before: this is the event it made then
 
 
 class Store:
@@ -171,11 +208,10 @@ class Store:
         self._queue: list[_Job] = []
         self._jobs = threading.Lock()  # guards the queue and whether a thread is writing it
         self._writing = False
-        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        _create_private(Path(self.path))
         db = self.open()
         try:
-            if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-                db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+            _migrate(db)
         finally:
             db.close()
 
@@ -225,7 +261,7 @@ class Store:
                 "INSERT INTO tables (id, game, created, version, state) VALUES (?, ?, ?, 0, '')",
                 (table_id, game.slug, event.at),
             )
-            self._insert_event(db, table_id, event, None)
+            self._insert_event(db, table_id, event)
             after = self._update(db, table_id, event.seq, state)
             seat = self._new_seat(db, table_id, 0)
             code, expires = self._issue_code(db, table_id)
@@ -253,13 +289,16 @@ class Store:
         self._snapshots[table_id] = snapshot
         return snapshot
 
-    def act(self, table_id: str, player: int, action: object, randbelow: Callable[[int], int]) -> Outcome:
-        """Apply a seated player's action once it is committed; an action whose request_id was
-        seen already is not applied again."""
+    def act(self, table_id: str, token: str, action: object, randbelow: Callable[[int], int]) -> Outcome:
+        """Apply the action of the seat whose token is `token` once it is committed; an action whose
+        request_id this seat sent already is not applied again."""
+        player = self.seat(table_id, token)
+        if player is None:
+            raise Unauthorized("that seat token is not one of this table's")
         request_id = action.get("request_id") if isinstance(action, dict) else None
         if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX):
-            raise Invalid(f"request_id must be text of 1 to {REQUEST_ID_MAX} characters")
-        job = _Job(table_id, player, action, request_id, randbelow, threading.Condition(self._jobs))
+            raise BadRequest(f"request_id must be text of 1 to {REQUEST_ID_MAX} characters")
+        job = _Job(table_id, player, _hash(token), action, request_id, randbelow, threading.Condition(self._jobs))
         with self._jobs:
             self._queue.append(job)
             while self._writing and not job.done:
@@ -286,10 +325,15 @@ class Store:
         try:
             with self._transaction() as db:
                 for job in jobs:
+                    # Each action in a savepoint of its own: one that fails, however it fails,
+                    # takes back its own writes and nobody else's.
+                    db.execute("SAVEPOINT job")
                     try:
                         job.outcome = self._apply(db, job, tables)
-                    except (TableError, ApiError) as err:
+                    except Exception as err:
+                        db.execute("ROLLBACK TO job")
                         job.error = err
+                    db.execute("RELEASE job")
                 for table_id, now in tables.items():
                     db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (now.version, now.stored, table_id))
             for table_id, now in tables.items():
@@ -313,18 +357,38 @@ class Store:
                 raise
             return Outcome(_event(seen), now, repeated=True)
         event = Event(now.version + 1, kind, data, by=job.player, at=self.clock())
-        if not self._insert_event(db, job.table_id, event, job.request_id):
+        if not self._insert_event(db, job.table_id, event, job.request_id, job.seat):
             return Outcome(_event(self._seen(db, job)), now, repeated=True)
         if kind == "undo":
-            state = table.fold(self._events(db, job.table_id))
+            state = self._undo(db, job.table_id, data["target"])
         else:
             state = table.evolve(now.state, event)
-        tables[job.table_id] = snapshot(event.seq, state)
-        return Outcome(event, tables[job.table_id])
+        after = tables[job.table_id] = snapshot(event.seq, state)
+        if event.seq % CHECKPOINT_EVERY == 0:
+            self._checkpoint(db, job.table_id, after)
+        return Outcome(event, after)
+
+    def _undo(self, db: sqlite3.Connection, table_id: str, target: int) -> dict:
+        """The table's state once the event `target` is taken back: replayed from the latest
+        stored state before it, so an undo costs the same at the 20,000th event as at the 20th.
+        The stored states that hold the undone event are stale from now on, and go."""
+        db.execute("DELETE FROM checkpoints WHERE table_id = ? AND seq >= ?", (table_id, target))
+        row = db.execute(
+            "SELECT seq, state FROM checkpoints WHERE table_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1", (table_id, target)
+        ).fetchone()
+        if row is None:
+            return table.fold(self._events(db, table_id))
+        return table.fold(self._events(db, table_id, after=row["seq"]), json.loads(row["state"]))
+
+    def _checkpoint(self, db: sqlite3.Connection, table_id: str, now: Snapshot) -> None:
+        db.execute("INSERT OR REPLACE INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?)", (table_id, now.version, now.stored))
+        db.execute(
+            "DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?", (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT)
+        )
 
     def _seen(self, db: sqlite3.Connection, job: _Job) -> sqlite3.Row | None:
         return db.execute(
-            "SELECT * FROM events WHERE table_id = ? AND request_id = ?", (job.table_id, job.request_id)
+            "SELECT * FROM events WHERE table_id = ? AND seat = ? AND request_id = ?", (job.table_id, job.seat, job.request_id)
         ).fetchone()
 
     def _update(self, db: sqlite3.Connection, table_id: str, version: int, state: dict) -> Snapshot:
@@ -333,12 +397,13 @@ class Store:
         db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (version, now.stored, table_id))
         return now
 
-    def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None) -> bool:
-        """Append the event; False (and nothing written) if its request_id was seen already."""
+    def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None = None,
+                      seat: str | None = None) -> bool:
+        """Append the event; False (and nothing written) if its seat sent its request_id already."""
         cursor = db.execute(
-            "INSERT INTO events (table_id, seq, type, data, by_player, at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (table_id, request_id) WHERE request_id IS NOT NULL DO NOTHING",
-            (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id),
+            "INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id, seat, request_id) WHERE request_id IS NOT NULL DO NOTHING",
+            (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id, seat),
         )
         return cursor.rowcount == 1
 
@@ -444,15 +509,20 @@ class Store:
             now = self._snapshot(db, table_id)
             data = table.join(game, now.state, name)
             event = Event(now.version + 1, "join", data, by=data["player"], at=self.clock())
-            self._insert_event(db, table_id, event, None)
+            self._insert_event(db, table_id, event)
             after = self._update(db, table_id, event.seq, table.evolve(now.state, event))
             seat = self._new_seat(db, table_id, data["player"])
         return seat, self._remember(table_id, after)
 
 
+REQUEST_TAG = 8  # characters of a request id the log shows
+
+
 def _entry(row: sqlite3.Row, state: dict, undone: set[int]) -> dict:
-    """A log entry, with the request id that lets a phone know its own tap has landed."""
-    return {**table.log_entry(_event(row), state, undone), "request_id": row["request_id"]}
+    """A log entry, with the start of its request id: enough for a phone to know its own tap has
+    landed, too little for anyone else to send it again as that phone."""
+    request_id = row["request_id"]
+    return {**table.log_entry(_event(row), state, undone), "request_tag": request_id[:REQUEST_TAG] if request_id else None}
 
 
 def _event(row: sqlite3.Row) -> Event:

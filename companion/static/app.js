@@ -357,9 +357,9 @@ function tablePage() {
         const target = log.find((e) => e.seq === entry.data.target);
         if (target) target.undone = true;
       }
-      if (entry.request_id) {
+      if (entry.request_tag) {
         const before = pending.length;
-        pending = pending.filter((item) => item.rid !== entry.request_id);
+        pending = pending.filter((item) => !item.rid.startsWith(entry.request_tag));
         if (pending.length !== before) savePending();
       }
     }
@@ -618,7 +618,11 @@ function tablePage() {
     el.textContent = { live: "live", offline: "offline", reconnecting: "reconnecting", connecting: "connecting" }[status];
   }
 
+  // A stream the server refuses (it holds as many as it can) closes at once: the page then reads
+  // the table every few seconds, and asks for a stream again less and less often.
   let source = null;
+  let polling = null;
+  let retry = 2000;
   function connect() {
     if (source) source.close();
     source = new EventSource(`/api/tables/${encodeURIComponent(id)}/stream`);
@@ -628,10 +632,18 @@ function tablePage() {
       accept(message.version, message.state);
       setStatus("live");
     });
-    source.addEventListener("open", () => { refreshLog(); flush(); });
+    source.addEventListener("open", () => {
+      retry = 2000;
+      if (polling) { clearInterval(polling); polling = null; }
+      refreshLog();
+      flush();
+    });
     source.addEventListener("error", () => {
       setStatus("reconnecting");
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+      if (source.readyState !== EventSource.CLOSED) return;
+      if (!polling) polling = setInterval(refresh, 3000);
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
     });
   }
 

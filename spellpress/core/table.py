@@ -156,7 +156,14 @@ def counter_spec(state: dict, counter_id: Any) -> dict:
     raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
 
 
+def finished(state: dict) -> bool:
+    """Whether the game at the table is over (its tracker says so) and nobody has reopened it."""
+    return bool(state.get("tracker", {}).get("over")) and not state.get("reopened")
+
+
 def _adjust(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+    if finished(state):
+        raise Conflict("the game is over, so its numbers stay as they ended; reopen it (under Table) to change them")
     spec = counter_spec(state, action.get("counter"))
     who = player(state, action.get("player")) if spec["scope"] == "player" else None
     if spec["scope"] == "table" and action.get("player") is not None:
@@ -181,6 +188,12 @@ def _undo(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
     return {"target": target["seq"], "text": target["text"]}
 
 
+def _reopen(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+    if not finished(state):
+        raise Conflict("the game is not over: there is nothing to reopen")
+    return {}
+
+
 def _roll(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
     sides = whole(action.get("sides"), "sides")
     count = whole(action.get("count", 1), "count")
@@ -199,7 +212,7 @@ def _first(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
     return {"player": randbelow(len(state["players"]))}
 
 
-_DECIDE = {"adjust": _adjust, "undo": _undo, "roll": _roll, "coin": _coin, "first": _first}
+_DECIDE = {"adjust": _adjust, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first}
 ORDERED = ("undo",)  # actions that must carry the version they were made against
 ACTIONS = tuple(_DECIDE)
 DRAWS = ("roll", "coin", "first")
@@ -324,10 +337,15 @@ def _on_draw(state: dict, event: Event) -> dict:
     return new
 
 
+def _on_reopen(state: dict, event: Event) -> dict:
+    return {**state, "reopened": True}
+
+
 _EVOLVE = {
     "create": _on_create,
     "join": _on_join,
     "adjust": _on_adjust,
+    "reopen": _on_reopen,
     "roll": _on_draw,
     "coin": _on_draw,
     "first": _on_draw,
@@ -347,6 +365,8 @@ def evolve(state: dict | None, event: Event) -> dict:
     if tracker is None:
         return new
     new = tracker.settle(new)
+    if new.get("reopened") and not new["tracker"].get("over"):  # it is on again: the next end is final
+        new = {k: v for k, v in new.items() if k != "reopened"}
     if own is not None and own.undoable:
         new["undo"] = {"seq": event.seq, "text": describe(event, new)}
     if own is not None and own.shown:
@@ -383,11 +403,12 @@ def undone(events: Iterable[Event]) -> set[int]:
     return {e.data["target"] for e in events if e.type == "undo"}
 
 
-def fold(events: Iterable[Event]) -> dict:
-    """The state that `events` (from the table's first) lead to, leaving out undone ones."""
+def fold(events: Iterable[Event], state: dict | None = None) -> dict:
+    """The state that `events` lead to from `state` (from the table's first event when None),
+    leaving out those that their undos take back. A stored state (a checkpoint) may stand for
+    the events before it, as long as no undo among `events` reaches back past it."""
     events = list(events)
     skip = undone(events)
-    state = None
     for event in events:
         if event.type != "undo" and event.seq not in skip:
             state = evolve(state, event)
@@ -413,6 +434,8 @@ def describe(event: Event, state: dict) -> str:
         return text + (f" (by {who})" if event.by != d["player"] else "")
     if event.type == "undo":
         return f"{who} undid: {d['text']}"
+    if event.type == "reopen":
+        return f"{who} reopened the finished game to change its numbers"
     if event.type == "roll":
         dice = f"{d['count']}d{d['sides']}"
         total = " + ".join(map(str, d["results"])) + (f" = {sum(d['results'])}" if d["count"] > 1 else "")

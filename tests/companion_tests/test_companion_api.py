@@ -120,7 +120,7 @@ def test_a_repeated_request_id_is_applied_once(client):
     assert first.json["repeated"] is False and again.json["repeated"] is True
     assert again.json["event"]["seq"] == first.json["event"]["seq"] == 2
     assert snapshot(client, t)["state"]["players"][0]["counters"]["points"] == 93
-    assert act(client, t, {**action, "request_id": "x" * 65}).status_code == 422
+    assert act(client, t, {**action, "request_id": "x" * 65}).status_code == 400
 
 
 def test_the_state_survives_a_new_app_on_the_same_file(make_app):
