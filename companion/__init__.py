@@ -33,6 +33,8 @@ DEFAULTS = {
     "CARDS": "cards",
     "CODE_TTL": 12 * 3600,  # seconds a join code works; any seat can ask for a new one
     "JOIN_FAILURES": (10, 300),  # wrong codes a client may try within so many seconds
+    "CREATIONS": (30, 3600),  # tables a client may start within so many seconds
+    "ARCHIVE_AFTER": 30 * 86400,  # seconds without play after which a table is archived
     "MAX_CONTENT_LENGTH": 16 * 1024,
     "STREAM_KEEPALIVE": 15,
     "STREAM_SECONDS": 300,  # a stream ends now and then; the phone reconnects at once
@@ -43,11 +45,15 @@ DEFAULTS = {
 }
 
 
+def _days(text: str) -> float:
+    return float(text) * 86400
+
+
 def settings(config: Mapping | None = None) -> dict:
     """The companion's settings: the defaults, then the environment, then `config`."""
     chosen = {**DEFAULTS, "DATABASE": default_database()}
     for key, env, kind in (("DATABASE", "SPELLPRESS_DB", str), ("CARDS", "SPELLPRESS_CARDS", str),
-                           ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int)):
+                           ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int), ("ARCHIVE_AFTER", "SPELLPRESS_ARCHIVE_DAYS", _days)):
         if os.environ.get(env):
             chosen[key] = kind(os.environ[env])
     return {**chosen, **(config or {})}
@@ -59,7 +65,8 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
     app.config.update(settings(config))
     loaded = load_games(Path(app.config["CARDS"])) if games is None else games
     store = Store(
-        app.config["DATABASE"], code_ttl=app.config["CODE_TTL"], join_failures=tuple(app.config["JOIN_FAILURES"])
+        app.config["DATABASE"], code_ttl=app.config["CODE_TTL"], join_failures=tuple(app.config["JOIN_FAILURES"]),
+        creations=tuple(app.config["CREATIONS"]), archive_after=app.config["ARCHIVE_AFTER"],
     )
     app.extensions["spellpress"] = Companion({g.slug: g for g in loaded}, store, Hub(store))
     app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder))

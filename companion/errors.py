@@ -27,12 +27,20 @@ class Unauthorized(ApiError):
         super().__init__(message, {"WWW-Authenticate": 'Bearer realm="spellpress"'})
 
 
+class Forbidden(ApiError):
+    status = 403
+
+
 class NotFound(ApiError):
     status = 404
 
 
 class Gone(ApiError):
     status = 410
+
+
+class UnsupportedMediaType(ApiError):
+    status = 415
 
 
 class TooManyRequests(ApiError):

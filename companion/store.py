@@ -30,58 +30,20 @@ from pathlib import Path
 
 from spellpress.core import table
 from spellpress.core.models import Game
-from spellpress.core.play.errors import TableError
+from spellpress.core.play.errors import Invalid, TableError
 from spellpress.core.table import Event
 
+from . import archive
 from .errors import ApiError, BadRequest, Gone, NotFound, TooManyRequests, Unauthorized
-
-SCHEMA_VERSION = 2
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    created REAL NOT NULL,
-    version INTEGER NOT NULL,
-    state TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    by_player INTEGER,
-    at REAL NOT NULL,
-    request_id TEXT,
-    seat TEXT,
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS seats (
-    token_hash TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    player INTEGER NOT NULL,
-    created REAL NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS codes (
-    code TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL UNIQUE REFERENCES tables (id),
-    expires REAL NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS checkpoints (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seq INTEGER NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at);
-"""
+from .schema import migrate
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud across the table is typed right.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 REQUEST_ID_MAX = 64
 LOG_LIMIT = 500
-CACHE_SIZE = 10_000  # tables' states and seats kept parsed in memory
+CACHE_SIZE = 2_000  # tables' states and seats kept parsed in memory
+MAX_STATE = 256 * 1024  # bytes of a table's stored state: an action that would pass it is refused
 CHECKPOINT_EVERY = 64  # events between two stored states of a table, from which an undo replays
 CHECKPOINTS_KEPT = 16  # per table: an undo reaching further back replays from the first event
 
@@ -98,25 +60,6 @@ def normal_code(raw: object) -> str | None:
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
         return None
     return code
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring a file of an older Spellpress up to this schema (version 1: request ids were one
-    per table, not one per seat, and there were no checkpoints)."""
-    db.execute("BEGIN IMMEDIATE")  # two servers starting on one file migrate it once
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version >= SCHEMA_VERSION:
-        db.execute("COMMIT")
-        return
-    for statement in SCHEMA.split(";"):
-        if statement.strip():
-            db.execute(statement)
-    if version == 1:
-        db.execute("ALTER TABLE events ADD COLUMN seat TEXT")
-        db.execute("DROP INDEX IF EXISTS events_request")
-    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_request ON events (table_id, seat, request_id) WHERE request_id IS NOT NULL")
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    db.execute("COMMIT")
 
 
 def _create_private(path: Path) -> None:
@@ -194,11 +137,15 @@ class Store:
         *,
         code_ttl: float,
         join_failures: tuple[int, float],
+        creations: tuple[int, float] = (30, 3600),
+        archive_after: float = 30 * 86400,
         clock: Callable[[], float] = time.time,
     ):
         self.path = str(path)
         self.code_ttl = code_ttl
-        self.failures_allowed, self.failure_window = join_failures
+        self.join_failures, self.creations = join_failures, creations
+        self.archive_after = archive_after
+        self._swept = 0.0  # when idle tables were last archived
         self.clock = clock
         self._local = threading.local()
         self._write_lock = threading.Lock()
@@ -211,7 +158,7 @@ class Store:
         _create_private(Path(self.path))
         db = self.open()
         try:
-            _migrate(db)
+            migrate(db)
         finally:
             db.close()
 
@@ -251,15 +198,20 @@ class Store:
 
     # -- tables
 
-    def create(self, game: Game, players: object, options: object) -> tuple[Seat, str, float, Snapshot]:
-        """A new table with its first event: (the creator's seat, code, the code's expiry, table)."""
+    def create(self, game: Game, players: object, options: object, client: str) -> tuple[Seat, str, float, Snapshot]:
+        """A new table with its first event: (the creator's seat, code, the code's expiry, table).
+        A client that starts tables faster than a table could be played is asked to wait."""
         event = Event(1, "create", table.start(game, players, options), by=0, at=self.clock())
         state = table.evolve(None, event)
         table_id = secrets.token_urlsafe(12)
+        self._sweep()
         with self._write() as db:
+            self._limit(db, "create", client, self.creations, "this device has started many tables lately; "
+                        "try again in {wait} seconds, or join one of them")
+            db.execute("INSERT INTO attempts (kind, client, at) VALUES ('create', ?, ?)", (client, event.at))
             db.execute(
-                "INSERT INTO tables (id, game, created, version, state) VALUES (?, ?, ?, 0, '')",
-                (table_id, game.slug, event.at),
+                "INSERT INTO tables (id, game, created, version, state, active) VALUES (?, ?, ?, 0, '', ?)",
+                (table_id, game.slug, event.at, event.at),
             )
             self._insert_event(db, table_id, event)
             after = self._update(db, table_id, event.seq, state)
@@ -268,7 +220,30 @@ class Store:
         return seat, code, expires, self._remember(table_id, after)
 
     def read(self, table_id: str) -> Snapshot:
-        return self._snapshot(self.connection(), table_id)
+        try:
+            return self._snapshot(self.connection(), table_id)
+        except NotFound:
+            if not self._restore(table_id):
+                raise
+            return self._snapshot(self.connection(), table_id)
+
+    def _restore(self, table_id: str) -> bool:
+        """Bring back an archived table that someone opens again; False if there is none."""
+        if self.connection().execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone() is None:
+            return False
+        with self._write() as db:
+            return archive.restore(db, table_id, self.clock())
+
+    def _sweep(self) -> None:
+        """Archive the tables idle for longer than `archive_after`, once an hour at most."""
+        now = self.clock()
+        if now - self._swept < 3600:
+            return
+        self._swept = now
+        while True:
+            with self._write() as db:
+                if archive.archive_idle(db, now - self.archive_after, now) < archive.BATCH:
+                    return
 
     def _snapshot(self, db: sqlite3.Connection, table_id: str) -> Snapshot:
         """The table as the file has it; its state is parsed only when the version has moved."""
@@ -335,7 +310,8 @@ class Store:
                         job.error = err
                     db.execute("RELEASE job")
                 for table_id, now in tables.items():
-                    db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (now.version, now.stored, table_id))
+                    db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?",
+                               (now.version, now.stored, self.clock(), table_id))
             for table_id, now in tables.items():
                 self._remember(table_id, now)
         except Exception as err:  # the transaction failed: nothing in it was written
@@ -363,7 +339,11 @@ class Store:
             state = self._undo(db, job.table_id, data["target"])
         else:
             state = table.evolve(now.state, event)
-        after = tables[job.table_id] = snapshot(event.seq, state)
+        after = snapshot(event.seq, state)
+        if len(after.stored) > MAX_STATE and len(after.stored) > len(now.stored):
+            raise Invalid(f"that would make the table too large to send to every phone ({len(after.stored) // 1024} KiB); "
+                          "take something off the table first")
+        tables[job.table_id] = after
         if event.seq % CHECKPOINT_EVERY == 0:
             self._checkpoint(db, job.table_id, after)
         return Outcome(event, after)
@@ -394,7 +374,7 @@ class Store:
     def _update(self, db: sqlite3.Connection, table_id: str, version: int, state: dict) -> Snapshot:
         """Store the table's new state; the caller remembers it once it is committed."""
         now = snapshot(version, state)
-        db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (version, now.stored, table_id))
+        db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?", (version, now.stored, self.clock(), table_id))
         return now
 
     def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None = None,
@@ -456,6 +436,8 @@ class Store:
         seat = self._seats.get(key)
         if seat is None:
             row = self.connection().execute("SELECT table_id, player FROM seats WHERE token_hash = ?", (key,)).fetchone()
+            if row is None and self._restore(table_id):  # a phone back at a table archived meanwhile
+                row = self.connection().execute("SELECT table_id, player FROM seats WHERE token_hash = ?", (key,)).fetchone()
             if row is None:
                 return None
             if len(self._seats) > CACHE_SIZE:
@@ -474,6 +456,17 @@ class Store:
                 continue
             return code, now + self.code_ttl
 
+    def _limit(self, db: sqlite3.Connection, kind: str, client: str, rate: tuple[int, float], refusal: str) -> None:
+        """Refuse with 429 a client that has made `rate[0]` attempts of this kind within the last
+        `rate[1]` seconds; `refusal` says so, with {wait} for the seconds until the next one counts."""
+        allowed, window = rate
+        now = self.clock()
+        db.execute("DELETE FROM attempts WHERE kind = ? AND at < ?", (kind, now - window))
+        count, first = db.execute("SELECT count(*), min(at) FROM attempts WHERE kind = ? AND client = ?", (kind, client)).fetchone()
+        if count >= allowed:
+            wait = max(1, int(first + window - now) + 1)
+            raise TooManyRequests(refusal.format(wait=wait), wait)
+
     def new_code(self, table_id: str) -> tuple[str, float]:
         with self._write() as db:
             return self._issue_code(db, table_id)
@@ -487,18 +480,12 @@ class Store:
         and a client with too many wrong guesses lately is turned away before the code is read."""
         now = self.clock()
         with self._write() as db:
-            db.execute("DELETE FROM join_failures WHERE at < ?", (now - self.failure_window,))
-            failures = db.execute(
-                "SELECT count(*), min(at) FROM join_failures WHERE client = ?", (client,)
-            ).fetchone()
-            if failures[0] >= self.failures_allowed:
-                wait = max(1, int(failures[1] + self.failure_window - now) + 1)
-                raise TooManyRequests(f"too many wrong codes; try again in {wait} seconds", wait)
+            self._limit(db, "join", client, self.join_failures, "too many wrong codes; try again in {wait} seconds")
             code = normal_code(raw_code)
             row = db.execute("SELECT table_id, expires FROM codes WHERE code = ?", (code,)).fetchone() if code else None
             if row is not None and row["expires"] > now:
                 return row["table_id"]
-            db.execute("INSERT INTO join_failures (client, at) VALUES (?, ?)", (client, now))
+            db.execute("INSERT INTO attempts (kind, client, at) VALUES ('join', ?, ?)", (client, now))
         if row is not None:
             raise Gone("that code has expired: ask someone at the table for a new one")
         raise NotFound("no table has that code: check it with someone at the table")

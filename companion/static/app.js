@@ -632,6 +632,18 @@ function tablePage() {
       accept(message.version, message.state);
       setStatus("live");
     });
+    // What changed since `base`: applied to the state this phone holds if that is `base`;
+    // a phone elsewhere (its own tap answered meanwhile) reads the whole table instead.
+    source.addEventListener("patch", (event) => {
+      const message = JSON.parse(event.data);
+      addLog(message.events);
+      setStatus("live");
+      if (message.version <= version) return;
+      if (message.base !== version) { refresh(); return; }
+      const next = { ...state, ...message.set };
+      for (const key of message.unset) delete next[key];
+      accept(message.version, next);
+    });
     source.addEventListener("open", () => {
       retry = 2000;
       if (polling) { clearInterval(polling); polling = null; }

@@ -10,6 +10,8 @@ from typing import Any
 from .errors import Invalid
 from .state import name
 
+MAX_UNITS = 60  # in play at one table: every phone is sent each of them with every change
+
 
 def units(state: dict) -> list[dict]:
     return state["tracker"].get("units", [])
@@ -40,6 +42,8 @@ def target(state: dict, value: Any, what: str = "target") -> tuple[str, Any]:
 
 def add(state: dict, unit: dict) -> tuple[dict, dict]:
     tracker = state["tracker"]
+    if len(tracker["units"]) >= MAX_UNITS:
+        raise Invalid(f"the table already holds {MAX_UNITS} creatures and blockers, more than any game needs; take some off first")
     unit = {"id": f"u{tracker['next_unit']}", **unit}
     new = {**state, "tracker": {**tracker, "units": [*tracker["units"], unit], "next_unit": tracker["next_unit"] + 1}}
     return new, unit
