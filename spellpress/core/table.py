@@ -251,6 +251,8 @@ def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tupl
     if not isinstance(action, dict):
         raise Invalid("an action must be an object")
     kind = action.get("type")
+    if not isinstance(kind, str):
+        raise Invalid(f"an action's type must be text, such as \"adjust\"; got {kind!r}"[:200])
     own = _tracker_action(state, kind)
     if kind not in _DECIDE and own is None:
         raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(actions(state))}"[:300])
