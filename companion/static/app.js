@@ -301,6 +301,7 @@ function tablePage() {
     state = newState;
     render();
     if (moved) renderTracker();
+    $("#finished").hidden = !(state.tracker && state.tracker.over) || Boolean(state.reopened) || !seat;
   }
 
   // -- the game's own tracker (trackers.js draws it; the rules are the server's)
@@ -599,6 +600,11 @@ function tablePage() {
     }
   }
   $("#new-code").addEventListener("click", () => showInvite(true));
+  $("#reopen").addEventListener("click", async () => {
+    if (!window.confirm("Reopen the finished game? Every phone will see that you did.")) return;
+    if (await act({ type: "reopen" })) $("#menu-sheet").close();
+  });
+  $("#finished").hidden = !(state.tracker && state.tracker.over) || Boolean(state.reopened) || !seat;
 
   const theme = localStorage.getItem("spellpress.theme") || "auto";
   $$("input[name=theme]").forEach((input) => {
