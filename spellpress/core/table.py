@@ -199,7 +199,15 @@ def counter_spec(state: Table, counter_id: Any) -> CounterSpec:
     raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
 
 
+def finished(state: Table) -> bool:
+    """Whether the game at the table is over (its tracker says so) and nobody has reopened it."""
+    fields = state.get("tracker")
+    return isinstance(fields, Mapping) and bool(fields.get("over")) and not state.get("reopened")
+
+
 def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+    if finished(state):
+        raise Conflict("the game is over, so its numbers stay as they ended; reopen it (under Table) to change them")
     spec = counter_spec(state, action.get("counter"))
     who = player(state, action.get("player")) if spec["scope"] == "player" else None
     if spec["scope"] == "table" and action.get("player") is not None:
@@ -224,6 +232,12 @@ def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"target": target["seq"], "text": target["text"]}
 
 
+def _reopen(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+    if not finished(state):
+        raise Conflict("the game is not over: there is nothing to reopen")
+    return {}
+
+
 def _roll(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     sides = whole(action.get("sides"), "sides")
     count = whole(action.get("count", 1), "count")
@@ -242,7 +256,7 @@ def _first(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"player": randbelow(len(state["players"]))}
 
 
-_DECIDE = {"adjust": _adjust, "undo": _undo, "roll": _roll, "coin": _coin, "first": _first}
+_DECIDE = {"adjust": _adjust, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first}
 ORDERED = ("undo",)  # actions that must carry the version they were made against
 ACTIONS = tuple(_DECIDE)
 DRAWS = ("roll", "coin", "first")
@@ -374,10 +388,16 @@ def _on_draw(state: Table | None, event: Event) -> Table:
     return new
 
 
+def _on_reopen(state: Table | None, event: Event) -> Table:
+    assert state is not None  # a table is created by its first event
+    return {**state, "reopened": True}
+
+
 _EVOLVE: dict[str, Callable[[Table | None, Event], Table]] = {
     "create": _on_create,
     "join": _on_join,
     "adjust": _on_adjust,
+    "reopen": _on_reopen,
     "roll": _on_draw,
     "coin": _on_draw,
     "first": _on_draw,
@@ -397,6 +417,9 @@ def evolve(state: Table | None, event: Event) -> Table:
     if tracker is None:
         return new
     new = _settled(tracker, new)
+    fields = new.get("tracker")
+    if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
+        new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
     if own is not None and own.undoable:
         new["undo"] = {"seq": event.seq, "text": describe(event, new)}
     if own is not None and own.shown:
@@ -438,11 +461,12 @@ def undone(events: Iterable[Event]) -> set[int]:
     return {e.data["target"] for e in events if e.type == "undo"}
 
 
-def fold(events: Iterable[Event]) -> Table:
-    """The state that `events` (from the table's first) lead to, leaving out undone ones."""
+def fold(events: Iterable[Event], state: Table | None = None) -> Table:
+    """The state that `events` lead to from `state` (from the table's first event when None),
+    leaving out those that their undos take back. A stored state (a checkpoint) may stand for
+    the events before it, as long as no undo among `events` reaches back past it."""
     events = list(events)
     skip = undone(events)
-    state: Table | None = None
     for event in events:
         if event.type != "undo" and event.seq not in skip:
             state = evolve(state, event)
@@ -469,6 +493,8 @@ def describe(event: Event, state: Table) -> str:
         return text + (f" (by {who})" if event.by != d["player"] else "")
     if event.type == "undo":
         return f"{who} undid: {d['text']}"
+    if event.type == "reopen":
+        return f"{who} reopened the finished game to change its numbers"
     if event.type == "roll":
         dice = f"{d['count']}d{d['sides']}"
         total = " + ".join(map(str, d["results"])) + (f" = {sum(d['results'])}" if d["count"] > 1 else "")

@@ -81,6 +81,7 @@ class TableState(TypedDict, Generic[T, P, R, H]):
     rules: NotRequired[R]
     tracker: NotRequired[T]
     hidden: NotRequired[H]
+    reopened: NotRequired[bool]  # a finished game someone reopened to change its numbers
 
 
 def player(state: TableState[T, P, R, H], value: Any, what: str = "player") -> int:

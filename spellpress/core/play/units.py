@@ -13,6 +13,8 @@ from typing import Any, TypedDict, TypeVar
 from .errors import Invalid
 from .state import H, P, R, T, TableState, name
 
+MAX_UNITS = 60  # in play at one table: every phone is sent each of them with every change
+
 
 class Unit(TypedDict):
     id: str  # "u1", "u2"...
@@ -30,7 +32,10 @@ class Unit(TypedDict):
 U = TypeVar("U", bound=Unit)
 
 
-def new_id(next_unit: int) -> str:
+def new_id(in_play: Sequence[Unit], next_unit: int) -> str:
+    """The id of a unit arriving beside `in_play`; a table already holding MAX_UNITS has no room."""
+    if len(in_play) >= MAX_UNITS:
+        raise Invalid(f"the table already holds {MAX_UNITS} creatures and blockers, more than any game needs; take some off first")
     return f"u{next_unit}"
 
 

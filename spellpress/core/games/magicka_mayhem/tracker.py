@@ -578,7 +578,7 @@ def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         _alive(state, data["owner"], "summon no creatures")
     t = state["tracker"]
     unit: Creature = {
-        "id": units.new_id(t["next_unit"]),
+        "id": units.new_id(t["units"], t["next_unit"]),
         "owner": data["owner"], "kind": "creature", "name": data["name"], "card": data["card"],
         "attack": data["attack"], "health": data["health"], "max": data["health"],
         "turn": t["turn"], "attacked": None, "held": None,

@@ -366,7 +366,7 @@ def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     state, mana = _pay(state, who, data["cost"], data["name"], strict)
     t = state["tracker"]
     unit: Unit = {
-        "id": units.new_id(t["next_unit"]),
+        "id": units.new_id(t["units"], t["next_unit"]),
         "owner": who, "kind": data["kind"], "name": data["name"], "card": data["card"], "attack": data["attack"],
         "health": data["health"], "max": data["health"], "turn": t["turn"], "attacked": None,
         "haste": data["ready"], "ready": False,
