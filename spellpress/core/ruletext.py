@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from .problems import did_you_mean
@@ -21,13 +24,78 @@ if TYPE_CHECKING:  # imported when a text first needs it (see _env)
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 
+# A text is a stranger's YAML: its rendering has a budget, and a text past it is a problem.
+BUDGET_SECONDS = 1.0  # of rendering one text
+MAX_TEXT = 100_000  # characters one text may come to
+MAX_POWER = 64  # the largest exponent `**` takes: 10 ** 10 ** 10 would never end
+
+
+class OverBudget(Exception):
+    """A text's rendering went past its budget; `line`, the text's line it was at, if known."""
+
+    def __init__(self, message: str, line: int = 1):
+        super().__init__(message)
+        self.line = line
+
+
 @functools.cache
 def _env() -> ImmutableSandboxedEnvironment:
-    """jinja2, imported only for texts that need more than a constant's name (most do not)."""
+    """jinja2, imported only for texts that need more than a constant's name (most do not).
+    Its sandbox already refuses unsafe attributes and ranges over 100,000; `*` and `**` are
+    bounded here too, since one of them can take all the memory or time there is."""
     import jinja2
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    return ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    class Bounded(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
+            if operator == "**" and isinstance(right, int) and abs(right) > MAX_POWER:
+                raise OverBudget(f"a power of {right} is past what a text may compute (at most {MAX_POWER})")
+            if operator == "*" and isinstance(left, int) and isinstance(right, (str, list, tuple)):
+                left, right = right, left
+            if operator == "*" and isinstance(left, (str, list, tuple)) and isinstance(right, int) and len(left) * right > MAX_TEXT:
+                raise OverBudget(f"repeating something {right} times makes more than {MAX_TEXT:,} characters")
+            return super().call_binop(context, operator, left, right)
+
+    return Bounded(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+
+
+_LOOP = re.compile(r"\{%-?\s*for\b")
+
+
+def _bounded_render(template: jinja2.Template, context: Mapping[str, object], looping: bool) -> str:
+    """The text, or OverBudget once it has taken BUDGET_SECONDS or grown past MAX_TEXT: a loop
+    in a loop over a long list may print nothing for a long while, so the time is checked as
+    the template's own lines run (a trace on them alone), not only as it writes."""
+    deadline = time.monotonic() + BUDGET_SECONDS
+    lines = 0
+
+    def in_template(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal lines
+        lines += 1
+        if lines % 1024 == 0 and time.monotonic() > deadline:
+            line = template.get_corresponding_lineno(frame.f_lineno)
+            raise OverBudget(f"it takes longer than {BUDGET_SECONDS:g} s to fill in (a loop that never ends?)", line)
+        return in_template
+
+    def calls(frame: FrameType, event: str, arg: object) -> Any:
+        return in_template if frame.f_code.co_filename == "<template>" else None
+
+    parts: list[str] = []
+    size = 0
+    before = sys.gettrace()
+    if looping:  # only a loop can run long without writing: the other texts go untraced
+        sys.settrace(calls)
+    try:
+        for part in template.generate(context):
+            size += len(part)
+            if size > MAX_TEXT:
+                raise OverBudget(f"it comes to more than {MAX_TEXT:,} characters")
+            parts.append(part)
+    finally:
+        sys.settrace(before)
+    return "".join(parts)
 
 
 @dataclass(frozen=True)
@@ -58,7 +126,9 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     if errors:
         return None, errors
     try:
-        return template.render(context), []
+        return _bounded_render(template, context, bool(_LOOP.search(source))), []
+    except OverBudget as exc:
+        return None, [TextError(exc.line, "{", f"text reference cannot be filled in: {exc}")]
     except jinja2.TemplateError as exc:
         return None, [TextError(1, "{{", f"text reference cannot be filled in: {exc}")]
     except Exception as exc:  # e.g. a division by zero in an expression
