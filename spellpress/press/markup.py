@@ -35,7 +35,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from . import fonts
+from . import fonts, rlinternals
 
 MM = 72 / 25.4
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -219,7 +219,7 @@ class _SharedTable(Table):
 
     def wrap(self, availWidth, availHeight):
         if self._weights is not None:
-            self._argW = _share(availWidth, self._weights, self._least)
+            rlinternals.set_column_widths(self, _share(availWidth, self._weights, self._least))
         return super().wrap(availWidth, availHeight)
 
 

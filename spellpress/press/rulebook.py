@@ -19,7 +19,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..core.models import Game
-from . import fonts, markup
+from . import fonts, markup, rlinternals
 from .files import atomic_write
 from .displaylist import Drawing
 from .pdf import MM, draw as draw_face
@@ -93,12 +93,12 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
     story = markup.flowables(book.source, st, colours, lambda card: _SampleFlowable(samples[card], st))
     tocs = [f for f in story if isinstance(f, TableOfContents)]
     if contents is not None and tocs:
-        tocs[0]._entries = _kept_entries(contents)
+        rlinternals.set_contents_entries(tocs[0], _kept_entries(contents))
     out = io.BytesIO()
     doc = _Doc(out, book, page, st)
     doc.multiBuild(story)
     if contents is not None and tocs:
-        atomic_write(contents, json.dumps(tocs[0]._entries).encode())
+        atomic_write(contents, json.dumps(rlinternals.contents_entries(tocs[0])).encode())
     return out.getvalue()
 
 
