@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import Game, ValidationFailed, load_games
-from ..core.problems import Problem
-from ..core.problems import display_path
-from . import bandpng, fonts, images, playmat, rulebook, sheets
+from ..core.problems import Problem, did_you_mean, display_path
+from . import bandpng, fonts, images, markup, playmat, rulebook, sheets, templatelines
 from .files import atomic_write
 from .displaylist import Drawing, Image
 from .icons import IconSet
@@ -118,35 +117,46 @@ def plan(options: Options) -> tuple[list[GamePlan], list[str]]:
 
 def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: GamePlan,
           problems: list[Problem]) -> rulebook.Book | None:
-    """The rulebook's markup and the card drawings it shows; problems in its template are
-    reported like problems in cards."""
+    """The rulebook's markup, read, and the card drawings it shows; a problem in it is
+    reported at the line of its template, like a problem in a card."""
     import jinja2
 
     try:
-        source = rulebook.render_markup(game, root)
+        rendered = rulebook.render_markup(game, root)
     except jinja2.TemplateSyntaxError as exc:
         problems.append(Problem(display_path(Path(exc.filename or root / "rulebook")), exc.lineno or 0, 1, "", f"rulebook template: {exc.message}"))
         return None
     except jinja2.TemplateError as exc:
-        problems.append(Problem(display_path(root / "rulebook" / f"{game.slug}.md.j2"), 0, 0, "", f"rulebook template: {exc}"))
+        file, line = templatelines.raised_at(exc) or (root / "rulebook" / f"{game.slug}.md.j2", 0)
+        problems.append(Problem(display_path(Path(file)), line, 1 if line else 0, "", f"rulebook template: {exc}"))
         return None
+    parsed = markup.parse(rendered.text)
+    found = len(problems)
+
+    def problem(line: int, message: str) -> None:
+        file, at, column = rendered.origin(line)
+        problems.append(Problem(display_path(Path(file)), at, column, "", message))
+
+    for line, message in parsed.problems:
+        problem(line, message)
     samples = []
-    for line in source.splitlines():
-        if line.strip().startswith("::: sample "):
-            card_id = line.strip().removeprefix("::: sample ").strip()
+    for block, line in zip(parsed.blocks, parsed.lines):
+        if isinstance(block, markup.Directive) and block.word == "sample":
             try:
-                card = game.card(card_id)
+                card = game.card(block.arg)
             except KeyError:
-                problems.append(Problem(display_path(root / "rulebook" / f"{game.slug}.md.j2"), 0, 0, "",
-                                        f"the rulebook shows card '{card_id}', which {game.slug} does not have"))
+                problem(line, f"the rulebook shows card '{block.arg}', which {game.slug} does not have"
+                              f"{did_you_mean(block.arg, [c.id for c in game.cards])}")
                 continue
             layout = templates.get(game.card_types[card.type].template)
             parts = tuple(layouter.parts(card, layout))
-            samples.append((card_id, rulebook.Sample(p.fronts[card_id].drawing, parts)))
+            samples.append((block.arg, rulebook.Sample(p.fronts[block.arg].drawing, parts)))
+    if len(problems) > found:
+        return None
     palette = templates.get(f"{game.slug}/card").palette if (root / game.slug / "card.yaml").is_file() else {}
     fanned = tuple(p.fronts[deck.cards[0].id].drawing for deck in list(game.decks.values())[:3] if deck.cards)
     return rulebook.Book(
-        title=game.title, pitch=game.pitch, source=source,
+        title=game.title, pitch=game.pitch, blocks=parsed.blocks,
         accent=palette.get("band", "#3d3550"), cover=palette.get("frame", "#2b2438"),
         element_colors=tuple((e.name, e.color) for e in game.elements),
         samples=tuple(samples), fanned=fanned,
