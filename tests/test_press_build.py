@@ -7,8 +7,10 @@ import pytest
 from PIL import Image
 
 from spellpress.core import ValidationFailed
-from spellpress.press import images
-from spellpress.press.build import Options, build
+from spellpress.press import images, kinds
+from spellpress.press.build import build
+from spellpress.press.manifest import Manifest
+from spellpress.press.options import Options
 
 GAME = "magicka-mayhem"
 
@@ -179,3 +181,28 @@ def test_watch_rebuilds_when_a_card_is_saved(workspace):
     stop.set()
     thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_every_file_a_kind_lists_is_known_as_its_own(workspace):
+    """The manifest tells whose an old file is by the kinds' file names: what each lists must match."""
+    from spellpress.press.build import GameBuild, Report
+    from spellpress.press.options import PAPER_NAMES
+    from spellpress.press.plan import plan
+
+    o = options(workspace, booklet=True)
+    [game_plan], _ = plan(o)
+    game = GameBuild(game_plan, o, {}, Report())
+    for kind in kinds.REGISTRY.values():
+        listed = kind.outputs(game)
+        assert listed and {kinds.owner(output.rel, PAPER_NAMES)[0] for output in listed} == {kind.name}
+    assert kinds.owner("cards-fold-letter.pdf", PAPER_NAMES) == ("fold", "letter")
+    assert kinds.owner("cards-a3.pdf", PAPER_NAMES) is None and kinds.owner("notes.txt", PAPER_NAMES) is None
+
+
+def test_outputs_of_kinds_and_papers_not_asked_for_are_kept(workspace):
+    build(options(workspace, kinds=("sheets", "printshop", "playmat")))
+    out = workspace / "build" / GAME
+    before = Manifest(out).old
+    report = build(options(workspace, kinds=("sheets",), papers=("a4",)))
+    assert report.removed == [] and [p.name for p in report.unchanged] == ["cards-a4.pdf"]
+    assert Manifest(out).old == before and all((out / rel).is_file() for rel in before)

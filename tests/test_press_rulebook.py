@@ -13,7 +13,9 @@ from pypdf.generic import ContentStream
 from spellpress.cli import main
 from spellpress.core import ValidationFailed
 from spellpress.press import markup, playmat
-from spellpress.press.build import Options, build, plan
+from spellpress.press.build import build
+from spellpress.press.options import Options
+from spellpress.press.plan import plan
 
 MM = 72 / 25.4
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
