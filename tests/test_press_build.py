@@ -183,6 +183,15 @@ def test_watch_rebuilds_when_a_card_is_saved(workspace):
     assert not thread.is_alive()
 
 
+def test_a_new_deck_back_remakes_the_tts_sheets_that_show_it(workspace):
+    build(options(workspace, kinds=("tts",)))
+    edit(workspace / "templates" / "magicka-mayhem" / "back-mayhem.yaml", "{icon: burst}", "{icon: fire}")
+    report = build(options(workspace, kinds=("tts",)))
+    written = {p.name for p in report.written}
+    assert written == {"mayhem-back.png", *(entry["sheet"] for entry in json.loads(
+        (workspace / "build" / GAME / "tts" / "sheets.json").read_text())["sheets"] if entry["deck"] == "Mayhem deck")}
+
+
 def test_every_file_a_kind_lists_is_known_as_its_own(workspace):
     """The manifest tells whose an old file is by the kinds' file names: what each lists must match."""
     from spellpress.press.build import GameBuild, Report

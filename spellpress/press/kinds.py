@@ -158,7 +158,7 @@ def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> O
     from . import bandpng, images
 
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
-    key = _hash("".join(t.name for t in thumbs))
+    key = _hash("".join(t.name for t in [*thumbs, hidden]))
     return Output(rel, key, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands")),
                   bands + _thumbnails([*thumbs, hidden]))
 
