@@ -11,11 +11,14 @@ in place.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from . import kinds
+from . import kinds, libraries
 from .faces import FaceOut
 from .jobs import Thumbnails, Write
 from .kinds import COMPOSITE, IMAGES, PRINT
@@ -40,7 +43,8 @@ def build(options: Options, session: BuildSession | None = None) -> Report:
     plans, warnings = plan(options, session)
     report = Report(warnings=warnings)
     shared: dict = {}  # what the workers inherit when they fork: every job is planned before
-    games = [GameBuild(p, options, shared, report) for p in plans]
+    versions = functools.cache(libraries.versions)
+    games = [GameBuild(p, options, shared, versions, report) for p in plans]
     drawing = [job for g in games for job in g.jobs(IMAGES)]
     # Every game's first PDF before any game's second: by then its faces' forms are cached.
     printing = [job for jobs in itertools.zip_longest(*(g.jobs(PRINT) for g in games)) for job in jobs if job]
@@ -59,8 +63,9 @@ class GameBuild:
     """One game in a build: what its kinds of output read to list its outputs, and the jobs
     that make those not made already."""
 
-    def __init__(self, plan: GamePlan, options: Options, shared: dict, report: Report):
-        self.plan, self.options, self.shared, self.report = plan, options, shared, report
+    def __init__(self, plan: GamePlan, options: Options, shared: dict, versions: Callable[[tuple[str, ...]], str],
+                 report: Report):
+        self.plan, self.options, self.shared, self.versions, self.report = plan, options, shared, versions, report
         self.out = options.out / plan.game.slug
         self.cache = self.out / ".cache"
         self.manifest = Manifest(self.out)
@@ -77,12 +82,12 @@ class GameBuild:
         return out
 
     def thumb(self, face: FaceOut) -> Path:
-        """The face's thumbnail in the cache, named by its picture."""
-        return self.cache / f"{face.hash[:32]}.png"
+        """The face's thumbnail in the cache, named by its picture and what draws it."""
+        return self.cache / f"{_hash(f'{face.hash}:{self.versions(libraries.RASTER)}')[:32]}.png"
 
     def form_key(self, face: FaceOut) -> str:
-        """What names the face's cached PDF form: its picture."""
-        return face.hash
+        """What names the face's cached PDF form: its picture and what writes it."""
+        return _hash(f"{face.hash}:{self.versions(libraries.PDF)}")
 
     def jobs(self, phase: str) -> list:
         """The jobs of this phase that make what is not made already."""
@@ -93,7 +98,7 @@ class GameBuild:
             for output in kind.outputs(self):
                 self.claimed.update(output.cache)
                 path = self.out / output.rel
-                if self.manifest.fresh(output.rel, output.digest):
+                if self.manifest.fresh(output.rel, _hash(f"{output.key}:{self.versions(output.libraries)}")):
                     self.report.unchanged.append(path)
                 else:
                     self.report.written.append(path)
@@ -138,3 +143,7 @@ class GameBuild:
             if path.is_file():
                 path.unlink()
                 self.report.removed.append(path)
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

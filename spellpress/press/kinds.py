@@ -2,7 +2,8 @@
 
 A kind names its files (for the manifest to know whose an old file is), the phase its jobs
 run in, and a function that lists a game's outputs of that kind: for each, its file, what it
-is made from (its digest) and the job that makes it. `spellpress build --only` offers the kinds in the order
+is made from (its key), the libraries that draw it (whose versions join the key in its
+digest) and the job that makes it. `spellpress build --only` offers the kinds in the order
 they are declared. Adding a kind is adding one function here.
 
 The command line reads this module for the kinds' names before it loads any renderer, so
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .faces import RENDERER_VERSION, value_bytes
 from .jobs import Composed, Copied, FacePng, Given, PlaymatPdf, RulebookPdf, SheetsPdf
+from .libraries import BANDED, IMPOSED, PDF, RASTER
 
 if TYPE_CHECKING:
     from .build import GameBuild
@@ -33,7 +35,8 @@ IMAGES, PRINT, COMPOSITE = "images", "print", "composite"
 @dataclass(frozen=True)
 class Output:
     rel: str  # the file, relative to the game's output directory
-    digest: str  # what it is made from: the file is made again when this changes
+    key: str  # what it is made from: the file is made again when this changes...
+    libraries: tuple[str, ...]  # ...or the version of a library that draws it (libraries.py)
     job: Callable[[dict], bytes]  # what makes its bytes, in a worker (jobs.py)
     cache: tuple[str, ...] = ()  # the files under the game's .cache it is made with
 
@@ -101,7 +104,7 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     first = next(iter(p.fronts.values())).drawing
     size, offset = (first.width, first.height, first.bleed), game.options.back_offset
     key = _hash(RENDERER_VERSION + "".join(faces) + (f":{offset}" if layout == "duplex" else ""))
-    return [Output(name.format(paper=paper), key,
+    return [Output(name.format(paper=paper), key, PDF,
                    SheetsPdf(layout, paper, shared, size, p.game.title, offset, str(game.cache / "pdf")), tuple(sorted(forms)))
             for paper in papers]
 
@@ -126,7 +129,7 @@ def printshop(game: GameBuild) -> list[Output]:
 
 @kind("png", ("png/*.png",), IMAGES)
 def png(game: GameBuild) -> list[Output]:
-    return [Output(f"png/{face.key}.png", face.hash, FacePng(face.drawing)) for face in game.faces()]
+    return [Output(f"png/{face.key}.png", face.hash, RASTER, FacePng(face.drawing)) for face in game.faces()]
 
 
 @kind("tts", ("tts/*",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
@@ -139,7 +142,7 @@ def tts(game: GameBuild) -> list[Output]:
         back = p.deck_backs[deck.id]
         hidden = game.thumb(back)
         own_backs = any(p.backs[c.id] is not back for c in deck.cards)
-        outputs.append(Output(f"tts/{deck.id}-back.png", back.hash, Copied(str(hidden))))
+        outputs.append(Output(f"tts/{deck.id}-back.png", back.hash, RASTER, Copied(str(hidden))))
         for n, chunk in enumerate(sheets.chunks(slots, images.TTS_PER_SHEET), start=1):
             fronts = [game.thumb(p.fronts[c.id]) for c in chunk]
             cols, rows = images.tts_grid(len(fronts))
@@ -151,7 +154,7 @@ def tts(game: GameBuild) -> list[Output]:
                 outputs.append(_tts_sheet(game, f"tts/{entry['backs']}", [game.thumb(p.backs[c.id]) for c in chunk], hidden))
             index.append(entry)
     data = json.dumps({"game": p.game.title, "sheets": index}, indent=2).encode()
-    return outputs + [Output("tts/sheets.json", _hash(data), Given(data))]
+    return outputs + [Output("tts/sheets.json", _hash(data), (), Given(data))]
 
 
 def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> Output:
@@ -159,7 +162,7 @@ def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> O
 
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
     key = _hash("".join(t.name for t in [*thumbs, hidden]))
-    return Output(rel, key, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands")),
+    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands")),
                   bands + _thumbnails([*thumbs, hidden]))
 
 
@@ -179,7 +182,7 @@ def overview(game: GameBuild) -> list[Output]:
             for deck in p.game.decks.values()]
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows)[1])
     key = _hash(json.dumps([[t.name for t in row] for row in rows]))
-    return [Output("overview.png", key, Composed(images.overview, (rows, game.cache / "bands")),
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands")),
                    bands + _thumbnails([t for row in rows for t in row]))]
 
 
@@ -197,7 +200,7 @@ def rulebooks(game: GameBuild) -> list[Output]:
         for booklet in (False, True) if game.options.booklet else (False,):
             rel = f"rulebook-{paper}{'-booklet' if booklet else ''}.pdf"
             contents = f"{Path(rel).stem}.toc.json"  # the contents page's entries, kept between builds
-            outputs.append(Output(rel, key,
+            outputs.append(Output(rel, key, IMPOSED if booklet else PDF,
                                   RulebookPdf(book, paper, booklet, str(game.cache / contents)), (contents,)))
     return outputs
 
@@ -208,8 +211,8 @@ def playmats(game: GameBuild) -> list[Output]:
     if mat is None:
         return []
     key = _hash(RENDERER_VERSION.encode() + value_bytes(mat))
-    return [Output("playmat.pdf", key, PlaymatPdf(mat, ""))] + [
-        Output(f"playmat-tiled-{paper}.pdf", key, PlaymatPdf(mat, paper)) for paper in game.options.papers]
+    return [Output("playmat.pdf", key, PDF, PlaymatPdf(mat, ""))] + [
+        Output(f"playmat-tiled-{paper}.pdf", key, PDF, PlaymatPdf(mat, paper)) for paper in game.options.papers]
 
 
 NAMES = tuple(REGISTRY)
