@@ -3,10 +3,10 @@
 The plan lays out every face (plan.py); each kind of output asked for then lists a game's
 outputs (kinds.py), and an output is made again only when its digest differs from the one the
 game's manifest remembers (manifest.py), so an edit to one card re-renders that card's images
-only. The jobs run over worker processes (workers.py): face images first, the PDFs alongside,
-then what is made of the face images. Nothing is written until every game has laid out without
-a problem, and every file is replaced atomically: a failed build leaves the last good outputs
-in place.
+only. The jobs run over worker processes (workers.py): face images first, then the PDFs, then
+what is made of the faces' thumbnails once those are drawn. Nothing is written until every
+game has laid out without a problem, and every file is replaced atomically: a failed build
+leaves the last good outputs in place.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import hashlib
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 from . import kinds, libraries
 from .faces import FaceOut
@@ -27,6 +27,9 @@ from .options import PAPER_NAMES, Options
 from .plan import GamePlan, plan
 from .session import BuildSession
 from .workers import Workers
+
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -48,11 +51,13 @@ def build(options: Options, session: BuildSession | None = None) -> Report:
     drawing = [job for g in games for job in g.jobs(IMAGES)]
     # Every game's first PDF before any game's second: by then its faces' forms are cached.
     printing = [job for jobs in itertools.zip_longest(*(g.jobs(PRINT) for g in games)) for job in jobs if job]
+    thumbnails = [job for g in games for job in g.thumbnails()]
     composing = [job for g in games for job in g.jobs(COMPOSITE)]
     with Workers(options, shared) as workers:
-        drawn = workers.submit(drawing)
+        # In this order: a face's image, then the card sheets, come soonest (`watch` shows them).
+        workers.submit(drawing)
         workers.submit(printing)
-        workers.wait(drawn)  # the composite images are made of the faces' thumbnails
+        workers.wait(workers.submit(thumbnails))  # the composite images are made of them
         workers.submit(composing)
     for g in games:
         g.finish()
@@ -71,6 +76,8 @@ class GameBuild:
         self.manifest = Manifest(self.out)
         self.kinds = [k for k in kinds.REGISTRY.values() if k.name in options.kinds]
         self.claimed: set[str] = set()  # the cache files this build's outputs are made with
+        self._once: dict[str, object] = {}
+        self._thumbs: dict[str, Path] = {}
 
     def faces(self) -> list[FaceOut]:
         """Every unique face once: fronts, own backs, deck backs."""
@@ -83,11 +90,19 @@ class GameBuild:
 
     def thumb(self, face: FaceOut) -> Path:
         """The face's thumbnail in the cache, named by its picture and what draws it."""
-        return self.cache / f"{_hash(f'{face.hash}:{self.versions(libraries.RASTER)}')[:32]}.png"
+        if face.hash not in self._thumbs:  # asked for again for every copy of a card on a TTS sheet
+            self._thumbs[face.hash] = self.cache / f"{_hash(f'{face.hash}:{self.versions(libraries.RASTER)}')[:32]}.png"
+        return self._thumbs[face.hash]
 
     def form_key(self, face: FaceOut) -> str:
         """What names the face's cached PDF form: its picture and what writes it."""
         return _hash(f"{face.hash}:{self.versions(libraries.PDF)}")
+
+    def once(self, name: str, make: Callable[[], T]) -> T:
+        """What several kinds of this game list their outputs from (the sheets' cards), made once."""
+        if name not in self._once:
+            self._once[name] = make()
+        return self._once[name]
 
     def jobs(self, phase: str) -> list:
         """The jobs of this phase that make what is not made already."""
@@ -103,14 +118,17 @@ class GameBuild:
                 else:
                     self.report.written.append(path)
                     jobs.append(Write(str(path), output.job))
-        if phase == IMAGES and any(k.thumbnails for k in self.kinds):
-            from .images import small_thumb
-
-            for face in self.faces():
-                thumb = self.thumb(face)
-                if not (thumb.is_file() and small_thumb(thumb).is_file()):
-                    jobs.append(Thumbnails(face.drawing, str(thumb)))
         return jobs
+
+    def thumbnails(self) -> list[Thumbnails]:
+        """The faces' thumbnails not in the cache, if a kind asked for is made of them."""
+        if not any(k.thumbnails for k in self.kinds):
+            return []
+        from .images import small_thumb
+
+        thumbs = [(face, self.thumb(face)) for face in self.faces()]
+        return [Thumbnails(face.drawing, str(thumb)) for face, thumb in thumbs
+                if not (thumb.is_file() and small_thumb(thumb).is_file())]
 
     def finish(self) -> None:
         self._prune_cache()

@@ -27,8 +27,8 @@ from .libraries import BANDED, IMPOSED, PDF, RASTER
 if TYPE_CHECKING:
     from .build import GameBuild
 
-# The phases, in the order they run: face images; PDFs (alongside); then what is made of the
-# face images, once those are drawn.
+# The phases, in the order their jobs are queued: the faces' images, the PDFs, and (once the
+# faces' thumbnails are drawn) the images made of those.
 IMAGES, PRINT, COMPOSITE = "images", "print", "composite"
 
 
@@ -47,7 +47,7 @@ class Kind:
     files: tuple[str, ...]  # its file names; '{paper}' stands for a paper's name, '*' for any name
     phase: str
     outputs: Callable[[GameBuild], list[Output]]
-    thumbnails: bool = False  # made of the faces' thumbnails, which the images phase draws
+    thumbnails: bool = False  # made of the faces' thumbnails (drawn before its phase starts)
     cache: tuple[str, ...] = ()  # patterns of the files under .cache its outputs are made with
 
 
@@ -87,11 +87,24 @@ def _hash(text: str | bytes) -> str:
 
 
 def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str) -> list[Output]:
-    """PDFs of every card its count times, which the workers inherit rather than receive."""
+    cards, key, forms = game.once("sheet cards", lambda: _sheet_cards(game))
+    first = next(iter(game.plan.fronts.values())).drawing
+    size, offset = (first.width, first.height, first.bleed), game.options.back_offset
+    if layout == "duplex":
+        key = f"{key}:{offset}"
+    return [Output(name.format(paper=paper), key, PDF,
+                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf")), forms)
+            for paper in papers]
+
+
+def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
+    """Every card its count times, shared with the workers (which inherit it rather than
+    receive it with each PDF) under the name returned; the hash of that sequence of faces;
+    and the cache files of their PDF forms."""
     from . import sheets
 
     p = game.plan
-    cards, faces, forms = [], [], set()
+    cards, faces, forms = [], [RENDERER_VERSION], set()
     for deck in p.game.decks.values():
         for card in deck.cards:
             front, back = p.fronts[card.id], p.backs[card.id]
@@ -101,12 +114,7 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
             forms |= {f"pdf/{sheets.form_cache_name(face.hash)}" for face in pair}
     shared = f"{p.game.slug}: sheet cards"
     game.shared[shared] = cards
-    first = next(iter(p.fronts.values())).drawing
-    size, offset = (first.width, first.height, first.bleed), game.options.back_offset
-    key = _hash(RENDERER_VERSION + "".join(faces) + (f":{offset}" if layout == "duplex" else ""))
-    return [Output(name.format(paper=paper), key, PDF,
-                   SheetsPdf(layout, paper, shared, size, p.game.title, offset, str(game.cache / "pdf")), tuple(sorted(forms)))
-            for paper in papers]
+    return shared, _hash("".join(faces)), tuple(sorted(forms))
 
 
 @kind("sheets", ("cards-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
@@ -170,7 +178,7 @@ def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
     """The cache files of these thumbnails: each, and the overview's beside it."""
     from .images import small_thumb
 
-    return tuple(name for t in thumbs for name in (t.name, small_thumb(t).name))
+    return tuple(name for t in dict.fromkeys(thumbs) for name in (t.name, small_thumb(t).name))
 
 
 @kind("overview", ("overview.png",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
