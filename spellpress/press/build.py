@@ -14,9 +14,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from . import kinds, libraries
 from .faces import FaceOut
@@ -27,7 +28,6 @@ from .options import PAPER_NAMES, Options
 from .plan import GamePlan, plan
 from .session import BuildSession
 from .workers import Workers
-
 
 T = TypeVar("T")
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from .faces import RENDERER_VERSION, value_bytes
 from .jobs import Composed, Copied, FacePng, Given, PlaymatPdf, RulebookPdf, SheetsPdf

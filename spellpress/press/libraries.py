@@ -9,7 +9,7 @@ from its installed metadata: importing it only to ask would cost a booklet-less 
 from __future__ import annotations
 
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 
 def _reportlab() -> str:

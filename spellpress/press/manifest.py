@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .files import atomic_write
 
+
 class Manifest:
     NAME = ".spellpress-manifest.json"
 

@@ -92,7 +92,8 @@ def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: G
     try:
         rendered = rulebook.render_markup(game, root)
     except jinja2.TemplateSyntaxError as exc:
-        problems.append(Problem(display_path(Path(exc.filename or root / "rulebook")), exc.lineno or 0, 1, "", f"rulebook template: {exc.message}"))
+        where = display_path(Path(exc.filename or root / "rulebook"))
+        problems.append(Problem(where, exc.lineno or 0, 1, "", f"rulebook template: {exc.message}"))
         return None
     except jinja2.TemplateError as exc:
         file, line = templatelines.raised_at(exc) or (root / "rulebook" / f"{game.slug}.md.j2", 0)
