@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.core import load_games
 from spellpress.press import fonts
-from spellpress.press.build import Options, build, forget
+from spellpress.press.build import Options, build
 
 CARDS, TEMPLATES = Path("cards"), Path("templates")
 MM = 72 / 25.4
@@ -93,7 +93,7 @@ def bench_sheets(tmp: Path) -> bool:
     def ours():
         out = tmp / "sheets"
         shutil.rmtree(out, ignore_errors=True)
-        forget()  # cold: nothing kept from the round before, on disk or in memory
+        # cold: nothing kept from the round before, on disk or in memory (a build without a session)
         build(Options(cards=CARDS, templates=TEMPLATES, out=out, kinds=("sheets", "fold"), progress=False))
 
     def base():
@@ -217,7 +217,6 @@ def bench_png(tmp: Path) -> bool:
     def ours():
         out = tmp / "png"
         shutil.rmtree(out, ignore_errors=True)
-        forget()
         build(Options(cards=CARDS, templates=TEMPLATES, out=out, kinds=("png",), progress=False))
 
     ours()

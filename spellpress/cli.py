@@ -59,7 +59,8 @@ def cmd_validate(args) -> int:
     note = ""
     if Path(args.templates).is_dir():
         from .core import ValidationFailed
-        from .press.build import Options, plan  # layouts: every text must fit its box
+        from .press.options import Options
+        from .press.plan import plan  # layouts: every text must fit its box, the rulebooks must read
 
         try:
             plan(Options(cards=Path(args.cards), templates=Path(args.templates)))

@@ -7,8 +7,10 @@ import pytest
 from PIL import Image
 
 from spellpress.core import ValidationFailed
-from spellpress.press import images
-from spellpress.press.build import Options, build
+from spellpress.press import images, kinds, libraries
+from spellpress.press.build import build
+from spellpress.press.manifest import Manifest
+from spellpress.press.options import Options
 
 GAME = "magicka-mayhem"
 
@@ -179,3 +181,58 @@ def test_watch_rebuilds_when_a_card_is_saved(workspace):
     stop.set()
     thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_a_new_version_of_a_library_makes_stale_what_it_draws_and_only_that(workspace, monkeypatch):
+    o = options(workspace, kinds=("sheets", "png", "tts", "rulebook"), papers=("a4",), booklet=True)
+    out = workspace / "build" / GAME
+    made = {p.relative_to(out).as_posix() for p in build(o).written}
+    drawn = snapshot(out)
+
+    def upgrade(library):
+        monkeypatch.setitem(libraries.READERS, library, lambda: "99.0")
+        return {p.relative_to(out).as_posix() for p in build(o).written}
+
+    assert upgrade("reportlab") == {rel for rel in made if rel.endswith(".pdf")}
+    assert upgrade("Pillow's zlib") == {rel for rel in made if rel.endswith(".png")}  # faces, TTS sheets and backs
+    assert upgrade("pypdf") == {"rulebook-a4-booklet.pdf"}
+    assert upgrade("zlib") == {rel for rel in made if rel.endswith(".pdf") or rel.startswith("tts/") and "back" not in rel
+                               and rel.endswith(".png")}  # reportlab's streams and the banded sheets
+    def outputs(files):
+        return {rel: data for rel, data in files.items() if ".cache" not in rel.parts and rel.name != Manifest.NAME}
+
+    assert outputs(snapshot(out)) == outputs(drawn)  # drawn again, to the same bytes
+
+
+def test_a_new_deck_back_remakes_the_tts_sheets_that_show_it(workspace):
+    build(options(workspace, kinds=("tts",)))
+    edit(workspace / "templates" / "magicka-mayhem" / "back-mayhem.yaml", "{icon: burst}", "{icon: fire}")
+    report = build(options(workspace, kinds=("tts",)))
+    written = {p.name for p in report.written}
+    assert written == {"mayhem-back.png", *(entry["sheet"] for entry in json.loads(
+        (workspace / "build" / GAME / "tts" / "sheets.json").read_text())["sheets"] if entry["deck"] == "Mayhem deck")}
+
+
+def test_every_file_a_kind_lists_is_known_as_its_own(workspace):
+    """The manifest tells whose an old file is by the kinds' file names: what each lists must match."""
+    from spellpress.press.build import GameBuild, Report
+    from spellpress.press.options import PAPER_NAMES
+    from spellpress.press.plan import plan
+
+    o = options(workspace, booklet=True)
+    [game_plan], _ = plan(o)
+    game = GameBuild(game_plan, o, {}, libraries.versions, Report())
+    for kind in kinds.REGISTRY.values():
+        listed = kind.outputs(game)
+        assert listed and {kinds.owner(output.rel, PAPER_NAMES)[0] for output in listed} == {kind.name}
+    assert kinds.owner("cards-fold-letter.pdf", PAPER_NAMES) == ("fold", "letter")
+    assert kinds.owner("cards-a3.pdf", PAPER_NAMES) is None and kinds.owner("notes.txt", PAPER_NAMES) is None
+
+
+def test_outputs_of_kinds_and_papers_not_asked_for_are_kept(workspace):
+    build(options(workspace, kinds=("sheets", "printshop", "playmat")))
+    out = workspace / "build" / GAME
+    before = Manifest(out).old
+    report = build(options(workspace, kinds=("sheets",), papers=("a4",)))
+    assert report.removed == [] and [p.name for p in report.unchanged] == ["cards-a4.pdf"]
+    assert Manifest(out).old == before and all((out / rel).is_file() for rel in before)

@@ -10,8 +10,12 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from pdf_checks import fonts, syntax_problems
-from spellpress.press import playmat
-from spellpress.press.build import Options, build
+from spellpress.cli import main
+from spellpress.core import ValidationFailed
+from spellpress.press import markup, playmat
+from spellpress.press.build import build
+from spellpress.press.options import Options
+from spellpress.press.plan import plan
 
 MM = 72 / 25.4
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
@@ -139,7 +143,6 @@ def test_kept_contents_entries_lay_a_book_out_once_and_change_no_byte(tmp_path, 
     from reportlab.platypus.doctemplate import BaseDocTemplate
 
     from spellpress.press import rulebook
-    from spellpress.press.build import Options, plan
 
     book = plan(Options(cards=cards_dir, templates=cards_dir.parent / "templates", games=("spellchamber",),
                         kinds=("rulebook",), progress=False))[0][0].book
@@ -185,17 +188,61 @@ def test_worked_examples_are_the_rule_helpers_answers(built, games):
     assert held["verdict"] in text_of(built / "sorcerer-duel" / "rulebook-a4.pdf")
 
 
-def test_an_example_the_helper_refuses_is_a_template_problem(tmp_path, cards_dir):
+def broken_rulebook(tmp_path, cards_dir, slug: str, old: str, new: str):
+    """A copy of the templates with one edit to a game's rulebook template."""
     shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
-    book = tmp_path / "templates" / "rulebook" / "magicka-mayhem.md.j2"
-    book.write_text(book.read_text().replace('hand=["raging-fire", "limitless-lightning"]', 'hand=["raging-fire", "no-such-card"]'))
-    from spellpress.core import ValidationFailed
-    from spellpress.press.build import plan
+    book = tmp_path / "templates" / "rulebook" / f"{slug}.md.j2"
+    text = book.read_text()
+    assert old in text
+    book.write_text(text.replace(old, new, 1))
+    return tmp_path / "templates"
 
+
+def test_an_example_the_helper_refuses_is_a_template_problem(tmp_path, cards_dir):
+    templates = broken_rulebook(tmp_path, cards_dir, "magicka-mayhem", 'hand=["raging-fire", "limitless-lightning"]',
+                                'hand=["raging-fire", "no-such-card"]')
     with pytest.raises(ValidationFailed) as failed:
-        plan(Options(cards=cards_dir, templates=tmp_path / "templates", games=("magicka-mayhem",), kinds=("rulebook",)))
-    message = str(failed.value.problems[0])
-    assert "magicka-mayhem.md.j2" in message and "ask('can-cast'" in message and "no-such-card" in message
+        plan(Options(cards=cards_dir, templates=templates, games=("magicka-mayhem",), kinds=("rulebook",)))
+    [problem] = failed.value.problems
+    assert problem.file.endswith("rulebook/magicka-mayhem.md.j2") and problem.line == 34  # the line of the ask
+    assert "ask('can-cast'" in problem.message and "no-such-card" in problem.message
+
+
+@pytest.mark.parametrize("slug,old,new,where,message", [
+    ("magicka-mayhem", "::: pagebreak\n# Reference", "::: pagebrake\n# Reference", "magicka-mayhem.md.j2:4:1",
+     "unknown directive '::: pagebrake' (did you mean 'pagebreak'?); the markup has ::: pagebreak, ::: contents, "
+     "::: sample CARD-ID"),
+    ("magicka-mayhem", "::: sample fire-bolt", "::: sample fire-blot", "magicka-mayhem.md.j2:2:19",
+     "the rulebook shows card 'fire-blot', which magicka-mayhem does not have (did you mean 'fire-bolt'?)"),
+    # written by an expression, in a block of the game's template that the base template places
+    ("spellchamber", "::: sample {{ card.id }}", "::: sample {{ card.id }}-old", "spellchamber.md.j2:2:101",
+     "the rulebook shows card 'warding-charm-old', which spellchamber does not have (did you mean 'warding-charm'?)"),
+    ("spellchamber", "::: sample {{ card.id }}", "::: sample", "spellchamber.md.j2:2:101",
+     "'::: sample' names no card: write ::: sample CARD-ID"),
+])
+def test_a_rulebook_mistake_is_reported_at_its_template_line_by_validate_and_by_build(
+        tmp_path, cards_dir, capsys, slug, old, new, where, message):
+    templates = broken_rulebook(tmp_path, cards_dir, slug, old, new)
+    assert main(["validate", str(cards_dir), "--templates", str(templates)]) == 1
+    validated = capsys.readouterr().err.splitlines()
+    [reported] = [line for line in validated if "rulebook/" in line]
+    assert reported.endswith(f"rulebook/{where}: {message}")
+    out = tmp_path / "out"
+    assert main(["build", slug, "--here", "--cards", str(cards_dir), "--templates", str(templates), "--out", str(out),
+                 "--only", "rulebook"]) == 1
+    built = capsys.readouterr().err.splitlines()
+    assert built == [reported, "1 problem(s); nothing was written, the last good outputs are as they were"]
+    assert not out.exists()
+
+
+def test_the_markup_is_read_once_into_blocks_with_their_lines():
+    parsed = markup.parse("# Title\nSome\ntext.\n\n- one\n- two\n  more\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+                          "::: contents\n::: sample fire-bolt\n::: index\n::: sample \n")
+    assert parsed.blocks == (markup.HeadingBlock(0, "Title"), markup.TextBlock("Some text."),
+                             markup.ListBlock(False, ("one", "two more")), markup.TableBlock((("a", "b"), ("1", "2"))),
+                             markup.Directive("contents", ""), markup.Directive("sample", "fire-bolt"))
+    assert parsed.lines == (1, 2, 5, 8, 11, 12)
+    assert [line for line, _ in parsed.problems] == [13, 14]
 
 
 def test_table_columns_are_never_narrower_than_their_longest_word():

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 
+from . import libraries
 from .files import atomic_write
 
 LEVEL = 6
@@ -69,8 +70,9 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def key(*parts: object) -> str:
-    """A band's cache key: a hash of what draws it (its cards' content-hashed file names)."""
-    return hashlib.sha256(VERSION + repr(parts).encode()).hexdigest()[:40]
+    """A band's cache key: a hash of what draws it (its cards' content-hashed file names) and
+    of the zlib that compresses it."""
+    return hashlib.sha256(VERSION + f"{libraries.versions(('zlib',))}{parts!r}".encode()).hexdigest()[:40]
 
 
 def file_name(key: str) -> str:

@@ -10,9 +10,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import resident
 from .options import KINDS, PAPER_NAMES, Options
+
+if TYPE_CHECKING:
+    from .session import BuildSession
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -59,13 +63,14 @@ def options(args) -> Options:
     return o if args.jobs is None else Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
 
 
-def run_once(o: Options) -> int:
+def run_once(o: Options, session: BuildSession | None = None) -> int:
+    """One build, its problems or its summary printed; `session`: see press/session.py."""
     from ..core import ValidationFailed
     from . import build as press_build
 
     start = time.perf_counter()
     try:
-        report = press_build.build(o)
+        report = press_build.build(o, session)
     except ValidationFailed as failed:
         for problem in failed.problems:
             print(problem, file=sys.stderr)
@@ -98,17 +103,19 @@ def cmd_build(args) -> int:
     return code
 
 
-def build_here(argv: list[str]) -> int:
-    """`spellpress build ARGV` in this process: what the resident builder runs."""
+def build_here(argv: list[str], session: BuildSession) -> int:
+    """`spellpress build ARGV` in this process: what the resident builder runs, in its session."""
     from ..cli import parser
 
-    return run_once(options(parser().parse_args(argv)))
+    return run_once(options(parser().parse_args(argv)), session)
 
 
 def cmd_watch(args) -> int:
+    from .session import BuildSession
     from .watch import watch
 
-    return watch(options(args), run_once)
+    session = BuildSession()  # what each build keeps for the next
+    return watch(options(args), lambda o: run_once(o, session))
 
 
 def cmd_resident(args) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image as PILImage
@@ -32,24 +31,18 @@ def png_bytes(image: PILImage.Image, *, level: int = 6) -> bytes:
     return out.getvalue()
 
 
-@dataclass(frozen=True)
-class RenderJob:
-    """Draw one face: its print PNG (with bleed) and/or its trimmed thumbnail."""
-
-    drawing: Drawing
-    png: str | None  # where the 300 DPI image goes, or None
-    thumb: str | None  # where the trimmed TTS-size image goes (and, beside it, the overview's)
+def face_png(drawing: Drawing) -> bytes:
+    """The face at 300 DPI with its bleed, for print shops."""
+    return png_bytes(raster.render(drawing), level=3)
 
 
-    def run(self) -> None:
-        """Runs in a worker process: everything it needs travels in the job."""
-        if self.png:
-            atomic_write(Path(self.png), png_bytes(raster.render(self.drawing), level=3))
-        if self.thumb:
-            dpi = TTS_CARD[0] / self.drawing.width * 25.4
-            image = raster.render(self.drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
-            atomic_write(Path(self.thumb), png_bytes(image))
-            atomic_write(small_thumb(Path(self.thumb)), png_bytes(image.resize(OVERVIEW_CARD, PILImage.LANCZOS)))
+def thumbnails(drawing: Drawing, thumb: Path) -> None:
+    """The face trimmed at Tabletop Simulator's size into `thumb`, and the overview's beside it:
+    what the TTS sheets and the overview are made of."""
+    dpi = TTS_CARD[0] / drawing.width * 25.4
+    image = raster.render(drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
+    atomic_write(thumb, png_bytes(image))
+    atomic_write(small_thumb(thumb), png_bytes(image.resize(OVERVIEW_CARD, PILImage.LANCZOS)))
 
 
 def small_thumb(thumb: Path) -> Path:

@@ -1,4 +1,5 @@
-"""The small text markup the rulebook templates write, turned into reportlab flowables.
+"""The small text markup the rulebook templates write: read into blocks once, where a mistake in
+it can be reported with its line, then made into reportlab flowables for each PDF.
 
     # Heading            a chapter, listed in the contents
     ## Heading           a section, listed in the contents
@@ -35,7 +36,8 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from . import fonts
+from ..core.problems import did_you_mean
+from . import fonts, rlinternals
 
 MM = 72 / 25.4
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -106,17 +108,67 @@ class Heading(Paragraph):
         self.level = level
 
 
-def flowables(source: str, st: Styles, element_colors: dict[str, str],
-              sample: Callable[[str], Flowable]) -> list[Flowable]:
-    """The markup as platypus flowables."""
-    out: list[Flowable] = []
+# The directives, and how each is written.
+DIRECTIVES = {"pagebreak": "::: pagebreak", "contents": "::: contents", "sample": "::: sample CARD-ID"}
+_ITEM = re.compile(r"^(- |\d+\. )")
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    text: str  # a paragraph's lines joined
+
+
+@dataclass(frozen=True)
+class HeadingBlock:
+    level: int  # 0 for a chapter, 1 for a section
+    text: str
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    numbered: bool
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    rows: tuple[tuple[str, ...], ...]  # the header first
+
+
+@dataclass(frozen=True)
+class Directive:
+    word: str  # a key of DIRECTIVES
+    arg: str  # a sample's card id; '' for the others
+
+
+Block = TextBlock | HeadingBlock | ListBlock | TableBlock | Directive
+
+
+@dataclass(frozen=True)
+class Parsed:
+    blocks: tuple[Block, ...]
+    lines: tuple[int, ...]  # the line of the markup each block starts on
+    problems: tuple[tuple[int, str], ...]  # (line, what is wrong), in the order met
+
+
+def parse(source: str) -> Parsed:
+    """The markup's blocks, and what in it cannot be printed: a directive the markup does not
+    know, a sample without a card. Read once, where problems can still be reported."""
+    blocks: list[Block] = []
+    starts: list[int] = []
+    problems: list[tuple[int, str]] = []
     lines = source.splitlines()
     i = 0
     paragraph: list[str] = []
+    began = 0
+
+    def add(block: Block, line: int) -> None:
+        blocks.append(block)
+        starts.append(line)
 
     def flush():
         if paragraph:
-            out.append(Paragraph(inline(" ".join(paragraph), element_colors), st.body))
+            add(TextBlock(" ".join(paragraph)), began)
             paragraph.clear()
 
     while i < len(lines):
@@ -127,59 +179,86 @@ def flowables(source: str, st: Styles, element_colors: dict[str, str],
         elif stripped.startswith("::: "):
             flush()
             word, _, arg = stripped[4:].partition(" ")
-            if word == "pagebreak":
-                out.append(PageBreak())
-            elif word == "contents":
-                toc = TableOfContents()
-                toc.levelStyles = [
-                    ParagraphStyle("toc1", parent=st.body, fontName=fonts.pdf_name("bold"), fontSize=11, leading=16, leftIndent=0),
-                    ParagraphStyle("toc2", parent=st.body, fontSize=10, leading=13, leftIndent=14),
-                ]
-                toc.dotsMinLevel = 0
-                # a table's cells default to Helvetica, which would go unembedded
-                toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),
-                                             ("VALIGN", (0, 0), (-1, -1), "TOP")])
-                out.append(toc)
-            elif word == "sample":
-                out.append(sample(arg.strip()))
+            if word not in DIRECTIVES:
+                problems.append((i + 1, f"unknown directive '::: {word}'{did_you_mean(word, DIRECTIVES)}; "
+                                        f"the markup has {', '.join(DIRECTIVES.values())}"))
+            elif word == "sample" and not arg.strip():
+                problems.append((i + 1, "'::: sample' names no card: write ::: sample CARD-ID"))
             else:
-                raise ValueError(f"unknown directive '::: {word}'")
+                add(Directive(word, arg.strip() if word == "sample" else ""), i + 1)
         elif stripped.startswith("## "):
             flush()
-            out.append(Heading(inline(stripped[3:], element_colors), st.h2, 1))
+            add(HeadingBlock(1, stripped[3:]), i + 1)
         elif stripped.startswith("# "):
             flush()
-            out.append(Heading(inline(stripped[2:], element_colors), st.h1, 0))
+            add(HeadingBlock(0, stripped[2:]), i + 1)
         elif stripped.startswith("|"):
             flush()
-            rows = []
+            first, rows = i + 1, []
             while i < len(lines) and lines[i].strip().startswith("|"):
-                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                cells = tuple(c.strip() for c in lines[i].strip().strip("|").split("|"))
                 if not all(set(c) <= set("-: ") for c in cells):
                     rows.append(cells)
                 i += 1
-            out.append(_table(rows, st, element_colors))
+            add(TableBlock(tuple(rows)), first)
             continue
-        elif re.match(r"^(- |\d+\. )", stripped):
+        elif _ITEM.match(stripped):
             flush()
-            numbered = stripped[0].isdigit()
-            items = []
-            while i < len(lines) and re.match(r"^(- |\d+\. )", lines[i].strip()):
-                text = re.sub(r"^(- |\d+\. )", "", lines[i].strip())
+            first, numbered, items = i + 1, stripped[0].isdigit(), []
+            while i < len(lines) and _ITEM.match(lines[i].strip()):
+                text = _ITEM.sub("", lines[i].strip())
                 i += 1
-                while i < len(lines) and lines[i].startswith("  ") and lines[i].strip() and not re.match(r"^(- |\d+\. )", lines[i].strip()):
+                while i < len(lines) and lines[i].startswith("  ") and lines[i].strip() and not _ITEM.match(lines[i].strip()):
                     text += " " + lines[i].strip()
                     i += 1
-                items.append(ListItem(Paragraph(inline(text, element_colors), st.body), leftIndent=14))
-            out.append(ListFlowable(items, bulletType="1" if numbered else "bullet", start="1" if numbered else None,
-                                    bulletFontName=fonts.pdf_name("bold"), bulletFontSize=9, leftIndent=14,
-                                    bulletColor=st.accent))
+                items.append(text)
+            add(ListBlock(numbered, tuple(items)), first)
             continue
         else:
+            if not paragraph:
+                began = i + 1
             paragraph.append(stripped)
         i += 1
     flush()
+    return Parsed(tuple(blocks), tuple(starts), tuple(problems))
+
+
+def flowables(blocks: tuple[Block, ...], st: Styles, element_colors: dict[str, str],
+              sample: Callable[[str], Flowable]) -> list[Flowable]:
+    """The blocks as platypus flowables: new ones for every document, which lays them out."""
+    out: list[Flowable] = []
+    for block in blocks:
+        if isinstance(block, TextBlock):
+            out.append(Paragraph(inline(block.text, element_colors), st.body))
+        elif isinstance(block, HeadingBlock):
+            out.append(Heading(inline(block.text, element_colors), (st.h1, st.h2)[block.level], block.level))
+        elif isinstance(block, TableBlock):
+            out.append(_table([list(row) for row in block.rows], st, element_colors))
+        elif isinstance(block, ListBlock):
+            items = [ListItem(Paragraph(inline(text, element_colors), st.body), leftIndent=14) for text in block.items]
+            out.append(ListFlowable(items, bulletType="1" if block.numbered else "bullet",
+                                    start="1" if block.numbered else None, bulletFontName=fonts.pdf_name("bold"),
+                                    bulletFontSize=9, leftIndent=14, bulletColor=st.accent))
+        elif block.word == "pagebreak":
+            out.append(PageBreak())
+        elif block.word == "contents":
+            out.append(_contents(st))
+        else:
+            out.append(sample(block.arg))
     return out
+
+
+def _contents(st: Styles) -> TableOfContents:
+    toc = TableOfContents()
+    toc.levelStyles = [
+        ParagraphStyle("toc1", parent=st.body, fontName=fonts.pdf_name("bold"), fontSize=11, leading=16, leftIndent=0),
+        ParagraphStyle("toc2", parent=st.body, fontSize=10, leading=13, leftIndent=14),
+    ]
+    toc.dotsMinLevel = 0
+    # a table's cells default to Helvetica, which would go unembedded
+    toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),
+                                 ("VALIGN", (0, 0), (-1, -1), "TOP")])
+    return toc
 
 
 def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
@@ -219,7 +298,7 @@ class _SharedTable(Table):
 
     def wrap(self, availWidth, availHeight):
         if self._weights is not None:
-            self._argW = _share(availWidth, self._weights, self._least)
+            rlinternals.set_column_widths(self, _share(availWidth, self._weights, self._least))
         return super().wrap(availWidth, availHeight)
 
 

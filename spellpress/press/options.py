@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview", "rulebook", "playmat")
+from .kinds import NAMES as KINDS
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 from reportlab import rl_config
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from . import fonts
+from . import fonts, rlinternals
 from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
 from .files import atomic_write
 
@@ -32,9 +32,7 @@ def prepare(canvas: Canvas) -> None:
     same in every PDF, so they can be cached on disk and reused (define_form's `cache`).
     """
     for font in fonts.FONTS:
-        ttf = pdfmetrics.getFont(fonts.pdf_name(font))
-        ttf.splitString(EXTRA_CHARS, canvas._doc)
-        ttf.getSubsetInternalName(0, canvas._doc)
+        rlinternals.number_characters(canvas, pdfmetrics.getFont(fonts.pdf_name(font)), EXTRA_CHARS)
 
 
 def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None = None) -> None:
@@ -53,15 +51,12 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None 
     if stored is None:
         draw(canvas, drawing)
     canvas.endForm()
-    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     if stored is None and cache is not None:
-        stored = zlib.compress(form.stream)  # as reportlab would: compressed once, kept for next time
+        # as reportlab would: compressed once, kept for next time
+        stored = zlib.compress(rlinternals.form_operators(canvas, name))
         atomic_write(cache, stored)
     if stored is not None:
-        form.Contents = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Filter": _FLATE}), stored)
-
-
-_FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])  # as reportlab names its own compression
+        rlinternals.set_form_operators(canvas, name, stored)
 
 
 def _read(cache: Path) -> bytes | None:

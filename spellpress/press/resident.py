@@ -26,6 +26,10 @@ import subprocess
 import sys
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .session import BuildSession
 
 IDLE_SECONDS = int(os.environ.get("SPELLPRESS_RESIDENT_IDLE", 20 * 60))
 SWITCH = "SPELLPRESS_RESIDENT"
@@ -155,7 +159,7 @@ class _Builder:
     stopping = False
 
 
-def _answer(conn: socket.socket) -> None:
+def _answer(conn: socket.socket, session: BuildSession) -> None:
     from . import cli
 
     with conn.makefile("rb") as requests:
@@ -170,7 +174,7 @@ def _answer(conn: socket.socket) -> None:
     out, err = _Lines(conn, "out"), _Lines(conn, "err")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = cli.build_here(request["argv"])
+            code = cli.build_here(request["argv"], session)
         except SystemExit as exc:  # argparse refused the arguments
             code = exc.code if isinstance(exc.code, int) else 2
         except Exception:  # a fault of ours: logged, and the command builds itself
@@ -197,6 +201,9 @@ def serve() -> None:
     server.settimeout(IDLE_SECONDS)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     from . import build  # noqa: F401 (imported now, while nobody waits)
+    from .session import BuildSession
+
+    session = BuildSession()  # the layouts and faces every build here reuses
 
     try:
         while not _Builder.stopping:
@@ -207,7 +214,7 @@ def serve() -> None:
             with conn:
                 conn.settimeout(None)
                 with contextlib.suppress(OSError, ValueError):
-                    _answer(conn)
+                    _answer(conn, session)
     finally:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()

@@ -19,7 +19,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..core.models import Game
-from . import fonts, markup
+from . import fonts, markup, rlinternals, templatelines
 from .files import atomic_write
 from .displaylist import Drawing
 from .pdf import MM, draw as draw_face
@@ -42,7 +42,7 @@ class Book:
 
     title: str
     pitch: str
-    source: str  # the rendered markup
+    blocks: tuple[markup.Block, ...]  # the rendered markup, read
     accent: str
     cover: str  # colour of the cover
     element_colors: tuple[tuple[str, str], ...]
@@ -50,14 +50,16 @@ class Book:
     fanned: tuple[Drawing, ...]  # cards shown on the cover
 
 
-def render_markup(game: Game, templates: Path, **extra) -> str:
-    """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base."""
+def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendered:
+    """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base; with the
+    template line each line of it comes from."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates / "rulebook")),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
     name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
-    return env.get_template(name).render(
+    return templatelines.render(
+        env.get_template(name),
         game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
         cards_of=lambda card_type: [card for card in game.cards if card.type == card_type],
         card=game.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
@@ -90,15 +92,15 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
     st = markup.styles(book.accent)
     colours = dict(book.element_colors)
     samples = dict(book.samples)
-    story = markup.flowables(book.source, st, colours, lambda card: _SampleFlowable(samples[card], st))
+    story = markup.flowables(book.blocks, st, colours, lambda card: _SampleFlowable(samples[card], st))
     tocs = [f for f in story if isinstance(f, TableOfContents)]
     if contents is not None and tocs:
-        tocs[0]._entries = _kept_entries(contents)
+        rlinternals.set_contents_entries(tocs[0], _kept_entries(contents))
     out = io.BytesIO()
     doc = _Doc(out, book, page, st)
     doc.multiBuild(story)
     if contents is not None and tocs:
-        atomic_write(contents, json.dumps(tocs[0]._entries).encode())
+        atomic_write(contents, json.dumps(rlinternals.contents_entries(tocs[0])).encode())
     return out.getvalue()
 
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
-import reportlab
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
@@ -51,7 +50,7 @@ class Face:
 
     form: str
     drawing: Drawing
-    hash: str = ""  # its content hash: the name of its cached PDF form
+    hash: str = ""  # the key of its cached PDF form: its content hash and the PDF libraries' versions
 
 
 @dataclass(frozen=True)
@@ -175,10 +174,9 @@ class SheetWriter:
         self.canvas.showPage()
 
 
-def form_cache_name(face_hash: str) -> str:
-    """The file of a face's cached form stream: it depends on reportlab's output too."""
-    key = hashlib.sha256(f"{face_hash}:{FORM_CODE_VERSION}:{reportlab.Version}".encode()).hexdigest()
-    return f"{key[:40]}.form"
+def form_cache_name(key: str) -> str:
+    """The file of a face's cached form stream, by its Face.hash."""
+    return f"{hashlib.sha256(f'{key}:{FORM_CODE_VERSION}'.encode()).hexdigest()[:40]}.form"
 
 
 def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:

@@ -1,0 +1,142 @@
+"""What makes each file of a build, in a worker process.
+
+A job is a small picklable value with `run(shared)`; `shared` is what the build handed its
+workers when they forked (see workers.py). An output's job is `Write`: a maker of its bytes,
+written whole. The command line reads the kinds' names without loading any renderer, and the
+kinds name these jobs: so each maker imports what draws it when it runs, in a worker, where
+the build has loaded it already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .files import atomic_write
+
+if TYPE_CHECKING:
+    from .displaylist import Drawing
+    from .playmat import Mat
+    from .rulebook import Book
+
+
+@dataclass(frozen=True)
+class Write:
+    """An output: its bytes, made by `make`, written whole to `path`."""
+
+    path: str
+    make: Callable[[dict], bytes]  # one of the makers below
+
+    def run(self, shared: dict) -> None:
+        atomic_write(Path(self.path), self.make(shared))
+
+
+@dataclass(frozen=True)
+class Thumbnails:
+    """A face's thumbnails in the cache, which the TTS sheets and the overview are made of."""
+
+    drawing: Drawing
+    path: str
+
+    def run(self, shared: dict) -> None:
+        from . import images
+
+        images.thumbnails(self.drawing, Path(self.path))
+
+
+# -- makers of an output's bytes
+
+
+@dataclass(frozen=True)
+class SheetsPdf:
+    """One PDF of card sheets."""
+
+    layout: str  # 'duplex', 'fold' or 'printshop'
+    paper: str
+    cards: str  # the key of the game's sheet cards in what the build shared
+    size: tuple[float, float, float]
+    title: str
+    back_offset: tuple[float, float]
+    cache: str  # the directory of faces' cached PDF operators
+
+    def __call__(self, shared: dict) -> bytes:
+        from . import sheets
+        from .options import PAPERS
+
+        cards, cache = shared[self.cards], Path(self.cache)
+        if self.layout == "printshop":
+            return sheets.printshop_pdf(cards, self.size, self.title, cache)
+        if self.layout == "fold":
+            sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRID, *self.size)
+            return sheets.fold_pdf(cards, sheet, self.title, cache)
+        sheet = sheets.Sheet(PAPERS[self.paper], sheets.DUPLEX_GRIDS[self.paper], *self.size)
+        return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache)
+
+
+@dataclass(frozen=True)
+class RulebookPdf:
+    book: Book
+    paper: str
+    booklet: bool
+    contents: str  # where the contents page's entries are kept between builds
+
+    def __call__(self, shared: dict) -> bytes:
+        from . import rulebook
+
+        data = rulebook.pdf(self.book, self.paper, booklet=self.booklet, contents=Path(self.contents))
+        return rulebook.impose(data, self.paper) if self.booklet else data
+
+
+@dataclass(frozen=True)
+class PlaymatPdf:
+    mat: Mat
+    paper: str  # '' for the full-size mat
+
+    def __call__(self, shared: dict) -> bytes:
+        from . import playmat
+
+        return playmat.tiled_pdf(self.mat, self.paper) if self.paper else playmat.full_pdf(self.mat)
+
+
+@dataclass(frozen=True)
+class FacePng:
+    drawing: Drawing
+
+    def __call__(self, shared: dict) -> bytes:
+        from . import images
+
+        return images.face_png(self.drawing)
+
+
+@dataclass(frozen=True)
+class Composed:
+    """An image made of images drawn before it, by a function of module scope (which a worker
+    can be sent)."""
+
+    make: Callable[..., bytes]
+    args: tuple
+
+    def __call__(self, shared: dict) -> bytes:
+        return self.make(*self.args)
+
+
+@dataclass(frozen=True)
+class Copied:
+    """A file's bytes as another file holds them."""
+
+    source: str
+
+    def __call__(self, shared: dict) -> bytes:
+        return Path(self.source).read_bytes()
+
+
+@dataclass(frozen=True)
+class Given:
+    """Bytes known when the build is planned."""
+
+    data: bytes
+
+    def __call__(self, shared: dict) -> bytes:
+        return self.data

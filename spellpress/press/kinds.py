@@ -1,0 +1,227 @@
+"""The kinds of output a build makes, each declared once, here.
+
+A kind names its files (for the manifest to know whose an old file is), the phase its jobs
+run in, and a function that lists a game's outputs of that kind: for each, its file, what it
+is made from (its key), the libraries that draw it (whose versions join the key in its
+digest) and the job that makes it. `spellpress build --only` offers the kinds in the order
+they are declared. Adding a kind is adding one function here.
+
+The command line reads this module for the kinds' names before it loads any renderer, so
+what a kind needs only to list its outputs it imports when it lists them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .faces import RENDERER_VERSION, value_bytes
+from .jobs import Composed, Copied, FacePng, Given, PlaymatPdf, RulebookPdf, SheetsPdf
+from .libraries import BANDED, IMPOSED, PDF, RASTER
+
+if TYPE_CHECKING:
+    from .build import GameBuild
+
+# The phases, in the order their jobs are queued: the faces' images, the PDFs, and (once the
+# faces' thumbnails are drawn) the images made of those.
+IMAGES, PRINT, COMPOSITE = "images", "print", "composite"
+
+
+@dataclass(frozen=True)
+class Output:
+    rel: str  # the file, relative to the game's output directory
+    key: str  # what it is made from: the file is made again when this changes...
+    libraries: tuple[str, ...]  # ...or the version of a library that draws it (libraries.py)
+    job: Callable[[dict], bytes]  # what makes its bytes, in a worker (jobs.py)
+    cache: tuple[str, ...] = ()  # the files under the game's .cache it is made with
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    files: tuple[str, ...]  # its file names; '{paper}' stands for a paper's name, '*' for any name
+    phase: str
+    outputs: Callable[[GameBuild], list[Output]]
+    thumbnails: bool = False  # made of the faces' thumbnails (drawn before its phase starts)
+    cache: tuple[str, ...] = ()  # patterns of the files under .cache its outputs are made with
+
+
+REGISTRY: dict[str, Kind] = {}
+
+
+def kind(name: str, files: tuple[str, ...], phase: str, *, thumbnails: bool = False, cache: tuple[str, ...] = ()):
+    """Declares the decorated function as the kind `name`'s list of a game's outputs."""
+    def declare(outputs: Callable[[GameBuild], list[Output]]):
+        assert name not in REGISTRY, f"the kind '{name}' is declared twice"
+        REGISTRY[name] = Kind(name, files, phase, outputs, thumbnails, cache)
+        return outputs
+    return declare
+
+
+def owner(rel: str, papers: tuple[str, ...]) -> tuple[str, str | None] | None:
+    """The kind whose file `rel` is, and the paper it is for if any; None if no kind's."""
+    for name, pattern in _patterns(papers):
+        found = pattern.fullmatch(rel)
+        if found:
+            return name, found.groupdict().get("paper")
+    return None
+
+
+@lru_cache(maxsize=4)
+def _patterns(papers: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
+    paper = "(?P<paper>" + "|".join(map(re.escape, papers)) + ")"
+    return tuple((k.name, re.compile(re.escape(f).replace(r"\{paper\}", paper).replace(r"\*", "[^/]+")))
+                 for k in REGISTRY.values() for f in k.files)
+
+
+def _hash(text: str | bytes) -> str:
+    return hashlib.sha256(text if isinstance(text, bytes) else text.encode()).hexdigest()
+
+
+# -- card sheets
+
+
+def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str) -> list[Output]:
+    cards, key, forms = game.once("sheet cards", lambda: _sheet_cards(game))
+    first = next(iter(game.plan.fronts.values())).drawing
+    size, offset = (first.width, first.height, first.bleed), game.options.back_offset
+    if layout == "duplex":
+        key = f"{key}:{offset}"
+    return [Output(name.format(paper=paper), key, PDF,
+                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf")), forms)
+            for paper in papers]
+
+
+def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
+    """Every card its count times, shared with the workers (which inherit it rather than
+    receive it with each PDF) under the name returned; the hash of that sequence of faces;
+    and the cache files of their PDF forms."""
+    from . import sheets
+
+    p = game.plan
+    cards, faces, forms = [], [RENDERER_VERSION], set()
+    for deck in p.game.decks.values():
+        for card in deck.cards:
+            front, back = p.fronts[card.id], p.backs[card.id]
+            pair = [sheets.Face(f.key, f.drawing, game.form_key(f)) for f in (front, back)]
+            cards += [sheets.SheetCard(*pair, deck.name)] * card.count
+            faces.append(f"{front.hash}{back.hash}{deck.name}{card.count}")
+            forms |= {f"pdf/{sheets.form_cache_name(face.hash)}" for face in pair}
+    shared = f"{p.game.slug}: sheet cards"
+    game.shared[shared] = cards
+    return shared, _hash("".join(faces)), tuple(sorted(forms))
+
+
+@kind("sheets", ("cards-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
+def duplex(game: GameBuild) -> list[Output]:
+    return _sheet_pdfs(game, "duplex", game.options.papers, "cards-{paper}.pdf")
+
+
+@kind("fold", ("cards-fold-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
+def fold(game: GameBuild) -> list[Output]:
+    return _sheet_pdfs(game, "fold", game.options.papers, "cards-fold-{paper}.pdf")
+
+
+@kind("printshop", ("cards-printshop.pdf",), PRINT, cache=("pdf/*.form",))
+def printshop(game: GameBuild) -> list[Output]:
+    return _sheet_pdfs(game, "printshop", ("",), "cards-printshop.pdf")
+
+
+# -- images
+
+
+@kind("png", ("png/*.png",), IMAGES)
+def png(game: GameBuild) -> list[Output]:
+    return [Output(f"png/{face.key}.png", face.hash, RASTER, FacePng(face.drawing)) for face in game.faces()]
+
+
+@kind("tts", ("tts/*",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
+def tts(game: GameBuild) -> list[Output]:
+    from . import images, sheets
+
+    p, outputs, index = game.plan, [], []
+    for deck in p.game.decks.values():
+        slots = [card for card in deck.cards for _ in range(card.count)]
+        back = p.deck_backs[deck.id]
+        hidden = game.thumb(back)
+        own_backs = any(p.backs[c.id] is not back for c in deck.cards)
+        outputs.append(Output(f"tts/{deck.id}-back.png", back.hash, RASTER, Copied(str(hidden))))
+        for n, chunk in enumerate(sheets.chunks(slots, images.TTS_PER_SHEET), start=1):
+            fronts = [game.thumb(p.fronts[c.id]) for c in chunk]
+            cols, rows = images.tts_grid(len(fronts))
+            entry = {"sheet": f"{deck.id}-{n}.png", "deck": deck.name, "cards": len(fronts), "width": cols, "height": rows,
+                     "back": f"{deck.id}-back.png"}
+            outputs.append(_tts_sheet(game, f"tts/{deck.id}-{n}.png", fronts, hidden))
+            if own_backs:  # double-sided cards: a sheet of their backs in the same grid
+                entry["backs"] = f"{deck.id}-{n}-backs.png"
+                outputs.append(_tts_sheet(game, f"tts/{entry['backs']}", [game.thumb(p.backs[c.id]) for c in chunk], hidden))
+            index.append(entry)
+    data = json.dumps({"game": p.game.title, "sheets": index}, indent=2).encode()
+    return outputs + [Output("tts/sheets.json", _hash(data), (), Given(data))]
+
+
+def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> Output:
+    from . import bandpng, images
+
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
+    key = _hash("".join(t.name for t in [*thumbs, hidden]))
+    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands")),
+                  bands + _thumbnails([*thumbs, hidden]))
+
+
+def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
+    """The cache files of these thumbnails: each, and the overview's beside it."""
+    from .images import small_thumb
+
+    return tuple(name for t in dict.fromkeys(thumbs) for name in (t.name, small_thumb(t).name))
+
+
+@kind("overview", ("overview.png",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
+def overview(game: GameBuild) -> list[Output]:
+    from . import bandpng, images
+
+    p = game.plan
+    rows = [[game.thumb(p.fronts[c.id]) for c in deck.cards] + [game.thumb(p.deck_backs[deck.id])]
+            for deck in p.game.decks.values()]
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows)[1])
+    key = _hash(json.dumps([[t.name for t in row] for row in rows]))
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands")),
+                   bands + _thumbnails([t for row in rows for t in row]))]
+
+
+# -- rulebooks and playmats
+
+
+@kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json",))
+def rulebooks(game: GameBuild) -> list[Output]:
+    book = game.plan.book
+    if book is None:
+        return []
+    key = _hash(RENDERER_VERSION.encode() + value_bytes(book))
+    outputs = []
+    for paper in game.options.papers:
+        for booklet in (False, True) if game.options.booklet else (False,):
+            rel = f"rulebook-{paper}{'-booklet' if booklet else ''}.pdf"
+            contents = f"{Path(rel).stem}.toc.json"  # the contents page's entries, kept between builds
+            outputs.append(Output(rel, key, IMPOSED if booklet else PDF,
+                                  RulebookPdf(book, paper, booklet, str(game.cache / contents)), (contents,)))
+    return outputs
+
+
+@kind("playmat", ("playmat.pdf", "playmat-tiled-{paper}.pdf"), PRINT)
+def playmats(game: GameBuild) -> list[Output]:
+    mat = game.plan.mat
+    if mat is None:
+        return []
+    key = _hash(RENDERER_VERSION.encode() + value_bytes(mat))
+    return [Output("playmat.pdf", key, PDF, PlaymatPdf(mat, ""))] + [
+        Output(f"playmat-tiled-{paper}.pdf", key, PDF, PlaymatPdf(mat, paper)) for paper in game.options.papers]
+
+
+NAMES = tuple(REGISTRY)

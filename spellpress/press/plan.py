@@ -1,0 +1,132 @@
+"""Planning a build: every game loaded, every face laid out, each rulebook's markup rendered
+and read, each playmat laid out; and every problem found on the way, reported at once.
+
+`spellpress validate` plans without building, so whatever would stop a build (a text that does
+not fit, a rulebook directive the markup does not know) is reported by both alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from ..core import Game, ValidationFailed, load_games
+from ..core.problems import Problem, did_you_mean, display_path
+from . import fonts, markup, playmat, rulebook, templatelines
+from .faces import RENDERER_VERSION, FaceMemo, FaceOut
+from .layout import Layouter
+from .options import Options
+from .session import BuildSession
+from .templates import Templates
+
+
+@dataclass
+class GamePlan:
+    game: Game
+    fronts: dict[str, FaceOut] = field(default_factory=dict)  # card id -> front
+    backs: dict[str, FaceOut] = field(default_factory=dict)  # card id -> its back (shared or own)
+    deck_backs: dict[str, FaceOut] = field(default_factory=dict)  # deck id -> the deck's back
+    book: rulebook.Book | None = None
+    mat: playmat.Mat | None = None
+
+
+def plan(options: Options, session: BuildSession | None = None) -> tuple[list[GamePlan], list[str]]:
+    """Load and lay out every face; raises ValidationFailed with every problem of every game."""
+    session = session or BuildSession()
+    games = load_games(options.cards, list(options.games) or None)
+    templates, icons = session.layouts(options.templates)
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    plans = []
+    base = hashlib.sha256(f"{RENDERER_VERSION}:{fonts.fingerprint()}".encode()).hexdigest()
+
+    def layout(name: str):
+        try:
+            return templates.get(name)
+        except ValidationFailed as failed:
+            problems.extend(failed.problems)
+            return None
+
+    for game in games:
+        layouter = Layouter(game, icons)
+        faces = FaceMemo(session.faces.get(game.slug, {}), game, layouter, icons, base)
+        p = GamePlan(game)
+        for deck in game.decks.values():
+            back = layout(deck.back)
+            if back is not None:
+                p.deck_backs[deck.id] = faces.draw(f"back-{deck.id}", layouter.deck_face(deck), back)
+            for card in deck.cards:
+                ctype = game.card_types[card.type]
+                front = layout(ctype.template)
+                if front is not None:
+                    p.fronts[card.id] = faces.draw(card.id, layouter.card_face(card), front)
+                if ctype.back:
+                    own = layout(ctype.back)
+                    if own is not None:
+                        p.backs[card.id] = faces.draw(f"{card.id}-back", layouter.card_face(card), own)
+                elif deck.id in p.deck_backs:
+                    p.backs[card.id] = p.deck_backs[deck.id]
+        session.faces[game.slug] = faces.now  # only this plan's faces: an edited card's old face is let go
+        if "rulebook" in options.kinds and not layouter.problems:
+            p.book = _book(game, options.templates, templates, layouter, p, problems)
+        if "playmat" in options.kinds:
+            try:
+                p.mat = playmat.load(game, options.templates, icons)
+            except ValidationFailed as failed:
+                problems += failed.problems
+        problems += layouter.problems
+        warnings += layouter.warnings
+        plans.append(p)
+    if problems:
+        raise ValidationFailed(problems)
+    return plans, list(dict.fromkeys(warnings))
+
+
+def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: GamePlan,
+          problems: list[Problem]) -> rulebook.Book | None:
+    """The rulebook's markup, read, and the card drawings it shows; a problem in it is
+    reported at the line of its template, like a problem in a card."""
+    try:
+        rendered = rulebook.render_markup(game, root)
+    except jinja2.TemplateSyntaxError as exc:
+        where = display_path(Path(exc.filename or root / "rulebook"))
+        problems.append(Problem(where, exc.lineno or 0, 1, "", f"rulebook template: {exc.message}"))
+        return None
+    except jinja2.TemplateError as exc:
+        file, line = templatelines.raised_at(exc) or (root / "rulebook" / f"{game.slug}.md.j2", 0)
+        problems.append(Problem(display_path(Path(file)), line, 1 if line else 0, "", f"rulebook template: {exc}"))
+        return None
+    parsed = markup.parse(rendered.text)
+    found = len(problems)
+
+    def problem(line: int, message: str) -> None:
+        file, at, column = rendered.origin(line)
+        problems.append(Problem(display_path(Path(file)), at, column, "", message))
+
+    for line, message in parsed.problems:
+        problem(line, message)
+    samples = []
+    for block, line in zip(parsed.blocks, parsed.lines):
+        if isinstance(block, markup.Directive) and block.word == "sample":
+            try:
+                card = game.card(block.arg)
+            except KeyError:
+                problem(line, f"the rulebook shows card '{block.arg}', which {game.slug} does not have"
+                              f"{did_you_mean(block.arg, [c.id for c in game.cards])}")
+                continue
+            layout = templates.get(game.card_types[card.type].template)
+            parts = tuple(layouter.parts(card, layout))
+            samples.append((block.arg, rulebook.Sample(p.fronts[block.arg].drawing, parts)))
+    if len(problems) > found:
+        return None
+    palette = templates.get(f"{game.slug}/card").palette if (root / game.slug / "card.yaml").is_file() else {}
+    fanned = tuple(p.fronts[deck.cards[0].id].drawing for deck in list(game.decks.values())[:3] if deck.cards)
+    return rulebook.Book(
+        title=game.title, pitch=game.pitch, blocks=parsed.blocks,
+        accent=palette.get("band", "#3d3550"), cover=palette.get("frame", "#2b2438"),
+        element_colors=tuple((e.name, e.color) for e in game.elements),
+        samples=tuple(samples), fanned=fanned,
+    )

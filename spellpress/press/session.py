@@ -1,0 +1,33 @@
+"""A build session: what a long-lived process keeps from one build to the next.
+
+The resident builder and `watch` build again after every edit, and hold one session for it: the
+layouts and icons they read (read again only when a file of the templates changed) and the
+faces they laid out (see faces.FaceMemo). A build given no session starts a new one, and is
+as cold as a build in a new process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .displaylist import Drawing
+from .icons import IconSet
+from .templates import Templates
+from .watch import snapshot
+
+
+class BuildSession:
+    def __init__(self) -> None:
+        self._layouts: dict[Path, tuple[dict, Templates, IconSet]] = {}  # templates dir -> (its files' stats, ...)
+        self.faces: dict[str, dict[str, tuple[Drawing, str]]] = {}  # game slug -> memo key -> (drawing, hash)
+
+    def layouts(self, root: Path) -> tuple[Templates, IconSet]:
+        """The layouts and icons of a templates directory, as read by an earlier build of this
+        session unless one of its files changed since (layouts are immutable once read)."""
+        stats = snapshot([root])
+        kept = self._layouts.get(root.resolve())
+        if kept is not None and kept[0] == stats:
+            return kept[1], kept[2]
+        templates, icons = Templates(root), IconSet.load(root / "icons.yaml")
+        self._layouts[root.resolve()] = (stats, templates, icons)
+        return templates, icons
