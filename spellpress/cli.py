@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the core (pydantic) is imported by the commands that load games, only when they run

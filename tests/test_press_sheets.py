@@ -106,7 +106,7 @@ def test_fold_sheet_puts_each_back_mirrored_about_the_fold(built, games):
     fronts = [p for p in page if not p[0].startswith("back-")]
     backs = [p for p in page if p[0].startswith("back-")]
     fold_x = 297 / 2
-    for form, x, y in fronts:
+    for _form, x, y in fronts:
         mirror = round(2 * fold_x - x - CARD_W, 2)
         assert any(b[1] == mirror and b[2] == y for b in backs)
         assert x + CARD_W <= fold_x + 1e-6

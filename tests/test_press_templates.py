@@ -37,7 +37,7 @@ def test_an_unknown_box_key_is_named_where_it_is_written(layouts, monkeypatch):
     path = layouts / "magicka-mayhem" / "spell.yaml"
     path.write_text(path.read_text().replace("shape: burst", "shpe: burst"))
     [problem] = problems(layouts, "magicka-mayhem/spell")
-    line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if "shpe" in l)
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "shpe" in text)
     assert problem.startswith(f"templates/magicka-mayhem/spell.yaml:{line}:")
     assert problem.endswith("boxes.damage.shpe: unknown key 'shpe' (did you mean 'shape'?)")
 
@@ -74,7 +74,7 @@ def test_validate_reports_text_that_does_not_fit_and_names_the_card(tmp_path, ca
     monkeypatch.chdir(tmp_path)
     assert main(["validate"]) == 1
     err = capsys.readouterr().err
-    line = next(i for i, l in enumerate(spells.read_text().splitlines(), 1) if "id: fire-bolt" in l)
+    line = next(i for i, text in enumerate(spells.read_text().splitlines(), 1) if "id: fire-bolt" in text)
     assert err.startswith(f"cards/magicka-mayhem/spells.yaml:{line}:5: card 'fire-bolt', box 'body' of layout "
                           "magicka-mayhem/spell: the text does not fit its box")
     assert "even at 6 pt; shorten it" in err
@@ -130,8 +130,8 @@ def test_an_unknown_placeholder_in_a_layout_is_a_problem(games, layouts):
 
 
 def test_double_asterisks_set_words_in_bold(games, layouts):
-    from spellpress.press.templates import Box
     from spellpress.press.displaylist import Text
+    from spellpress.press.templates import Box
 
     layouter = _layouter(games["magicka-mayhem"])
     box = Box(kind="text", text="x", x=5, y=5, w=50, h=20)

@@ -42,14 +42,14 @@ def _unit_width(text: str, font: str) -> float:
     return pdfmetrics.stringWidth(text, pdf_name(font), 1.0) * 25.4 / 72
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ascent(font: str) -> float:
     """The font's ascent as a fraction of its size."""
     pdf_name(font)
     return pdfmetrics.getFont(pdf_name(font)).face.ascent / 1000
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def fingerprint() -> str:
     """A hash of the font files, part of every card's content hash."""
     h = hashlib.sha256()

@@ -10,8 +10,8 @@ import yaml
 
 from ..core.problems import Problem, ValidationFailed, display_path
 from ..core.yamlsource import FastLoader
-from .displaylist import Color, Ellipse, Poly, Primitive, Text
 from . import fonts
+from .displaylist import Color, Ellipse, Poly, Primitive, Text
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class IconSet:
     fingerprint: str
 
     @classmethod
-    def load(cls, path: Path) -> "IconSet":
+    def load(cls, path: Path) -> IconSet:
         """Thousands of coordinates: read with libyaml's own loader, which is several times
         faster than the position-keeping reader cards need; a broken file still says where."""
         raw = path.read_bytes()
@@ -28,7 +28,8 @@ class IconSet:
             shapes = yaml.load(raw, Loader=FastLoader)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark
-            raise ValidationFailed([Problem(display_path(path), mark.line + 1, mark.column + 1, "", f"YAML syntax error: {exc.problem}")]) from None
+            problem = Problem(display_path(path), mark.line + 1, mark.column + 1, "", f"YAML syntax error: {exc.problem}")
+            raise ValidationFailed([problem]) from None
         problems, parsed = [], {}
         if not isinstance(shapes, dict):
             shapes, problems = {}, [Problem(display_path(path), 1, 1, "", "expected icon names, each with a list of shapes")]

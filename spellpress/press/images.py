@@ -13,9 +13,9 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 
+from . import bandpng, raster
 from .displaylist import Drawing
 from .files import atomic_write
-from . import bandpng, raster
 
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 TTS_CARD = (409, 572)  # trimmed poker in a 10 x 7 grid within 4096 x 4096

@@ -24,7 +24,7 @@ from .templates import Box, Layout
 PT = 25.4 / 72  # millimetres per point
 MIN_TEXT_SIZE = 6.0
 _BOLDER = {"regular": "bold", "italic": "bold-italic"}  # what **text** turns a face into
-GENERIC_GLYPHS = ("arcane", "burst", "hexagon", "diamond", "rune", "crown", "hat")  # art without elements  # the floor text shrinks to when its box gives no min_size
+GENERIC_GLYPHS = ("arcane", "burst", "hexagon", "diamond", "rune", "crown", "hat")  # art without elements
 _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
@@ -84,7 +84,7 @@ class Layouter:
                 names = [value] if spec.type == "element" else list(value)
                 elements += names
                 # '{cost_icons}' in a layout's text shows the elements as inline icons
-                values[f"{key}_icons"] = " ".join("{%s}" % n.lower() for n in names)
+                values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
                 values[f"{key}_or"] = " or ".join(names)
         art = None
         if card.art:

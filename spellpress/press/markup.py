@@ -16,8 +16,8 @@ Inline `{fire}` becomes the element's name in its colour. Everything else is esc
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors

@@ -23,7 +23,8 @@ from ..core.problems import Problem, ValidationFailed, did_you_mean, display_pat
 from ..core.schema import Color, FrozenMap, Model, Text, validate
 from ..core.yamlsource import read
 from . import fonts
-from .displaylist import Drawing, Ellipse, Primitive, Rect, Text as TextItem
+from .displaylist import Drawing, Ellipse, Primitive, Rect
+from .displaylist import Text as TextItem
 from .icons import IconSet
 from .layout import hex_color
 from .options import PAPERS
@@ -84,7 +85,8 @@ def load(game: Game, templates: Path, icons: IconSet) -> Mat:
             problems.append(doc.problem(("off_mat", i), f"unknown deck '{deck}'{did_you_mean(deck, game.decks)}"))
     for deck in game.decks:
         if deck not in placed and deck not in spec.off_mat:
-            problems.append(doc.problem(("zones",), f"deck '{deck}' has no place on the mat: add a zone {{kind: deck, deck: {deck}, x: .., y: ..}}, or list it under off_mat"))
+            fix = f"add a zone {{kind: deck, deck: {deck}, x: .., y: ..}}, or list it under off_mat"
+            problems.append(doc.problem(("zones",), f"deck '{deck}' has no place on the mat: {fix}"))
     if problems:
         raise ValidationFailed(problems)
     painter = _Painter(game, spec, icons)
@@ -158,7 +160,8 @@ class _Painter:
                               x + width / 2, z.y + cell + 11, 7, font="italic", color="muted")
             for n in range(level["first"], level["last"] + 1):
                 cx = z.x + (n - 0.5) * cell
-                out.append(Ellipse(cx, z.y + 7 + cell / 2, cell * 0.4, cell * 0.4, fill=self.color("field"), stroke=self.color("accent"), width=0.4))
+                out.append(Ellipse(cx, z.y + 7 + cell / 2, cell * 0.4, cell * 0.4,
+                                   fill=self.color("field"), stroke=self.color("accent"), width=0.4))
                 out += self.label(str(n), cx, z.y + 7 + cell / 2 + 1.3, 9)
         if z.label:
             out += self.label(z.label, z.x, z.y - 3, 10, align="left")

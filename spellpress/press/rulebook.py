@@ -20,9 +20,10 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..core.models import Game
 from . import fonts, markup, rlinternals, templatelines
-from .files import atomic_write
 from .displaylist import Drawing
-from .pdf import MM, draw as draw_face
+from .files import atomic_write
+from .pdf import MM
+from .pdf import draw as draw_face
 
 PAGES = {"a4": A4, "letter": letter}
 BOOKLET_PAGES = {paper: (size[1] / 2, size[0]) for paper, size in PAGES.items()}  # half a sheet, folded

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 

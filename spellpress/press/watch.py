@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 POLL_SECONDS = 0.1
 
