@@ -964,7 +964,7 @@ def test_every_game_has_a_tracker_and_every_action_is_known(games, slug):
     t = Table(game, names(game.players.min))
     tracker = RULESETS[t.state["ruleset"]].tracker
     assert tracker is not None and t.state["rules"] == tracker.rules(game, {})
-    with pytest.raises(Invalid, match="the types are: adjust, undo, reopen, roll, coin, first, " + ", ".join(tracker.actions)):
+    with pytest.raises(Invalid, match="the types are: adjust, bring_back, undo, reopen, roll, coin, first, " + ", ".join(tracker.actions)):
         t.act({"type": "cheat"})
     public = table.public(t.state)
     assert "hidden" not in public and public["tracker"] == t.state["tracker"]

@@ -817,10 +817,29 @@ def _describe_unshield(data: Mapping[str, Any], state: State) -> str:
     return f"{data.get('who') or _called(state, _ref(data))}'s barrier is destroyed"
 
 
+# ---------------------------------------------------------------------------- one door
+
+
+def _gone(state: State, i: int) -> str | None:
+    return "dead" if value(state, HEALTH, i) <= 0 else None
+
+
+def _govern(state: State, counter: str, who: int | None, delta: int) -> tuple[str, dict[str, Any]] | None:
+    """A wizard's health moves by the rules alone. Behind a barrier, a `−` is damage, which the
+    barrier absorbs first, and a `+` is healing, which the barrier keeps out; with no barrier, a
+    plain change is what the rules would do, and stays one."""
+    if counter != HEALTH or who is None or not mine(state, who).get("barrier"):
+        return None
+    return ("damage", {"target": who, "amount": -delta}) if delta < 0 else ("heal", {"target": who, "amount": delta})
+
+
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=HEALTH,
+    gone=_gone,
+    govern=_govern,
     actions={
         "muster": Action(_parse_muster, _apply_muster, _describe_muster, draw=_draw_muster, ordered=True, undoable=False, shown=True),
         "mayhem_level": Action(_parse_level, _apply_level, _describe_level),

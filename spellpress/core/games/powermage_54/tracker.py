@@ -196,10 +196,16 @@ def _parse_nothing(state: State, action: Sent) -> Data:
     return {}
 
 
+def _gone(state: State, i: int) -> str | None:
+    return "defeated" if value(state, POINTS, i) <= 0 else None
+
+
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=POINTS,
+    gone=_gone,
     actions={
         "halve": Action(_parse_nothing, _apply_halve, _describe_halve, ordered=True),
         "attack": Action(_parse_attack, _apply_attack, _describe_attack),

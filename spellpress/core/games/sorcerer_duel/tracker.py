@@ -503,10 +503,16 @@ def _describe_remove(data: Mapping[str, Any], state: State) -> str:
     return f"{hit['who']} was destroyed{draws}"
 
 
+def _gone(state: State, i: int) -> str | None:
+    return "fallen" if value(state, HEALTH, i) <= 0 else None
+
+
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=HEALTH,
+    gone=_gone,
     actions={
         "start_turn": Action(_parse_player, _apply_turn, _describe_turn),
         "convert": Action(_parse_player, _apply_convert, _describe_convert),
