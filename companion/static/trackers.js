@@ -644,8 +644,19 @@ window.SpellpressTrackers = (function () {
   }
 
   function cardOptions(cards, key, none = null) {
-    const options = cards.map((c) => ({ value: c.id, label: c.name, sub: key === "multiplier" ? `\u00d7${c.multiplier}` : String(c.value) }));
+    const sub = (c) => key === "multiplier" ? `\u00d7${c.multiplier}` : key === "value" ? String(c.value) : null;
+    const options = (cards || []).map((c) => ({ value: c.id, label: c.name, sub: sub(c) }));
     return none ? [{ value: null, label: none }, ...options] : options;
+  }
+
+  function thumpFields(r, prefix, label) {
+    // A thump, and the PowerMage shown for it when the game's YAML asks for one.
+    const fields = [{ name: prefix + "thump", type: "choice", label: `${label} thump`, value: null, options: cardOptions(r.cards.thump, "multiplier", "None") }];
+    if (r.thump_needs_powermage) {
+      fields.push({ name: prefix + "powermage", type: "choice", label: `PowerMage shown for the ${label.toLowerCase()} thump`, value: null,
+        options: cardOptions(r.cards.powermage, "name", "None") });
+    }
+    return fields;
   }
 
   async function powermageAttack(ctx) {
@@ -658,16 +669,15 @@ window.SpellpressTrackers = (function () {
         { name: "attacker", type: "choice", compact: true, label: "Attacker", value: attacker, options: playerOptions(ctx, inGame), required: true },
         { name: "target", type: "choice", compact: true, label: "Attacked", options: playerOptions(ctx, inGame), required: true },
         { name: "attack", type: "choice", label: "Attack card", options: cardOptions(cards.attack, "value"), required: true },
-        { name: "thump", type: "choice", label: "Thump (a PowerMage shown)", value: null, options: cardOptions(cards.thump, "multiplier", "None") },
+        ...thumpFields(ctx.state.rules, "", "Attack"),
         { name: "defense", type: "choice", label: "Defense card", value: null, options: cardOptions(cards.defense, "value", "None") },
-        { name: "defense_thump", type: "choice", label: "Defense thump", value: null, options: cardOptions(cards.thump, "multiplier", "None") },
+        ...thumpFields(ctx.state.rules, "defense_", "Defense"),
       ],
       submit: "Attack",
     });
     if (!values) return;
     const action = { type: "attack", attacker: values.attacker, target: values.target, attack: values.attack };
-    for (const key of ["thump", "defense", "defense_thump"]) if (values[key]) action[key] = values[key];
-    if (action.defense_thump && !action.defense) delete action.defense_thump;
+    for (const key of ["thump", "powermage", "defense", "defense_thump", "defense_powermage"]) if (values[key]) action[key] = values[key];
     ctx.act(action);
   }
 
@@ -678,13 +688,13 @@ window.SpellpressTrackers = (function () {
       fields: [
         { name: "player", type: "choice", compact: true, label: "Played by", value: defaultPlayer(ctx, null), options: playerOptions(ctx, (i, p) => !p.tracker.defeated), required: true },
         { name: "health", type: "choice", label: "Health card", options: cardOptions(cards.health, "value"), required: true },
-        { name: "thump", type: "choice", label: "Thump (a PowerMage shown)", value: null, options: cardOptions(cards.thump, "multiplier", "None") },
+        ...thumpFields(ctx.state.rules, "", "Health card's"),
       ],
       submit: "Heal",
     });
     if (!values) return;
     const action = { type: "heal", player: values.player, health: values.health };
-    if (values.thump) action.thump = values.thump;
+    for (const key of ["thump", "powermage"]) if (values[key]) action[key] = values[key];
     ctx.act(action);
   }
 

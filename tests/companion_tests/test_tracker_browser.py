@@ -222,6 +222,7 @@ def test_a_round_of_powermage_54_and_the_empty_deck(server, phone, games):
     attack = max((card for card in game.cards if card.type == "attack"), key=lambda card: card["value"])
     thump = min((card for card in game.cards if card.type == "thump"), key=lambda card: card["multiplier"])
     health = min((card for card in game.cards if card.type == "health"), key=lambda card: card["value"])
+    mage = next(card for card in game.cards if card.type == "powermage")
     _, t = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben", "Cy"]})
     ann = seated(phone("dark"), server, t["id"], t["token"], 0)
 
@@ -229,6 +230,14 @@ def test_a_round_of_powermage_54_and_the_empty_deck(server, phone, games):
     choose(ann, "Ben", "target")
     choose(ann, attack.name, "attack")
     choose(ann, thump.name, "thump")
+    submit(ann)  # a thump with no PowerMage shown is refused, as the rule helper refuses it
+    expect(ann.locator("#toast")).to_contain_text("needs a PowerMage shown first")
+    expect(num(ann, 1, "points")).to_have_text(str(c.starting_points))
+    ann.locator('[data-act="attack"]').click()
+    choose(ann, "Ben", "target")
+    choose(ann, attack.name, "attack")
+    choose(ann, thump.name, "thump")
+    choose(ann, mage.name, "powermage")
     submit(ann)
     ben = max(0, c.starting_points - attack["value"] * thump["multiplier"])
     expect(num(ann, 1, "points")).to_have_text(str(ben))

@@ -858,14 +858,22 @@ def test_attacks_and_healing_use_the_cards_values(games):
     game = games["powermage-54"]
     cards = {k: sorted((c for c in game.cards if c.type == k), key=lambda c: c.get("value", c.get("multiplier")))
              for k in ("attack", "defense", "health", "thump")}
+    mages = [c for c in game.cards if c.type == "powermage"]
     attack, thump, defense = cards["attack"][-1], cards["thump"][-1], cards["defense"][0]
     t = Table(game, names(2))
-    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "defense": defense.id},
-                version=False)
+    assert game.constants.thump_needs_powermage
+    t.refused({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id}, Invalid,
+              "the attack's thump needs a PowerMage shown first")
+    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "powermage": mages[0].id,
+                 "defense": defense.id}, version=False)
+    assert f"thumped by {thump.name}, {mages[0].name} shown" in t.text(hit)
     damage = max(0, attack["value"] * thump["multiplier"] - defense["value"])
     assert hit.data["damage"] == damage and t.counter("points", 1) == max(0, game.constants.starting_points - damage)
+    t.refused({"type": "attack", "attacker": 1, "target": 0, "attack": attack.id, "thump": thump.id, "powermage": mages[0].id,
+               "defense": defense.id, "defense_thump": thump.id, "defense_powermage": mages[0].id}, Invalid,
+              f"{mages[0].name} is used 2 times here, but the deck holds one")
     blocked = t.act({"type": "attack", "attacker": 1, "target": 0, "attack": cards["attack"][0].id,
-                     "defense": cards["defense"][-1].id, "defense_thump": thump.id}, version=False)
+                     "defense": cards["defense"][-1].id, "defense_thump": thump.id, "defense_powermage": mages[1].id}, version=False)
     assert blocked.data["damage"] == max(0, cards["attack"][0]["value"] - cards["defense"][-1]["value"] * thump["multiplier"])
     healed = t.act({"type": "heal", "player": 1, "health": cards["health"][0].id}, version=False)
     assert healed.data["amount"] == cards["health"][0]["value"]
