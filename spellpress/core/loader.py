@@ -7,7 +7,9 @@ mistake in every file at once; `ValidationFailed` carries them, sorted by file a
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,6 +18,7 @@ from . import ruletext
 from .games import RULESETS
 from .models import (
     CARD_KEYS,
+    SAID_IN,
     Card,
     CardTypeSpec,
     Counter,
@@ -351,11 +354,32 @@ class _GameLoader:
             column = doc.column_of(line, err.needle)
         return Problem(doc.shown, line, column, format_path(loc), err.message)
 
+    def _said(self, card: Card, ctype: CardTypeSpec, doc: Document, loc: Loc) -> dict[str, FieldValue]:
+        """The card's fields with its rules text holding what its other fields `say` (a field
+        whose sentence the written text repeats is a problem: it would be printed twice)."""
+        fields = dict(card.fields)
+        before: list[str] = []
+        after: list[str] = []
+        written = str(fields.get(SAID_IN) or "").strip()
+        for fname, fspec in ctype.fields.items():
+            value = fields.get(fname)
+            if fspec.says is None or value in (None, False, "", ()):
+                continue
+            sentence = _PLACEHOLDER.sub(lambda m: _shown_in_text(fields, ctype, m.group(1), m.group(0)), fspec.says)
+            if _words(sentence) in _words(written):
+                self.problems.append(doc.problem(loc + (SAID_IN,), f"the text repeats what '{fname}' says "
+                                                 f"(\"{sentence}\"): the field prints it, so take it out of '{SAID_IN}'"))
+            (after if fspec.at == "end" else before).append(sentence)
+        if before or after:
+            fields[SAID_IN] = " ".join([*before, *([written] if written else []), *after])
+        return fields
+
     def _deck(self, deck_id: str, spec: DecksFile, cards: list[Placed], context: dict[str, Any]) -> Deck:
-        """The deck, with each card's text fields rendered with the constants."""
+        """The deck, with each card's text fields rendered with the constants, its rules text
+        holding what its fields say."""
         rendered = []
         for card, doc, loc in cards:
-            fields = dict(card.fields)
+            fields = self._said(card, spec.card_types[card.type], doc, loc)
             for fname, fspec in spec.card_types[card.type].fields.items():
                 source = fields.get(fname)
                 if fspec.type in ("text", "line") and isinstance(source, str):  # a text field's value is text
@@ -415,6 +439,25 @@ class _GameLoader:
                 continue
             counters.append(Counter(c.id, c.label, c.scope, start, lo, hi, c.step))
         return tuple(counters)
+
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z][a-z0-9_]*)\}(?!\})")  # {field}, not {{ constant }}
+
+
+def _shown_in_text(fields: Mapping[str, FieldValue], ctype: CardTypeSpec, name: str, as_written: str) -> str:
+    """A field's value as a sentence in a card's text shows it: an element as its inline icon.
+    A name that is no field of the card is left as written (an inline icon such as {skull})."""
+    if name not in ctype.fields:
+        return as_written
+    value = fields.get(name, "")
+    if ctype.fields[name].type in ("element", "elements"):
+        names = [value] if isinstance(value, str) else list(value) if isinstance(value, tuple) else []
+        return " ".join("{" + n.lower() + "}" for n in names)
+    return str(value)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 def _mapping(doc: Document) -> dict[Any, Any]:

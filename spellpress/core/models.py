@@ -27,6 +27,8 @@ FieldName = Annotated[
 
 # Keys every card may have, whatever its type; a card type cannot declare fields by these names.
 CARD_KEYS = ("id", "name", "type", "count", "art", "flavor")
+# The field that holds a card's rules text, where what its other fields `say` is written.
+SAID_IN = "text"
 
 
 # ---------------------------------------------------------------------------- game.yaml
@@ -85,6 +87,12 @@ class FieldSpec(Model):
     int: a whole number (min/max bound it); text: rules text, rendered with the constants;
     line: one short line of text; element / elements: one or a list of the game's elements
     (min/max bound the list's length); choice: one of `choices`; flag: true or false.
+
+    `says`: what the card's rules text says when the card has this field (a flag: when it is
+    true), so that a field the rules apply (a creature that attacks at once) is printed from the
+    field itself and never written twice. `{field}` is a field's value (an element as its inline
+    icon), `{{ constant }}` a constant's; the sentence goes before the card's own `text`, or
+    after it with `at: end`.
     """
 
     type: FieldType
@@ -93,9 +101,13 @@ class FieldSpec(Model):
     min: Int | None = None
     max: Int | None = None
     choices: tuple[Text, ...] | None = None
+    says: Text | None = None
+    at: Literal["start", "end"] | None = None
 
     @pydantic.model_validator(mode="after")
     def _consistent(self) -> Self:
+        if self.at is not None and self.says is None:
+            raise ValueError("'at' places what a field 'says': give it 'says' too")
         if (self.type == "choice") != (self.choices is not None):
             raise ValueError(
                 "a 'choice' field needs 'choices', and only a 'choice' field may have them"
@@ -122,6 +134,13 @@ class CardTypeSpec(Model):
         if clash:
             raise ValueError(
                 f"field '{clash[0]}' is a key every card has already; name it otherwise"
+            )
+        speaking = [name for name, spec in fields.items() if spec.says]
+        text = fields.get(SAID_IN)
+        if speaking and (text is None or text.type != "text"):
+            raise ValueError(
+                f"field '{speaking[0]}' says something in the card's text: the card type needs a "
+                f"'{SAID_IN}' field of type text"
             )
         return fields
 

@@ -9,13 +9,18 @@ caster) alone, a disrupted one and summons not at all.
 
 Creatures belong to the wizard who summoned them and stay in play when that wizard dies: a dead
 wizard with creatures still takes turns, and wins if only they (or their creatures) stand. A
-creature cannot attack in the turn it arrived. A shield barrier, on any wizard or creature,
+creature is named for its card's creature (the card's name less the YAML's `summon_prefix`). It
+cannot attack in the turn it arrived, unless its card says so (`haste`); a card that `grows`
+adds to its attack or health for each extra element paid into it (the cards paid are checked,
+and the extra found, by the can-cast helper's own functions); healing never takes it above the
+health it arrived with; its card's `death` effect is shown when it is destroyed. A shield barrier, on any wizard or creature,
 absorbs damage up to its strength; a target behind one cannot be healed, frozen, zapped, dried
 or made wet. A frozen wizard skips their next turn.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
@@ -39,9 +44,21 @@ from ...play.state import (
     with_tracker,
 )
 from ...play.tracker import Action, Data, Sent, Tracker
-from ...play.words import ARROW, plain_text, plural
-from .helpers import INTERACTIONS, MUSTERS, SPELL_TYPES, SUMMON_TYPE, absorb, after, held, interactive_modes
-from .ruleset import Constants
+from ...play.words import ARROW, and_, plain_text, plural
+from .helpers import (
+    INTERACTIONS,
+    MUSTERS,
+    SPELL_TYPES,
+    SUMMON_TYPE,
+    absorb,
+    after,
+    extra_paid,
+    grown,
+    held,
+    interactive_modes,
+    pay,
+)
+from .ruleset import Constants, creature_name
 
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
 MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
@@ -67,8 +84,22 @@ class Spell(TypedDict):
     name: str
     summon: bool
     cost: list[str]
+    text: NotRequired[str]  # its card's text, as a phone shows it
     attack: NotRequired[int]  # a summon's
     health: NotRequired[int]
+    creature: NotRequired[str]  # a summon's creature, as it is called in play
+    haste: NotRequired[bool]  # it may attack on the turn it arrives
+    grows: NotRequired[str | None]  # attack or health: what each extra `grows_with` paid adds to
+    grows_with: NotRequired[str | None]
+    death: NotRequired[str | None]  # what happens when it is destroyed
+
+
+class ElementCard(TypedDict):
+    id: str
+    name: str
+    value: int
+    elements: list[str]
+    count: int
 
 
 class BarrierRules(TypedDict):
@@ -88,6 +119,8 @@ class Rules(TypedDict):
     freeze_turns: int
     zap_damage: int
     interactive_modes: list[str]
+    elements: NotRequired[list[ElementCard]]  # the element cards a summons is paid with
+    growth: NotRequired[int]  # what a growing creature gains for each extra element paid
 
 
 class Barrier(TypedDict):
@@ -105,6 +138,7 @@ class Status(TypedDict, total=False):
 
 class Creature(units.Unit):
     card: str | None  # the summon's card, or None for one typed in
+    haste: NotRequired[bool]  # may attack in the turn it arrives (its card says so)
     held: int | None  # the turn it was frozen in, and could not attack
     wet: bool
     frozen: int
@@ -147,10 +181,14 @@ State = TableState[Fields, Mine, Rules, Hidden]
 Target = tuple[Literal["player"], int] | tuple[Literal["unit"], str]
 
 
-def _spell(card: Card) -> Spell:
-    spell: Spell = {"id": card.id, "name": card.name, "summon": card.type == SUMMON_TYPE, "cost": list(card.get("cost", ()))}
+def _spell(c: Constants, card: Card, elements: list[str]) -> Spell:
+    spell: Spell = {"id": card.id, "name": card.name, "summon": card.type == SUMMON_TYPE, "cost": list(card.get("cost", ())),
+                    "text": plain_text(card.get("text", ""), elements)}
     if card.type == SUMMON_TYPE:
         spell["attack"], spell["health"] = card.get("attack", 0), card.get("health", 1)
+        spell["creature"], spell["haste"] = creature_name(c, card.name), bool(card.get("haste"))
+        spell["grows"], spell["grows_with"] = card.get("grows"), card.get("grows_with")
+        spell["death"] = plain_text(card["death"], elements) if card.get("death") else None
     return spell
 
 
@@ -168,7 +206,10 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
             {"id": card.id, "name": card.name, "text": plain_text(card.get("text", ""), elements), "count": card.count}
             for card in (deck.cards if deck else ())
         ],
-        "spells": [_spell(card) for card in spells],
+        "spells": [_spell(c, card, elements) for card in spells],
+        "elements": [{"id": card.id, "name": card.name, "value": card["value"], "elements": list(card["elements"]), "count": card.count}
+                     for card in game.cards if card.get("elements") and card.get("value")],
+        "growth": c.extra_element_growth or 0,
         "threshold": c.interaction_threshold,
         "barrier": {
             "shield_cost": c.barrier.shield_cost, "strength": c.barrier.strength,
@@ -235,7 +276,8 @@ def settle(state: State) -> State:
     ready: list[Creature] = []
     moved = False
     for u in t["units"]:
-        can = u["owner"] == t["player"] and u["turn"] < turn and u.get("attacked") != turn and u.get("held") != turn
+        can = (u["owner"] == t["player"] and (u["turn"] < turn or bool(u.get("haste")))
+               and u.get("attacked") != turn and u.get("held") != turn)
         moved |= u.get("ready") != can
         ready.append(u if u.get("ready") == can else {**u, "ready": can})
     return settled(state, lambda f: {
@@ -319,6 +361,9 @@ def _hurt(state: State, target: Target, amount: int) -> tuple[State, Data]:
         if health <= 0:
             state = _units(state, ref, None)
             result["destroyed"] = True
+            death = _death(state, unit)
+            if death:
+                result["death"] = death
         else:
             state = _units(state, ref, {**unit, "health": health})
     return state, result
@@ -332,7 +377,15 @@ def _hurt_text(state: State, data: Mapping[str, Any], target: Target, who: str) 
         text += f" {who}: health {data['from']} {ARROW} {data['to']}."
     if data.get("destroyed"):
         text += f" {who} is destroyed."
+        if data.get("death"):
+            text += f" When destroyed, {data['death']}"
     return text
+
+
+def _death(state: State, unit: Creature) -> str | None:
+    """What the card of a creature says happens when it is destroyed."""
+    spell = next((s for s in state["rules"]["spells"] if s["id"] == unit.get("card")), None)
+    return spell.get("death") if spell else None
 
 
 # ---------------------------------------------------------------------------- the Mayhem Muster
@@ -554,15 +607,49 @@ def _describe_turn(data: Mapping[str, Any], state: State) -> str:
 # ---------------------------------------------------------------------------- creatures
 
 
+def _element_cards(state: State, value: Any) -> list[Card]:
+    """The element cards a phone says were paid (ids, a card once for each copy), as `pay` reads them."""
+    known = {e["id"]: e for e in state["rules"].get("elements", [])}
+    if not isinstance(value, list) or len(value) > units.MAX_UNITS:
+        raise Invalid("paid must be a list of the element cards paid, such as [\"fire\", \"earth\"]")
+    cards: list[Card] = []
+    for card_id, n in Counter(value).items():
+        entry = card_of(list(known.values()), card_id, "element card")
+        if n > entry["count"]:
+            copies = "1 copy" if entry["count"] == 1 else f"{entry['count']} copies"
+            raise Invalid(f"{n} {entry['name']} are paid, but the deck has only {copies}")
+        card = Card(entry["id"], entry["name"], "", "", entry["count"], {"value": entry["value"], "elements": tuple(entry["elements"])})
+        cards += [card] * n
+    return cards
+
+
 def _parse_summon(state: State, action: Sent) -> Data:
     data: Data = {"owner": player(state, action.get("owner"), "owner")}
     if action.get("card") is not None:
         card = card_of([s for s in state["rules"]["spells"] if s["summon"]], action.get("card"), "summon")
-        data.update(
-            card=card["id"], name=card["name"],
-            attack=card["attack"] + whole(action.get("attack_bonus", 0), "attack_bonus", 0, MAX_AMOUNT),
-            health=card["health"] + whole(action.get("health_bonus", 0), "health_bonus", 0, MAX_AMOUNT),
-        )
+        called = card.get("creature", card["name"])
+        grows, element = card.get("grows"), card.get("grows_with")
+        if "attack_bonus" in action or "health_bonus" in action:
+            raise Invalid(f"{called} grows only by what its card says, from what was paid: send the element cards paid ('paid')"
+                          + (f", or how many extra {element} ('extra')" if element else ""))
+        extra = 0
+        if action.get("paid") is not None:
+            if action.get("extra") is not None:
+                raise Invalid("send the element cards paid ('paid') or how many extra were paid ('extra'), not both")
+            spent = _element_cards(state, action.get("paid"))
+            payment = pay(spent, card["cost"])
+            if not payment.paid:
+                short = and_([f"{n} {e}" for e, n in payment.missing.items()])
+                raise Invalid(f"those cards do not pay for {card['name']}: {short} short")
+            extra = (extra_paid(spent, card["cost"], element) or 0) if grows and element else 0
+        elif action.get("extra") is not None:
+            extra = whole(action.get("extra"), "extra", 0, MAX_AMOUNT)
+            if extra and not (grows and element):
+                raise Invalid(f"{called} does not grow from extra elements: its card says nothing of it")
+        attack, health = grown(card["attack"], card["health"], grows, extra, state["rules"].get("growth", 0))
+        data.update(card=card["id"], name=called, attack=attack, health=health, haste=bool(card.get("haste")))
+        if extra:
+            data.update(extra=extra, grows=grows, grows_with=element)
     else:
         data.update(
             card=None, name=label(action.get("name"), "a creature's name"),
@@ -584,12 +671,16 @@ def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         "turn": t["turn"], "attacked": None, "held": None,
         "wet": False, "frozen": 0, "barrier": None, "ready": False,
     }
+    if data.get("haste"):
+        unit["haste"] = True
     state = with_tracker(state, lambda f: {**f, "units": [*f["units"], unit], "next_unit": f["next_unit"] + 1})
     return state, {"unit": unit["id"]}
 
 
 def _describe_summon(data: Mapping[str, Any], state: State) -> str:
-    return f"{name(state, data['owner'])} summoned {data['name']} (attack {data['attack']}, health {data['health']})"
+    grew = f"; {data['extra']} extra {data['grows_with']} paid: it grows in {data['grows']}" if data.get("extra") else ""
+    haste = "; it may attack at once" if data.get("haste") else ""
+    return f"{name(state, data['owner'])} summoned {data['name']} (attack {data['attack']}, health {data['health']}{grew}){haste}"
 
 
 def _parse_attack(state: State, action: Sent) -> Data:
@@ -607,7 +698,7 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         if unit["owner"] != t["player"]:
             whose = f"{name(state, t['player'])}'s" if t["player"] is not None else "nobody's (start a turn)"
             raise Invalid(f"it is {whose} turn: {units.called(state, unit)} attacks on {name(state, unit['owner'])}'s turns")
-        if unit["turn"] >= t["turn"]:
+        if unit["turn"] >= t["turn"] and not unit.get("haste"):
             raise Invalid(f"{unit['name']} arrived this turn and cannot attack until its summoner's next turn")
         if unit.get("held") == t["turn"]:
             raise Invalid(f"{unit['name']} is frozen this turn")
@@ -688,8 +779,14 @@ def _apply_heal(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         state, before, after = move(state, HEALTH, data["amount"], target[1])
         return state, {"who": who, "from": before, "to": after}
     unit = units.find(state["tracker"]["units"], target[1])
-    return _units(state, unit["id"], {**unit, "health": unit["health"] + data["amount"]}), {
-        "who": who, "from": unit["health"], "to": unit["health"] + data["amount"]}
+    if strict and unit["health"] >= unit["max"]:
+        raise Invalid(f"{who} has its full health of {unit['max']}: healing never takes a creature above the health "
+                      "it arrived with")
+    # a heal logged before the cap (no "capped" in its data) replays as it was made
+    health = unit["health"] + data["amount"]
+    if data.get("capped"):
+        health = max(unit["health"], min(unit["max"], health))
+    return _units(state, unit["id"], {**unit, "health": health}), {"who": who, "from": unit["health"], "to": health}
 
 
 def _describe_heal(data: Mapping[str, Any], state: State) -> str:
@@ -848,7 +945,7 @@ TRACKER: Tracker[State] = Tracker(
         "attack": Action(_parse_attack, _apply_attack, _describe_attack),
         "remove": Action(_parse_unit, _apply_remove, _describe_remove),
         "damage": Action(_parse_amount, _apply_damage, _describe_damage),
-        "heal": Action(_parse_amount, _apply_heal, _describe_heal),
+        "heal": Action(lambda s, a: {**_parse_amount(s, a), "capped": True}, _apply_heal, _describe_heal),
         "wet": Action(lambda s, a: _parse_switch(s, a, True), _apply_wet, _describe_wet),
         "freeze": Action(lambda s, a: _parse_switch(s, a, True), _apply_freeze, _describe_freeze),
         "zap": Action(lambda s, a: _target(s, a), _apply_zap, _describe_zap),
