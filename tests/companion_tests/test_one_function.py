@@ -18,7 +18,7 @@ from test_trackers import Table, names
 
 from spellpress.core.games import RULESETS, ask
 from spellpress.core.games.magicka_mayhem.helpers import INTERACTIVE_MODES
-from spellpress.core.play.errors import Invalid, TableError
+from spellpress.core.play.errors import TableError
 
 
 def _outcome(call):
