@@ -21,10 +21,10 @@ from spellpress.core.games.magicka_mayhem.helpers import INTERACTIVE_MODES
 from spellpress.core.play.errors import TableError
 
 
-def _outcome(call):
-    """('ok', answer) or ('refused', message)."""
+def _asked(game, helper, inputs):
+    """('ok', the helper's answer) or ('refused', its message)."""
     try:
-        return "ok", call()
+        return "ok", ask(game, helper, inputs)
     except TableError as err:
         return "refused", str(err)
 
@@ -98,7 +98,7 @@ def walk_mm_can_cast(game):
     # more copies of a card than the deck holds: both refuse
     card, element = summons[0], elements[0]
     hand = [element.id] * (element.count + 1)
-    assert _outcome(lambda: ask(game, "can-cast", {"spell": card.id, "hand": hand}))[0] == "refused"
+    assert _asked(game, "can-cast", {"spell": card.id, "hand": hand})[0] == "refused"
     refused, _ = _refusal(Table(game, names(2)), {"type": "summon", "owner": 0, "card": card.id, "paid": hand})
     assert refused and "but the deck has only" in refused
     return walked
@@ -165,9 +165,9 @@ def walk_pm_attack(game):
                  "defense_powermage": "powermage"}
         some = {key: rng.choice([None, *pick[kind]]) for key, kind in kinds.items()}
         attack = rng.choice(pick["attack"])
-        helped = _outcome(lambda: ask(game, "attack", {
+        helped = _asked(game, "attack", {
             "attack": attack, "attack_thump": some["thump"], "attack_powermage": some["powermage"], "defense": some["defense"],
-            "defense_thump": some["defense_thump"], "defense_powermage": some["defense_powermage"], "points": start}))
+            "defense_thump": some["defense_thump"], "defense_powermage": some["defense_powermage"], "points": start})
         t = Table(game, names(2))
         action = {"type": "attack", "attacker": 0, "target": 1, "attack": attack, **{k: v for k, v in some.items() if v}}
         refused, event = _refusal(t, action)
@@ -176,7 +176,8 @@ def walk_pm_attack(game):
         else:
             assert refused is None, (action, refused)
             answer = helped[1]
-            assert (event.data["strength"], event.data["block"], event.data["damage"]) == (answer["strength"], answer["block"], answer["damage"])
+            sums = (event.data["strength"], event.data["block"], event.data["damage"])
+            assert sums == (answer["strength"], answer["block"], answer["damage"])
             assert t.counter("points", 1) == answer["points"]["to"]
         walked += 1
     return walked
@@ -187,7 +188,7 @@ def walk_pm_heal(game):
     walked = 0
     for health, thump, mage in itertools.product(_pm_cards(game, "health"), [None, *_pm_cards(game, "thump")],
                                                  [None, *_pm_cards(game, "powermage")[:2]]):
-        helped = _outcome(lambda: ask(game, "heal", {"health": health, "thump": thump, "powermage": mage, "points": start}))
+        helped = _asked(game, "heal", {"health": health, "thump": thump, "powermage": mage, "points": start})
         t = Table(game, names(2))
         action = {"type": "heal", "player": 0, "health": health, **({"thump": thump} if thump else {}),
                   **({"powermage": mage} if mage else {})}
@@ -256,7 +257,7 @@ def walk_sd_attack(game):
         side = [c for c in game.decks[theirs].cards]
         attack = rng.choice([c for c in own if c.type == "attack-spell" or (c.type == "creature" and c["attack"] > 0)])
 
-        def units(kind):
+        def units(kind, side):
             chosen = []
             cards = [c for c in side if c.type == kind]
             for card in rng.sample(cards, rng.randint(0, min(3, len(cards)))):
@@ -264,7 +265,7 @@ def walk_sd_attack(game):
                 chosen.append((card, left, card.id if left == card["health"] else f"{card.id}@{left}"))
             return chosen
 
-        blockers, creatures = units("blocker"), units("creature")
+        blockers, creatures = units("blocker", side), units("creature", side)
         area = attack.type == "attack-spell" and attack["target"] == "side"
         aim = None if area or not creatures or rng.random() < 0.4 else rng.randrange(len(creatures))
         answer = ask(game, "attack", {
