@@ -221,12 +221,12 @@ def test_the_spell_deck_holds_the_rulebooks_spells_and_every_kind(game):
     frigid = game.card("summon-frigid-elemental")
     assert frigid.type == "summon" and frigid.deck == "spells"
     assert set(frigid["weak"]) == {"Fire", "Lightning"} and frigid["immune"] == ("Cold",)
-    assert "When destroyed, it freezes all opponents" in frigid["text"]
+    assert "When destroyed, it freezes every opponent" in frigid["text"]
     summons = [card for card in spell_cards(game) if card.type == "summon"]
     assert len(summons) >= 4
     for card in summons:  # each has something to aim at and a last trick, which its text prints
-        assert card.get("weak") and card.get("immune") and card.get("death"), card.id
-        assert card["text"].endswith(f"When destroyed, {card['death']}"), card.id
+        assert card.get("weak") and card.get("immune") and card.get("death") and card.get("death_to"), card.id
+        assert card["text"].count("When destroyed, it ") == 1 and card["death_to"] in card["text"], card.id
 
 
 def test_the_mayhem_deck_holds_the_rulebooks_card(game):

@@ -7,9 +7,7 @@ mistake in every file at once; `ValidationFailed` carries them, sorted by file a
 from __future__ import annotations
 
 import dataclasses
-import re
 import types
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +30,7 @@ from .models import (
     GlossaryFile,
     RuleSection,
     RulesFile,
+    field_says,
 )
 from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
 from .ruleset import Ruleset
@@ -362,10 +361,9 @@ class _GameLoader:
         after: list[str] = []
         written = str(fields.get(SAID_IN) or "").strip()
         for fname, fspec in ctype.fields.items():
-            value = fields.get(fname)
-            if fspec.says is None or value in (None, False, "", ()):
+            sentence = field_says(fields, ctype, fname)
+            if sentence is None:
                 continue
-            sentence = _PLACEHOLDER.sub(lambda m: _shown_in_text(fields, ctype, m.group(1), m.group(0)), fspec.says)
             if _words(sentence) in _words(written):
                 self.problems.append(doc.problem(loc + (SAID_IN,), f"the text repeats what '{fname}' says "
                                                  f"(\"{sentence}\"): the field prints it, so take it out of '{SAID_IN}'"))
@@ -439,21 +437,6 @@ class _GameLoader:
                 continue
             counters.append(Counter(c.id, c.label, c.scope, start, lo, hi, c.step))
         return tuple(counters)
-
-
-_PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z][a-z0-9_]*)\}(?!\})")  # {field}, not {{ constant }}
-
-
-def _shown_in_text(fields: Mapping[str, FieldValue], ctype: CardTypeSpec, name: str, as_written: str) -> str:
-    """A field's value as a sentence in a card's text shows it: an element as its inline icon.
-    A name that is no field of the card is left as written (an inline icon such as {skull})."""
-    if name not in ctype.fields:
-        return as_written
-    value = fields.get(name, "")
-    if ctype.fields[name].type in ("element", "elements"):
-        names = [value] if isinstance(value, str) else list(value) if isinstance(value, tuple) else []
-        return " ".join("{" + n.lower() + "}" for n in names)
-    return str(value)
 
 
 def _words(text: str) -> str:

@@ -189,14 +189,81 @@ def test_a_heal_logged_before_the_cap_replays_as_it_was(games):
     assert t.t["units"][0]["health"] == card["health"] + 3
 
 
-def test_a_destroyed_creature_shows_its_cards_death_effect(games):
-    game = games["magicka-mayhem"]
-    card = next(c for c in game.cards if c.type == "summon" and c.get("death"))
-    t = Table(game, names(2))
-    t.act({"type": "summon", "owner": 0, "card": card.id})
-    gone = t.act({"type": "damage", "target": t.t["units"][0]["id"], "amount": card["health"]})
-    assert gone.data["destroyed"] and t.text(gone).endswith(f"is destroyed. When destroyed, {card['death']}")
+def _death(game, does, to):
+    return next(c for c in game.cards if c.type == "summon" and c.get("death") == does and c.get("death_to") == to)
 
+
+def _destroy(t, card, owner=0):
+    t.act({"type": "summon", "owner": owner, "card": card.id})
+    uid = t.t["units"][-1]["id"]
+    return t.act({"type": "damage", "target": uid, "amount": t.t["units"][-1]["health"]})
+
+
+def test_a_destroyed_creature_does_what_its_card_says(games):
+    game = games["magicka-mayhem"]
+    c = game.constants
+    start = c.starting_health
+    # every summon says its death in its text, from the same field the tracker reads
+    for card in (card for card in game.cards if card.type == "summon" and card.get("death")):
+        t = Table(game, names(3))
+        gone = _destroy(t, card)
+        sentence = " ".join(card["text"].split()).split("When destroyed, ")[1]
+        assert f"is destroyed. When destroyed, {sentence}" in t.text(gone), card.id
+    # freezing every opponent, not through a barrier
+    frigid = _death(game, "freeze", "every opponent")
+    t = Table(game, names(3))
+    t.act({"type": "shield", "target": 2, "shields": c.barrier.shield_cost})
+    gone = _destroy(t, frigid)
+    assert t.mine(1)["frozen"] == c.freeze_turns and not t.mine(2)["frozen"] and not t.mine(0)["frozen"]
+    assert "A barrier keeps it from Cy." in t.text(gone)
+    # damage to its own wizard, and healing of its own wizard
+    horror, treant = _death(game, "damage", "its wizard"), _death(game, "heal", "its wizard")
+    t = Table(game, names(2))
+    _destroy(t, horror)
+    assert t.counter("health", 0) == start - horror["death_amount"]
+    _destroy(t, treant)
+    assert t.counter("health", 0) == start - horror["death_amount"] + treant["death_amount"]
+    # a barrier around its wizard; every wizard made wet
+    guardian, bubble = _death(game, "barrier", "its wizard"), _death(game, "wet", "every wizard")
+    t = Table(game, names(2))
+    _destroy(t, guardian)
+    assert t.mine(0)["barrier"] == {"strength": guardian["death_amount"], "max": guardian["death_amount"]}
+    _destroy(t, bubble, owner=1)
+    assert t.mine(1)["wet"] and not t.mine(0)["wet"], "the barrier keeps the wet out"
+
+
+def test_a_death_that_destroys_sets_off_the_next(games):
+    """Magma Golem's eruption hits every creature; a Storm Sprite it destroys zaps the wet wizards."""
+    game = games["magicka-mayhem"]
+    c = game.constants
+    golem, sprite = _death(game, "damage", "every creature"), _death(game, "zap", "every wet wizard")
+    assert sprite["health"] <= golem["death_amount"] + 1
+    t = Table(game, names(2))
+    t.act({"type": "summon", "owner": 1, "card": sprite.id})
+    sprite_id = t.t["units"][-1]["id"]
+    if sprite["health"] > golem["death_amount"]:
+        t.act({"type": "damage", "target": sprite_id, "amount": sprite["health"] - golem["death_amount"]})
+    t.act({"type": "wet", "target": 0})
+    gone = _destroy(t, golem)
+    assert t.t["units"] == [], "the eruption destroyed the sprite"
+    assert t.counter("health", 0) == c.starting_health - c.zap_damage and not t.mine(0)["wet"]
+    text = t.text(gone)
+    assert f"Ben's {sprite.name.removeprefix(c.summon_prefix)} is destroyed." in text
+    assert f"Ben's {sprite.name.removeprefix(c.summon_prefix)}: When destroyed, it zaps every wet wizard" in text
+
+
+def test_a_creature_destroyed_in_an_older_log_replays_without_its_death(games):
+    game = games["magicka-mayhem"]
+    golem = _death(game, "damage", "every creature")
+    t = Table(game, names(2))
+    t.act({"type": "summon", "owner": 0, "card": golem.id})
+    t.act({"type": "summon", "owner": 1, "name": "Pet Rock", "attack": 1, "health": 1})
+    uid = t.t["units"][0]["id"]
+    t.add("damage", {"target": uid, "amount": golem["health"]})  # as logged before deaths were the tracker's
+    assert [u["name"] for u in t.t["units"]] == ["Pet Rock"]
+
+
+def test_a_sorcerer_duel_creatures_death_is_shown(games):
     duel = games["sorcerer-duel"]
     deck = next(d for d in duel.constants.player_decks if any(c.get("death") for c in duel.decks[d].cards))
     creature = next(c for c in duel.decks[deck].cards if c.get("death"))

@@ -13,7 +13,9 @@ creature is named for its card's creature (the card's name less the YAML's `summ
 cannot attack in the turn it arrived, unless its card says so (`haste`); a card that `grows`
 adds to its attack or health for each extra element paid into it (the cards paid are checked,
 and the extra found, by the can-cast helper's own functions); healing never takes it above the
-health it arrived with; its card's `death` effect is shown when it is destroyed. A shield barrier, on any wizard or creature,
+health it arrived with. When it is destroyed, its card's `death` happens to its `death_to`
+(damage, healing, freezing, wetting, a zap or a barrier, by the rules of each), and a creature
+that destroys in turn has its own death happen after. A shield barrier, on any wizard or creature,
 absorbs damage up to its strength; a target behind one cannot be healed, frozen, zapped, dried
 or made wet. A frozen wizard skips their next turn.
 """
@@ -24,7 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
-from ...models import Card, Game
+from ... import ruletext
+from ...models import Card, Game, field_says
 from ...play import units
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
@@ -61,6 +64,9 @@ from .helpers import (
 from .ruleset import Constants, creature_name
 
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
+# whom a creature's death reaches (decks.yaml's `death_to`)
+ITS_WIZARD, OPPONENTS, WIZARDS = "its wizard", "every opponent", "every wizard"
+WET_WIZARDS, CREATURES = "every wet wizard", "every creature"
 MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
 
 
@@ -91,7 +97,16 @@ class Spell(TypedDict):
     haste: NotRequired[bool]  # it may attack on the turn it arrives
     grows: NotRequired[str | None]  # attack or health: what each extra `grows_with` paid adds to
     grows_with: NotRequired[str | None]
-    death: NotRequired[str | None]  # what happens when it is destroyed
+    death: NotRequired[Death | None]  # what happens when it is destroyed
+
+
+class Death(TypedDict):
+    """What a creature's card does when it is destroyed (decks.yaml's summon fields)."""
+
+    does: str  # damage, heal, freeze, wet, zap or barrier
+    to: str  # its wizard, every opponent, every wizard, every wet wizard or every creature
+    amount: int | None  # damage, healing, a barrier's strength
+    text: str  # as its card says it
 
 
 class ElementCard(TypedDict):
@@ -181,14 +196,23 @@ State = TableState[Fields, Mine, Rules, Hidden]
 Target = tuple[Literal["player"], int] | tuple[Literal["unit"], str]
 
 
-def _spell(c: Constants, card: Card, elements: list[str]) -> Spell:
+def _death_of(game: Game, card: Card, elements: list[str]) -> Death | None:
+    said = field_says(card.fields, game.card_types[card.type], "death") if card.get("death") else None
+    if said is None:
+        return None
+    text, _ = ruletext.render(said, game.text_context)  # its card's text rendered the same sentence already
+    return {"does": card["death"], "to": card.get("death_to") or ITS_WIZARD, "amount": card.get("death_amount"),
+            "text": plain_text(text or "", elements)}
+
+
+def _spell(game: Game, c: Constants, card: Card, elements: list[str]) -> Spell:
     spell: Spell = {"id": card.id, "name": card.name, "summon": card.type == SUMMON_TYPE, "cost": list(card.get("cost", ())),
                     "text": plain_text(card.get("text", ""), elements)}
     if card.type == SUMMON_TYPE:
         spell["attack"], spell["health"] = card.get("attack", 0), card.get("health", 1)
         spell["creature"], spell["haste"] = creature_name(c, card.name), bool(card.get("haste"))
         spell["grows"], spell["grows_with"] = card.get("grows"), card.get("grows_with")
-        spell["death"] = plain_text(card["death"], elements) if card.get("death") else None
+        spell["death"] = _death_of(game, card, elements)
     return spell
 
 
@@ -206,7 +230,7 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
             {"id": card.id, "name": card.name, "text": plain_text(card.get("text", ""), elements), "count": card.count}
             for card in (deck.cards if deck else ())
         ],
-        "spells": [_spell(c, card, elements) for card in spells],
+        "spells": [_spell(game, c, card, elements) for card in spells],
         "elements": [{"id": card.id, "name": card.name, "value": card["value"], "elements": list(card["elements"]), "count": card.count}
                      for card in game.cards if card.get("elements") and card.get("value")],
         "growth": c.extra_element_growth or 0,
@@ -341,8 +365,9 @@ def _exists(state: State, target: Target) -> bool:
     return target[0] == "player" or units.get(state["tracker"]["units"], target[1]) is not None
 
 
-def _hurt(state: State, target: Target, amount: int) -> tuple[State, Data]:
-    """Damage through the target's barrier first; a creature at 0 health is destroyed."""
+def _hurt(state: State, target: Target, amount: int, deaths: bool = False) -> tuple[State, Data]:
+    """Damage through the target's barrier first; a creature at 0 health is destroyed, and its
+    card's death happens (`deaths`: false for an action logged before deaths were the tracker's)."""
     holder = _holder(state, target)
     result: Data = {}
     barrier = holder.get("barrier")
@@ -361,9 +386,10 @@ def _hurt(state: State, target: Target, amount: int) -> tuple[State, Data]:
         if health <= 0:
             state = _units(state, ref, None)
             result["destroyed"] = True
-            death = _death(state, unit)
-            if death:
-                result["death"] = death
+            if deaths:
+                state, happened = _deaths(state, [unit])
+                if happened:
+                    result["deaths"] = happened
         else:
             state = _units(state, ref, {**unit, "health": health})
     return state, result
@@ -377,15 +403,103 @@ def _hurt_text(state: State, data: Mapping[str, Any], target: Target, who: str) 
         text += f" {who}: health {data['from']} {ARROW} {data['to']}."
     if data.get("destroyed"):
         text += f" {who} is destroyed."
-        if data.get("death"):
-            text += f" When destroyed, {data['death']}"
+    for i, death in enumerate(data.get("deaths", [])):
+        text += f" {death['text']}" if i == 0 else f" {death['creature']}: {death['text']}"
+        for effect in death["effects"]:
+            text += _effect_text(effect)
     return text
 
 
-def _death(state: State, unit: Creature) -> str | None:
-    """What the card of a creature says happens when it is destroyed."""
-    spell = next((s for s in state["rules"]["spells"] if s["id"] == unit.get("card")), None)
-    return spell.get("death") if spell else None
+# ---------------------------------------------------------------------------- deaths
+
+
+def _deaths(state: State, fallen: list[Creature]) -> tuple[State, list[Data]]:
+    """What the cards of the creatures destroyed say happens, one after another: a creature that
+    a death destroys in turn has its own death happen after."""
+    queue, happened = list(fallen), []
+    while queue:
+        unit = queue.pop(0)
+        spell = next((s for s in state["rules"]["spells"] if s["id"] == unit.get("card")), None)
+        death = spell.get("death") if spell else None
+        if not death:
+            continue
+        effects: list[Data] = []
+        for target in _reached(state, unit["owner"], death["to"]):
+            if _exists(state, target):
+                state, effect = _death_effect(state, death, target, queue)
+                if effect:
+                    effects.append(effect)
+        happened.append({"creature": units.called(state, unit), "text": death["text"], "effects": effects})
+    return state, happened
+
+
+def _reached(state: State, owner: int, to: str) -> list[Target]:
+    """Whom a death reaches: wizards still standing, or every creature in play."""
+    if to == CREATURES:
+        return [("unit", u["id"]) for u in state["tracker"]["units"]]
+    standing = [i for i in range(len(state["players"])) if value(state, HEALTH, i) > 0]
+    chosen = {
+        ITS_WIZARD: [i for i in standing if i == owner],
+        OPPONENTS: [i for i in standing if i != owner],
+        WIZARDS: standing,
+        WET_WIZARDS: [i for i in standing if mine(state, i).get("wet")],
+    }.get(to, [])
+    return [("player", i) for i in chosen]
+
+
+def _death_effect(state: State, death: Death, target: Target, fallen: list[Creature]) -> tuple[State, Data | None]:
+    """A death's effect on one target, by the rules of damage, healing, wetness and barriers;
+    creatures it destroys are added to `fallen`."""
+    r, who, holder = state["rules"], _called(state, target), _holder(state, target)
+    does, amount = death["does"], death.get("amount") or 0
+    if does in ("heal", "freeze", "wet", "zap") and holder.get("barrier"):
+        return state, {"who": who, "kept": True}
+    if does == "zap" and not holder.get("wet"):
+        return state, None
+    unit = units.get(state["tracker"]["units"], target[1]) if target[0] == "unit" else None
+    if does in ("damage", "zap"):
+        if does == "zap":
+            wet, frozen = after("zaps", bool(holder.get("wet")), holder.get("frozen", 0), r["freeze_turns"])
+            state = _set(state, target, {"wet": wet, "frozen": frozen})
+            amount = r["zap_damage"]
+        state, result = _hurt(state, target, amount)
+        if unit is not None and result.get("destroyed"):
+            fallen.append(unit)
+        return state, {"who": who, "damage": amount, **result}
+    if does == "heal":
+        if unit is not None:
+            health = max(unit["health"], min(unit["max"], unit["health"] + amount))
+            return _units(state, unit["id"], {**unit, "health": health}), {"who": who, "from": unit["health"], "to": health}
+        assert target[0] == "player"  # a creature was healed above
+        state, before, now = move(state, HEALTH, amount, target[1])
+        return state, {"who": who, "from": before, "to": now}
+    if does in ("freeze", "wet"):
+        effect = "freezes" if does == "freeze" else "wets"
+        wet, frozen = after(effect, bool(holder.get("wet")), holder.get("frozen", 0), r["freeze_turns"])
+        return _set(state, target, {"wet": wet, "frozen": frozen}), {"who": who, does: True}
+    old = holder.get("barrier") or {"strength": 0, "max": 0}
+    barrier: Barrier = {"strength": max(old["strength"], amount), "max": max(old["max"], amount)}
+    return _set(state, target, {"barrier": barrier}), {"who": who, "barrier": barrier["strength"], "raised": True}
+
+
+def _effect_text(effect: Mapping[str, Any]) -> str:
+    who = effect["who"]
+    if effect.get("kept"):
+        return f" A barrier keeps it from {who}."
+    if effect.get("raised"):
+        return f" {who} has a barrier of strength {effect['barrier']}."
+    if effect.get("freeze"):
+        return f" {who} is frozen."
+    if effect.get("wet"):
+        return f" {who} is wet."
+    text = ""
+    if effect.get("absorbed"):
+        text += f" {who}'s barrier absorbs {effect['absorbed']}" + ("." if effect.get("barrier") else " and collapses.")
+    if "to" in effect and effect["to"] != effect["from"]:
+        text += f" {who}: health {effect['from']} {ARROW} {effect['to']}."
+    if effect.get("destroyed"):
+        text += f" {who} is destroyed."
+    return text
 
 
 # ---------------------------------------------------------------------------- the Mayhem Muster
@@ -712,7 +826,7 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         return state, {}
     who, attacker = _called(state, target), units.called(state, unit)
     state = _units(state, unit["id"], {**unit, "attacked": t["turn"]})
-    state, result = _hurt(state, target, unit["attack"])
+    state, result = _hurt(state, target, unit["attack"], bool(data.get("death_effects")))
     return state, {"damage": unit["attack"], "who": who, "attacker": attacker, **result}
 
 
@@ -751,7 +865,7 @@ def _apply_damage(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if not _exists(state, target):
         return state, {}
     who = _called(state, target)
-    state, result = _hurt(state, target, data["amount"])
+    state, result = _hurt(state, target, data["amount"], bool(data.get("death_effects")))
     return state, {"who": who, **result}
 
 
@@ -859,7 +973,7 @@ def _apply_zap(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     holder = _holder(state, target)
     wet, frozen = after("zaps", holder.get("wet"), holder.get("frozen"), state["rules"]["freeze_turns"])
     state = _set(state, target, {"wet": wet, "frozen": frozen})
-    state, result = _hurt(state, target, state["rules"]["zap_damage"])
+    state, result = _hurt(state, target, state["rules"]["zap_damage"], bool(data.get("death_effects")))
     return state, {"damage": state["rules"]["zap_damage"], "who": who, **result}
 
 
@@ -914,6 +1028,12 @@ def _describe_unshield(data: Mapping[str, Any], state: State) -> str:
     return f"{data.get('who') or _called(state, _ref(data))}'s barrier is destroyed"
 
 
+def _dying(parse: Callable[[State, Sent], Data]) -> Callable[[State, Sent], Data]:
+    """An action that may destroy a creature: its event says that the creature's death is the
+    tracker's to carry out (one logged before did not, and replays without it)."""
+    return lambda state, action: {**parse(state, action), "death_effects": True}
+
+
 # ---------------------------------------------------------------------------- one door
 
 
@@ -942,13 +1062,13 @@ TRACKER: Tracker[State] = Tracker(
         "mayhem_level": Action(_parse_level, _apply_level, _describe_level),
         "start_turn": Action(_parse_player, _apply_turn, _describe_turn),
         "summon": Action(_parse_summon, _apply_summon, _describe_summon),
-        "attack": Action(_parse_attack, _apply_attack, _describe_attack),
+        "attack": Action(_dying(_parse_attack), _apply_attack, _describe_attack),
         "remove": Action(_parse_unit, _apply_remove, _describe_remove),
-        "damage": Action(_parse_amount, _apply_damage, _describe_damage),
+        "damage": Action(_dying(_parse_amount), _apply_damage, _describe_damage),
         "heal": Action(lambda s, a: {**_parse_amount(s, a), "capped": True}, _apply_heal, _describe_heal),
         "wet": Action(lambda s, a: _parse_switch(s, a, True), _apply_wet, _describe_wet),
         "freeze": Action(lambda s, a: _parse_switch(s, a, True), _apply_freeze, _describe_freeze),
-        "zap": Action(lambda s, a: _target(s, a), _apply_zap, _describe_zap),
+        "zap": Action(_dying(_target), _apply_zap, _describe_zap),
         "shield": Action(_parse_shield, _apply_shield, _describe_shield),
         "unshield": Action(lambda s, a: _target(s, a), _apply_unshield, _describe_unshield),
     },
