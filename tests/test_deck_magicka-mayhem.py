@@ -417,3 +417,14 @@ def test_growth_needs_its_element_and_its_constant(tmp_path):
     (copy2 / "game.yaml").write_text(game_yaml.read_text())
     with pytest.raises(ValidationFailed, match="a card that grows needs constants.extra_element_growth"):
         load_game(copy2)
+
+
+def test_a_death_says_whom_it_reaches_and_how_much(tmp_path):
+    from spellpress.core import ValidationFailed
+
+    copy = _copy(tmp_path, lambda text: text.replace("    death_amount: 2\n", "", 1).replace("    death_to: every opponent\n", "", 1))
+    with pytest.raises(ValidationFailed) as failed:
+        load_game(copy)
+    message = str(failed.value)
+    assert "a death needs 'death_to': whom it reaches" in message
+    assert "a death that does damage needs 'death_amount': how much" in message

@@ -99,6 +99,9 @@ def check(game: Game, report: Report) -> None:
     _check_cards(game, c, report)
 
 
+AMOUNTED = ("damage", "heal", "barrier")  # deaths whose card says how much (freeze, zap: the constants)
+
+
 def creature_name(c: Constants, card_name: str) -> str:
     """The creature a summon card brings: its name without the YAML's summon_prefix."""
     return card_name.removeprefix(c.summon_prefix or "").strip()
@@ -134,6 +137,14 @@ def _check_cards(game: Game, c: Constants, report: Report) -> None:
         if (card.get("grows") is None) != (card.get("grows_with") is None):
             have, lack = ("grows", "grows_with") if card.get("grows") is not None else ("grows_with", "grows")
             report.card(card, (have,), f"'{have}' needs '{lack}' too: what grows, and with which extra element")
+        death = card.get("death")
+        if death is not None and card.get("death_to") is None:
+            report.card(card, ("death",), "a death needs 'death_to': whom it reaches")
+        if death in AMOUNTED and card.get("death_amount") is None:
+            report.card(card, ("death",), f"a death that does {death} needs 'death_amount': how much")
+        if death is not None and death not in AMOUNTED and card.get("death_amount") is not None:
+            report.card(card, ("death_amount",), f"a death that does {death} takes its numbers from the constants: "
+                                                 "leave 'death_amount' out")
         if card.type == "summon" and not creature_name(c, card.name):
             report.card(card, ("name",), f"the name is only the summon_prefix '{c.summon_prefix}': name the creature too")
         both = set(card.get("weak") or ()) & set(card.get("immune") or ())
