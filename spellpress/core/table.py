@@ -17,9 +17,10 @@ the result.
 Each game's own tracker (`spellpress.core.games`) adds its actions: `decide` hands them to
 it, and `evolve` replays them through it. A tracker governs its counters (one door): a `+` on a
 player who is out of the game is refused, and only a logged `bring_back` brings them back; a
-`−` or `+` that its rules say more about becomes its own action (the event is that action's). What a tracker keeps secret (the order of a shuffled
-deck) is in the state's `hidden`, which `public` leaves out, and in an event's `data["hidden"]`,
-which the log leaves out until the tracker says it may be shown.
+`−` or `+` that its rules say more about becomes its own action (the event is that action's).
+What a tracker keeps secret (the order of a shuffled deck) is in the state's `hidden`, which
+`public` leaves out, and in an event's `data["hidden"]`, which the log leaves out until the
+tracker says it may be shown.
 """
 
 from __future__ import annotations
