@@ -221,11 +221,12 @@ def test_the_spell_deck_holds_the_rulebooks_spells_and_every_kind(game):
     frigid = game.card("summon-frigid-elemental")
     assert frigid.type == "summon" and frigid.deck == "spells"
     assert set(frigid["weak"]) == {"Fire", "Lightning"} and frigid["immune"] == ("Cold",)
-    assert "When destroyed it freezes all opponents" in frigid["text"]
+    assert "When destroyed, it freezes every opponent" in frigid["text"]
     summons = [card for card in spell_cards(game) if card.type == "summon"]
     assert len(summons) >= 4
-    for card in summons:  # each has something to aim at and a last trick
-        assert card.get("weak") and card.get("immune") and "destroyed" in card["text"], card.id
+    for card in summons:  # each has something to aim at and a last trick, which its text prints
+        assert card.get("weak") and card.get("immune") and card.get("death") and card.get("death_to"), card.id
+        assert card["text"].count("When destroyed, it ") == 1 and card["death_to"] in card["text"], card.id
 
 
 def test_the_mayhem_deck_holds_the_rulebooks_card(game):
@@ -364,3 +365,66 @@ def test_no_element_is_a_bottleneck(game):
     for e in (e.name for e in game.elements):
         ratio = (supply[e] / sum(supply.values())) / (demand[e] / sum(demand.values()))
         assert 0.7 <= ratio <= 1.4, (e, round(ratio, 2))
+
+
+# ---------------------------------------------------------------------------- abilities are fields
+
+
+def test_what_a_creature_may_do_is_a_field_its_text_prints(game):
+    """Haste, growth per extra element and the death effect are fields of the card: the card's
+    printed text says them from the field (decks.yaml's `says`), for every card whose words do."""
+    storm = game.card("summon-storm-sprite")
+    assert storm["haste"] is True and storm["text"].startswith("May attack on the turn it is summoned.")
+    golem = game.card("summon-magma-golem")
+    assert (golem["grows"], golem["grows_with"]) == ("attack", "Fire")
+    growth = game.constants.extra_element_growth
+    assert golem["text"].startswith(f"Gains +{growth} attack for each extra {{fire}} used in the cast.")
+    for card in (c for c in game.cards if c.type == "summon"):
+        text = " ".join(card["text"].split())
+        assert ("May attack on the turn it is summoned" in text) == bool(card.get("haste")), card.id
+        assert ("for each extra" in text) == bool(card.get("grows")), card.id
+        assert text.count("When destroyed") == (1 if card.get("death") else 0), card.id
+
+
+def _copy(tmp_path, edit):
+    import shutil
+
+    copy = tmp_path / SLUG
+    shutil.copytree(CARDS, copy)
+    path = copy / "spells.yaml"
+    path.write_text(edit(path.read_text()))
+    return copy
+
+
+def test_a_text_that_repeats_what_a_field_says_is_a_problem(tmp_path):
+    from spellpress.core import ValidationFailed
+
+    copy = _copy(tmp_path, lambda text: text.replace(
+        "    haste: true\n", "    haste: true\n    text: May attack on the turn it is summoned.\n", 1))
+    with pytest.raises(ValidationFailed, match="the text repeats what 'haste' says .* take it out of 'text'"):
+        load_game(copy)
+
+
+def test_growth_needs_its_element_and_its_constant(tmp_path):
+    from spellpress.core import ValidationFailed
+
+    copy = _copy(tmp_path, lambda text: text.replace("    grows_with: Fire\n", "", 1))
+    with pytest.raises(ValidationFailed, match="'grows' needs 'grows_with' too"):
+        load_game(copy)
+    game_yaml = copy / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("  extra_element_growth: 1\n", ""))
+    copy2 = _copy(tmp_path / "b", lambda text: text)
+    (copy2 / "game.yaml").write_text(game_yaml.read_text())
+    with pytest.raises(ValidationFailed, match="a card that grows needs constants.extra_element_growth"):
+        load_game(copy2)
+
+
+def test_a_death_says_whom_it_reaches_and_how_much(tmp_path):
+    from spellpress.core import ValidationFailed
+
+    copy = _copy(tmp_path, lambda text: text.replace("    death_amount: 2\n", "", 1).replace("    death_to: every opponent\n", "", 1))
+    with pytest.raises(ValidationFailed) as failed:
+        load_game(copy)
+    message = str(failed.value)
+    assert "a death needs 'death_to': whom it reaches" in message
+    assert "a death that does damage needs 'death_amount': how much" in message

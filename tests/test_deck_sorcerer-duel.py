@@ -293,3 +293,11 @@ def test_rule_sections_of_the_rulebook_are_all_there(games):
             "damage", "creature-death", "card-words", "hand-limit", "deck-out", "tokens", "sorcerers",
             "designers-note"} <= ids
     assert not [s.id for s in games[SLUG].rules if re.search(r"\{\{|\{%", s.text)]
+
+
+def test_a_creature_that_attacks_at_once_says_so_from_its_field(game):
+    """Ashen Hound, Briar Wolf and Blazing Salamander: `haste`, and their text prints it."""
+    hasty = {c.name for c in game.cards if c.get("haste")}
+    assert hasty == {"Ashen Hound", "Briar Wolf", "Blazing Salamander"}
+    for card in game.cards:
+        assert ("Can attack on the turn it is summoned." in (card.get("text") or "")) == bool(card.get("haste")), card.id

@@ -135,7 +135,7 @@ def test_a_changed_constant_changes_the_rule_text_cards_and_counters(cards_dir, 
     game = load_game(copy)
     assert "27 health" in game.rule("setup").text and "20 health" not in game.rule("setup").text
     assert {c.id: c.start for c in game.counters}["health"] == 27
-    assert "freezes all opponents for 2 turn" in game.card("summon-frigid-elemental")["text"]
+    assert "freezes every opponent for 2 turn" in game.card("summon-frigid-elemental")["text"]
 
 
 def test_loading_is_deterministic(cards_dir):

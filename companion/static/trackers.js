@@ -77,7 +77,8 @@ window.SpellpressTrackers = (function () {
         });
         input.addEventListener("change", () => { values[spec.name] = option.value; });
         group.append(h("label", { class: "pick-chip" }, input,
-          h("span", {}, h("b", {}, option.label), option.sub ? h("small", {}, option.sub) : null)));
+          h("span", {}, h("b", {}, option.label), option.sub ? h("small", {}, option.sub) : null,
+            option.text ? h("small", { class: "card-text" }, option.text) : null)));
       });
       wrap.append(group);
     } else if (spec.type === "number") {
@@ -141,7 +142,8 @@ window.SpellpressTrackers = (function () {
       h("button", {
         type: "button", class: "btn big pick " + (option.cls || ""), disabled: option.disabled,
         onclick: () => close(option.value),
-      }, h("b", {}, option.label), option.sub ? h("small", {}, option.sub) : null)));
+      }, h("b", {}, option.label), option.sub ? h("small", {}, option.sub) : null,
+      option.text ? h("small", { class: "card-text" }, option.text) : null)));
     form.onsubmit = (event) => { event.preventDefault(); close(null); };
     form.replaceChildren(...[h("h2", { id: "ask-h" }, title), note ? h("p", { class: "hint" }, note) : null, list,
       h("button", { type: "button", class: "btn ghost", onclick: () => close(null) }, "Cancel")].filter(Boolean));
@@ -394,8 +396,9 @@ window.SpellpressTrackers = (function () {
       ] });
     }
     fields.push(
-      { name: "spell", type: "select", label: "Spell (optional)", value: null,
-        options: [{ value: null, label: "\u2014" }, ...state.rules.spells.filter((s) => !s.summon).map((s) => ({ value: s.id, label: s.name }))] },
+      { name: "spell", type: "choice", list: true, label: "Spell (optional)", value: null,
+        options: [{ value: null, label: "\u2014" }, ...state.rules.spells.filter((s) => !s.summon).map((s) => ({
+          value: s.id, label: s.name, sub: s.cost.join(" \u00b7 "), text: s.text || null }))] },
       { name: "draw", type: "check", label: "Draw a Mayhem card on a hit", value: true },
     );
     const values = await ask({ title: "Mayhem Muster", note: `${t.level.name}: ${chanceText(t.level)}. Flipped on the server.`, fields, submit: "Muster!" });
@@ -451,16 +454,19 @@ window.SpellpressTrackers = (function () {
     if (!choice) return;
     if (choice === "summon") {
       const summons = ctx.state.rules.spells.filter((s) => s.summon);
+      const id = await pick(`${ctx.name(i)} summons`, summons.map((s) => ({
+        value: s.id, label: s.creature || s.name, text: s.text || null,
+        sub: `${s.cost.join(" \u00b7 ")} \u00b7 attack ${s.attack} \u00b7 health ${s.health}` })));
+      const card = summons.find((s) => s.id === id);
+      if (!card) return;
+      if (!card.grows || !card.grows_with) return ctx.act({ type: "summon", owner: i, card: card.id });
+      // Its card says it grows from extra elements paid: ask only how many were paid.
       const values = await ask({
-        title: `${ctx.name(i)} summons`,
-        fields: [
-          { name: "card", type: "choice", list: true, label: "Creature", required: true,
-            options: summons.map((s) => ({ value: s.id, label: s.name, sub: `attack ${s.attack} \u00b7 health ${s.health}` })) },
-          { name: "bonus", type: "number", label: "Extra health from extra elements", min: 0, max: 100, value: 0 },
-        ],
+        title: `${ctx.name(i)} summons ${card.creature || card.name}`, note: card.text,
+        fields: [{ name: "extra", type: "number", label: `Extra ${card.grows_with} paid beyond the cost`, min: 0, max: 20, value: 0 }],
         submit: "Summon",
       });
-      if (values) ctx.act({ type: "summon", owner: i, card: values.card, health_bonus: values.bonus });
+      if (values) ctx.act({ type: "summon", owner: i, card: card.id, extra: values.extra });
     } else if (choice === "custom") {
       const values = await ask({
         title: `${ctx.name(i)} summons`,
@@ -559,13 +565,17 @@ window.SpellpressTrackers = (function () {
       title: `${ctx.name(i)} summons (${mana} mana)`,
       fields: [
         { name: "card", type: "choice", list: true, label: "From the deck", required: true,
-          options: cards.map((c) => ({ value: c.id, label: c.name, disabled: c.cost > mana,
+          options: cards.map((c) => ({ value: c.id, label: c.name, disabled: c.cost > mana, text: cardText(c),
             sub: `${c.cost} mana \u00b7 ` + (c.type === "creature" ? `\u2694 ${c.attack} \u2665 ${c.health}` : `blocker \u2665 ${c.health}`) })) },
-        { name: "ready", type: "check", label: "Its card lets it attack at once" },
       ],
       submit: "Summon",
     });
-    if (values) ctx.act({ type: "summon", player: i, card: values.card, ready: values.ready });
+    if (values) ctx.act({ type: "summon", player: i, card: values.card });
+  }
+
+  // A card's own words, as its card prints them: its text, and what happens when it dies.
+  function cardText(c) {
+    return [c.text, c.death ? `When it dies: ${c.death}` : null].filter(Boolean).join(" ") || null;
   }
 
   // A one-target attack aims at a sorcerer or a creature, never a blocker: the blockers of that side take it first.
@@ -585,7 +595,7 @@ window.SpellpressTrackers = (function () {
     const mana = ctx.state.players[i].counters.mana;
     const spells = deckCards(ctx, i, ["attack-spell"]);
     const card = await pick(`${ctx.name(i)} casts (${mana} mana)`, spells.map((c) => ({
-      value: c.id, label: c.name, disabled: c.cost > mana,
+      value: c.id, label: c.name, disabled: c.cost > mana, text: cardText(c),
       sub: `${c.cost} mana \u00b7 ${c.damage} damage` + (c.target === "side" ? " to a whole side" : ""),
     })));
     if (!card) return;
@@ -644,8 +654,19 @@ window.SpellpressTrackers = (function () {
   }
 
   function cardOptions(cards, key, none = null) {
-    const options = cards.map((c) => ({ value: c.id, label: c.name, sub: key === "multiplier" ? `\u00d7${c.multiplier}` : String(c.value) }));
+    const sub = (c) => key === "multiplier" ? `\u00d7${c.multiplier}` : key === "value" ? String(c.value) : null;
+    const options = (cards || []).map((c) => ({ value: c.id, label: c.name, sub: sub(c) }));
     return none ? [{ value: null, label: none }, ...options] : options;
+  }
+
+  function thumpFields(r, prefix, label) {
+    // A thump, and the PowerMage shown for it when the game's YAML asks for one.
+    const fields = [{ name: prefix + "thump", type: "choice", label: `${label} thump`, value: null, options: cardOptions(r.cards.thump, "multiplier", "None") }];
+    if (r.thump_needs_powermage) {
+      fields.push({ name: prefix + "powermage", type: "choice", label: `PowerMage shown for the ${label.toLowerCase()} thump`, value: null,
+        options: cardOptions(r.cards.powermage, "name", "None") });
+    }
+    return fields;
   }
 
   async function powermageAttack(ctx) {
@@ -658,16 +679,15 @@ window.SpellpressTrackers = (function () {
         { name: "attacker", type: "choice", compact: true, label: "Attacker", value: attacker, options: playerOptions(ctx, inGame), required: true },
         { name: "target", type: "choice", compact: true, label: "Attacked", options: playerOptions(ctx, inGame), required: true },
         { name: "attack", type: "choice", label: "Attack card", options: cardOptions(cards.attack, "value"), required: true },
-        { name: "thump", type: "choice", label: "Thump (a PowerMage shown)", value: null, options: cardOptions(cards.thump, "multiplier", "None") },
+        ...thumpFields(ctx.state.rules, "", "Attack"),
         { name: "defense", type: "choice", label: "Defense card", value: null, options: cardOptions(cards.defense, "value", "None") },
-        { name: "defense_thump", type: "choice", label: "Defense thump", value: null, options: cardOptions(cards.thump, "multiplier", "None") },
+        ...thumpFields(ctx.state.rules, "defense_", "Defense"),
       ],
       submit: "Attack",
     });
     if (!values) return;
     const action = { type: "attack", attacker: values.attacker, target: values.target, attack: values.attack };
-    for (const key of ["thump", "defense", "defense_thump"]) if (values[key]) action[key] = values[key];
-    if (action.defense_thump && !action.defense) delete action.defense_thump;
+    for (const key of ["thump", "powermage", "defense", "defense_thump", "defense_powermage"]) if (values[key]) action[key] = values[key];
     ctx.act(action);
   }
 
@@ -678,13 +698,13 @@ window.SpellpressTrackers = (function () {
       fields: [
         { name: "player", type: "choice", compact: true, label: "Played by", value: defaultPlayer(ctx, null), options: playerOptions(ctx, (i, p) => !p.tracker.defeated), required: true },
         { name: "health", type: "choice", label: "Health card", options: cardOptions(cards.health, "value"), required: true },
-        { name: "thump", type: "choice", label: "Thump (a PowerMage shown)", value: null, options: cardOptions(cards.thump, "multiplier", "None") },
+        ...thumpFields(ctx.state.rules, "", "Health card's"),
       ],
       submit: "Heal",
     });
     if (!values) return;
     const action = { type: "heal", player: values.player, health: values.health };
-    if (values.thump) action.thump = values.thump;
+    for (const key of ["thump", "powermage"]) if (values[key]) action[key] = values[key];
     ctx.act(action);
   }
 
@@ -781,8 +801,43 @@ window.SpellpressTrackers = (function () {
       card.classList.toggle("down", Boolean(t && (t.dead || t.out || t.ghost || t.defeated)));
     });
     draw(ctx, fresh, extras);
+    bringBack(ctx, extras);
     panel.replaceChildren(fresh);
     panel.hidden = false;
+  }
+
+  // ---------------------------------------------------------------- bring back
+  // Only this brings back a player who is out of the game (a + on their counter is refused):
+  // it asks first, and the log says who did it. A finished game is reopened first (under Table).
+
+  function gone(mine) {
+    if (!mine) return null;
+    if (mine.dead) return "dead";
+    if (mine.ghost) return "a ghost";
+    if (mine.defeated) return "defeated";
+    if (mine.out) return "out of the game";
+    return null;
+  }
+
+  function bringBack(ctx, extras) {
+    const { state } = ctx;
+    const spec = state.life && state.counter_specs.find((c) => c.id === state.life);
+    const finished = state.tracker && state.tracker.over && !state.reopened;
+    if (!spec || finished) return;
+    state.players.forEach((p, i) => {
+      const word = gone(p.tracker);
+      if (!word || !extras[i]) return;
+      extras[i].append(button("Bring back\u2026", async () => {
+        const most = spec.max !== null && spec.max !== undefined ? spec.max : spec.start;
+        const values = await ask({
+          title: `Bring ${p.name} back?`,
+          note: `${p.name} is ${word}. This brings them back into the game, and the log says you did it.`,
+          fields: [{ name: "to", type: "number", label: `${spec.label} they come back with`, min: 1, max: most, value: 1 }],
+          submit: `Bring ${p.name} back`, danger: true,
+        });
+        if (values) ctx.act({ type: "bring_back", player: i, to: values.to });
+      }, { cls: "small", act: "bring-back" }));
+    });
   }
 
   return { render, ask, pick, h };

@@ -16,6 +16,7 @@ from . import ruletext
 from .games import RULESETS
 from .models import (
     CARD_KEYS,
+    SAID_IN,
     Card,
     CardTypeSpec,
     Counter,
@@ -29,6 +30,7 @@ from .models import (
     GlossaryFile,
     RuleSection,
     RulesFile,
+    field_says,
 )
 from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
 from .ruleset import Ruleset
@@ -351,11 +353,31 @@ class _GameLoader:
             column = doc.column_of(line, err.needle)
         return Problem(doc.shown, line, column, format_path(loc), err.message)
 
+    def _said(self, card: Card, ctype: CardTypeSpec, doc: Document, loc: Loc) -> dict[str, FieldValue]:
+        """The card's fields with its rules text holding what its other fields `say` (a field
+        whose sentence the written text repeats is a problem: it would be printed twice)."""
+        fields = dict(card.fields)
+        before: list[str] = []
+        after: list[str] = []
+        written = str(fields.get(SAID_IN) or "").strip()
+        for fname, fspec in ctype.fields.items():
+            sentence = field_says(fields, ctype, fname)
+            if sentence is None:
+                continue
+            if _words(sentence) in _words(written):
+                self.problems.append(doc.problem(loc + (SAID_IN,), f"the text repeats what '{fname}' says "
+                                                 f"(\"{sentence}\"): the field prints it, so take it out of '{SAID_IN}'"))
+            (after if fspec.at == "end" else before).append(sentence)
+        if before or after:
+            fields[SAID_IN] = " ".join([*before, *([written] if written else []), *after])
+        return fields
+
     def _deck(self, deck_id: str, spec: DecksFile, cards: list[Placed], context: dict[str, Any]) -> Deck:
-        """The deck, with each card's text fields rendered with the constants."""
+        """The deck, with each card's text fields rendered with the constants, its rules text
+        holding what its fields say."""
         rendered = []
         for card, doc, loc in cards:
-            fields = dict(card.fields)
+            fields = self._said(card, spec.card_types[card.type], doc, loc)
             for fname, fspec in spec.card_types[card.type].fields.items():
                 source = fields.get(fname)
                 if fspec.type in ("text", "line") and isinstance(source, str):  # a text field's value is text
@@ -415,6 +437,10 @@ class _GameLoader:
                 continue
             counters.append(Counter(c.id, c.label, c.scope, start, lo, hi, c.step))
         return tuple(counters)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 def _mapping(doc: Document) -> dict[Any, Any]:

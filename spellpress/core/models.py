@@ -10,6 +10,7 @@ A game directory holds:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,8 @@ FieldName = Annotated[
 
 # Keys every card may have, whatever its type; a card type cannot declare fields by these names.
 CARD_KEYS = ("id", "name", "type", "count", "art", "flavor")
+# The field that holds a card's rules text, where what its other fields `say` is written.
+SAID_IN = "text"
 
 
 # ---------------------------------------------------------------------------- game.yaml
@@ -85,6 +88,12 @@ class FieldSpec(Model):
     int: a whole number (min/max bound it); text: rules text, rendered with the constants;
     line: one short line of text; element / elements: one or a list of the game's elements
     (min/max bound the list's length); choice: one of `choices`; flag: true or false.
+
+    `says`: what the card's rules text says when the card has this field (a flag: when it is
+    true), so that a field the rules apply (a creature that attacks at once) is printed from the
+    field itself and never written twice. `{field}` is a field's value (an element as its inline
+    icon), `{{ constant }}` a constant's; the sentence goes before the card's own `text`, or
+    after it with `at: end`. A choice field may say one sentence for each of its choices.
     """
 
     type: FieldType
@@ -93,9 +102,17 @@ class FieldSpec(Model):
     min: Int | None = None
     max: Int | None = None
     choices: tuple[Text, ...] | None = None
+    says: Text | FrozenMap[Text, Text] | None = None
+    at: Literal["start", "end"] | None = None
 
     @pydantic.model_validator(mode="after")
     def _consistent(self) -> Self:
+        if self.at is not None and self.says is None:
+            raise ValueError("'at' places what a field 'says': give it 'says' too")
+        if isinstance(self.says, Mapping):
+            if self.choices is None or set(self.says) != set(self.choices):
+                raise ValueError("a field that says a sentence for each choice is a 'choice' field, and says one for "
+                                 "every choice it has, and for no other")
         if (self.type == "choice") != (self.choices is not None):
             raise ValueError(
                 "a 'choice' field needs 'choices', and only a 'choice' field may have them"
@@ -122,6 +139,13 @@ class CardTypeSpec(Model):
         if clash:
             raise ValueError(
                 f"field '{clash[0]}' is a key every card has already; name it otherwise"
+            )
+        speaking = [name for name, spec in fields.items() if spec.says]
+        text = fields.get(SAID_IN)
+        if speaking and (text is None or text.type != "text"):
+            raise ValueError(
+                f"field '{speaking[0]}' says something in the card's text: the card type needs a "
+                f"'{SAID_IN}' field of type text"
             )
         return fields
 
@@ -161,6 +185,37 @@ class GlossaryFile(Model):
     """glossary.yaml, optional: the words a rulebook explains, its text rendered like rules."""
 
     glossary: tuple[Term, ...] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------------------- what a field says
+
+
+def field_says(fields: Mapping[str, FieldValue], ctype: CardTypeSpec, name: str) -> str | None:
+    """What field `name` of a card (its `fields`, of card type `ctype`) says in the card's text,
+    before its constants are rendered; None if it says nothing (the card lacks it, or a flag is
+    false)."""
+    spec, value = ctype.fields[name], fields.get(name)
+    if spec.says is None or value in (None, False, "", ()):
+        return None
+    says = spec.says if isinstance(spec.says, str) else spec.says.get(str(value))
+    if says is None:
+        return None
+    return _PLACEHOLDER.sub(lambda m: _shown_in_text(fields, ctype, m.group(1), m.group(0)), says)
+
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z][a-z0-9_]*)\}(?!\})")  # {field}, not {{ constant }}
+
+
+def _shown_in_text(fields: Mapping[str, FieldValue], ctype: CardTypeSpec, name: str, as_written: str) -> str:
+    """A field's value as a sentence in a card's text shows it: an element as its inline icon.
+    A name that is no field of the card is left as written (an inline icon such as {skull})."""
+    if name not in ctype.fields:
+        return as_written
+    value = fields.get(name, "")
+    if ctype.fields[name].type in ("element", "elements"):
+        names = [value] if isinstance(value, str) else list(value) if isinstance(value, tuple) else []
+        return " ".join("{" + n.lower() + "}" for n in names)
+    return str(value)
 
 
 # ---------------------------------------------------------------------------- the loaded game

@@ -15,9 +15,12 @@ Draws (dice, coin, who goes first) are never undone, so nobody can draw again un
 the result.
 
 Each game's own tracker (`spellpress.core.games`) adds its actions: `decide` hands them to
-it, and `evolve` replays them through it. What a tracker keeps secret (the order of a shuffled
-deck) is in the state's `hidden`, which `public` leaves out, and in an event's `data["hidden"]`,
-which the log leaves out until the tracker says it may be shown.
+it, and `evolve` replays them through it. A tracker governs its counters (one door): a `+` on a
+player who is out of the game is refused, and only a logged `bring_back` brings them back; a
+`−` or `+` that its rules say more about becomes its own action (the event is that action's).
+What a tracker keeps secret (the order of a shuffled deck) is in the state's `hidden`, which
+`public` leaves out, and in an event's `data["hidden"]`, which the log leaves out until the
+tracker says it may be shown.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from .play.inputs import label, whole
 from .play.options import Option
 from .play.state import CounterSpec, LastDraw, Player, RandBelow, TableState, clamp, name, player
 from .play.tracker import Action, Data, Sent, Tracker
-from .play.words import and_, signed
+from .play.words import ARROW, and_, signed
 
 MAX_DELTA = 10_000  # a larger typed amount on a counter with no bounds is taken for a typo
 DICE_SIDES = (2, 100)
@@ -205,7 +208,9 @@ def finished(state: Table) -> bool:
     return isinstance(fields, Mapping) and bool(fields.get("over")) and not state.get("reopened")
 
 
-def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> tuple[str, Data]:
+    """A `−` or `+` on a counter: a plain change, or, on a counter the game's tracker governs, the
+    tracker's own action that the change is (one door: no number moves around the rules)."""
     if finished(state):
         raise Conflict("the game is over, so its numbers stay as they ended; reopen it (under Table) to change them")
     spec = counter_spec(state, action.get("counter"))
@@ -221,8 +226,48 @@ def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     limit = high - low if low is not None and high is not None else MAX_DELTA
     if abs(delta) > limit:
         raise Invalid(f"a change of {delta} is more than {spec['label']} can move (at most {limit} at once)")
+    tracker = _tracker_of(state)
+    if tracker is not None and who is not None:
+        gone = _gone(tracker, state, who)
+        if gone and spec["id"] == tracker.life and delta > 0:
+            raise Conflict(f"{name(state, who)} is {gone}, and a + does not bring them back: "
+                           f"use Bring back on {name(state, who)}'s card, which asks first and writes it in the log")
+    routed = tracker.govern(state, spec["id"], who, delta) if tracker is not None and tracker.govern else None
+    if routed is not None:
+        kind, sent = routed
+        own = tracker.actions[kind] if tracker is not None else None
+        assert own is not None, f"a tracker governs a counter with its own action, and has no {kind!r}"
+        return kind, _run(state, kind, own, sent, randbelow)
     before = (state["players"][who]["counters"] if who is not None else state["counters"])[spec["id"]]
-    return {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
+    return "adjust", {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
+
+
+def _gone(tracker: AnyTracker, state: Table, who: int) -> str | None:
+    """What a player out of the game is ("dead", "a ghost", "defeated"); None for one in it."""
+    if tracker.gone is None:
+        return None
+    word: str | None = tracker.gone(state, who)
+    return word
+
+
+def _bring_back(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+    """A player out of the game (dead, a ghost, defeated) back in it, with the life typed: only
+    this, never a `+`, and the log says who did it."""
+    tracker = _tracker_of(state)
+    if tracker is None or tracker.life is None:
+        raise Invalid("in this game nobody is put out of it, so there is nobody to bring back")
+    if finished(state):
+        raise Conflict("the game is over: reopen it (under Table) first, then bring the player back")
+    who = player(state, action.get("player"))
+    gone = _gone(tracker, state, who)
+    if gone is None:
+        raise Conflict(f"{name(state, who)} is still in the game: there is nobody to bring back")
+    spec = counter_spec(state, tracker.life)
+    low = max(spec["step"], (spec["min"] or 0) + spec["step"])
+    high = spec["max"] if spec["max"] is not None else spec["start"]
+    to = whole(action.get("to", low), f"the {spec['label'].lower()} they come back with", low, high)
+    before = state["players"][who]["counters"][spec["id"]]
+    return {"player": who, "counter": spec["id"], "was": gone, "from": before, "to": to}
 
 
 def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
@@ -256,9 +301,11 @@ def _first(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"player": randbelow(len(state["players"]))}
 
 
-_DECIDE = {"adjust": _adjust, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first}
+_DECIDE: dict[str, Callable[[Table, Sent, RandBelow], Data]] = {
+    "bring_back": _bring_back, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first,
+}
 ORDERED = ("undo",)  # actions that must carry the version they were made against
-ACTIONS = tuple(_DECIDE)
+ACTIONS = ("adjust", *_DECIDE)
 DRAWS = ("roll", "coin", "first")
 
 
@@ -284,7 +331,7 @@ def _tracker_of(state: Table | None) -> AnyTracker | None:
 
 def _tracker_action(state: Table, kind: str) -> Action[Any] | None:
     tracker = _tracker_of(state)
-    return tracker.actions.get(kind) if tracker and kind not in _DECIDE else None
+    return tracker.actions.get(kind) if tracker and kind not in ACTIONS else None
 
 
 def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tuple[str, Data]:
@@ -298,14 +345,21 @@ def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tup
     if not isinstance(kind, str):
         raise Invalid(f"an action's type must be text: one of {', '.join(actions(state))}"[:300])
     own = _tracker_action(state, kind)
-    if kind not in _DECIDE and own is None:
+    if kind not in ACTIONS and own is None:
         raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(actions(state))}"[:300])
     if kind in ORDERED or (own is not None and own.ordered) or action.get("version") is not None:
         made_at = whole(action.get("version"), "version")
         if made_at != version:
             raise Conflict(f"the table is at version {version}, not {made_at}: look again before you {kind}")
+    if kind == "adjust":
+        return _adjust(state, action, randbelow)
     if own is None:
         return kind, _DECIDE[kind](state, action, randbelow)
+    return kind, _run(state, kind, own, action, randbelow)
+
+
+def _run(state: Table, kind: str, own: Action[Any], action: Sent, randbelow: RandBelow) -> Data:
+    """A tracker action's event data: its inputs, its draws and its results."""
     inputs = own.parse(state, action)
     drawn = own.draw(state, inputs, randbelow) if own.draw else {}
     data = {**inputs, **drawn}
@@ -317,7 +371,7 @@ def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tup
     data = {**data, **results}
     if hidden:
         data["hidden"] = hidden
-    return kind, data
+    return data
 
 
 # ---------------------------------------------------------------------------- evolving
@@ -374,6 +428,17 @@ def _on_adjust(state: Table | None, event: Event) -> Table:
     return new
 
 
+def _on_bring_back(state: Table | None, event: Event) -> Table:
+    assert state is not None
+    d = event.data
+    players = list(state["players"])
+    who: int = d["player"]
+    players[who] = {**players[who], "counters": {**players[who]["counters"], d["counter"]: d["to"]}}
+    new: Table = {**state, "players": players}
+    new["undo"] = {"seq": event.seq, "text": describe(event, new)}
+    return new
+
+
 def _moved(counters: Mapping[str, int], spec: CounterSpec, delta: int) -> dict[str, int]:
     return {**counters, spec["id"]: clamp(counters[spec["id"]] + delta, spec)}
 
@@ -397,6 +462,7 @@ _EVOLVE: dict[str, Callable[[Table | None, Event], Table]] = {
     "create": _on_create,
     "join": _on_join,
     "adjust": _on_adjust,
+    "bring_back": _on_bring_back,
     "reopen": _on_reopen,
     "roll": _on_draw,
     "coin": _on_draw,
@@ -417,6 +483,8 @@ def evolve(state: Table | None, event: Event) -> Table:
     if tracker is None:
         return new
     new = _settled(tracker, new)
+    if tracker.life is not None and new.get("life") != tracker.life:
+        new["life"] = tracker.life  # which counter a phone's "Bring back" raises
     fields = new.get("tracker")
     if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
         new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
@@ -495,6 +563,11 @@ def describe(event: Event, state: Table) -> str:
         return f"{who} undid: {d['text']}"
     if event.type == "reopen":
         return f"{who} reopened the finished game to change its numbers"
+    if event.type == "bring_back":
+        spec = counter_spec(state, d["counter"])
+        back = name(state, d["player"])
+        whom = "themselves" if event.by == d["player"] else back
+        return f"{who} brought {whom} back ({back} was {d['was']}): {spec['label']} {d['from']} {ARROW} {d['to']}"
     if event.type == "roll":
         dice = f"{d['count']}d{d['sides']}"
         total = " + ".join(map(str, d["results"])) + (f" = {sum(d['results'])}" if d["count"] > 1 else "")

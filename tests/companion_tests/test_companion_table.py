@@ -86,7 +86,9 @@ def test_a_delta_stops_at_the_counters_bounds_and_says_so(games):
     assert t.state["players"][0]["counters"]["health"] == health.min
     assert table.describe(event, t.state).endswith(f"(stops at {health.min})")
     t.act({"type": "reopen"})  # Ann's fall ended the duel: its numbers change only once it is reopened
-    t.act({"type": "adjust", "player": 0, "counter": "health", "delta": 3})
+    with pytest.raises(Conflict, match="Ann is fallen, and a \\+ does not bring them back: use Bring back"):
+        t.act({"type": "adjust", "player": 0, "counter": "health", "delta": 3})
+    t.act({"type": "bring_back", "player": 0, "to": 3}, by=1)  # only an explicit bring back raises her
     t.act({"type": "adjust", "player": 0, "counter": "health", "delta": span})
     assert t.state["players"][0]["counters"]["health"] == health.max
 

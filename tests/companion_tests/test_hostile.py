@@ -299,7 +299,9 @@ def test_a_finished_game_refuses_plain_changes_until_it_is_reopened(client):
     assert snapshot(client, t)["state"]["tracker"]["winner"] == 0, "the winner stays the winner"
     reopened = act(client, t, {"type": "reopen"})
     assert reopened.status_code == 200 and reopened.json["event"]["text"] == "Ann reopened the finished game to change its numbers"
-    assert act(client, t, {"type": "adjust", "player": 1, "counter": "points", "delta": 5}).status_code == 200
+    plus = act(client, t, {"type": "adjust", "player": 1, "counter": "points", "delta": 5})
+    assert plus.status_code == 409 and "use Bring back" in plus.json["error"], "reopened, a + still brings nobody back"
+    assert act(client, t, {"type": "bring_back", "player": 1, "to": 5}).status_code == 200
     state = snapshot(client, t)["state"]
     assert not state["tracker"]["over"] and "reopened" not in state
     assert act(client, t, {"type": "reopen"}).status_code == 409

@@ -161,3 +161,83 @@ def test_a_table_without_a_tracker_in_its_first_event_still_works(make_app):
     refused = act(client, t, {"type": "halve", "version": 2})
     assert refused.status_code == 422 and "unknown action type 'halve'" in refused.json["error"]
     assert client.get(f"/t/{t['id']}").status_code == 200
+
+
+# ---------------------------------------------------------------------------- one door
+
+
+def test_a_plus_on_the_dead_is_refused_and_bring_back_is_logged(client, games):
+    start_health = games["magicka-mayhem"].constants.starting_health
+    t = start(client, "magicka-mayhem", ["Ann", "Ben", "Cy"])
+    assert act(client, t, {"type": "damage", "target": 1, "amount": start_health}).status_code == 200
+    before = now(client, t)
+    plus = act(client, t, {"type": "adjust", "player": 1, "counter": "health", "delta": 2})
+    assert plus.status_code == 409 and "use Bring back on Ben's card" in plus.json["error"]
+    assert now(client, t) == before
+    low = act(client, t, {"type": "bring_back", "player": 1, "to": 0})
+    assert low.status_code == 422 and "must be 1 to" in low.json["error"]
+    back = act(client, t, {"type": "bring_back", "player": 1, "to": 3})
+    assert back.status_code == 200 and back.json["event"]["type"] == "bring_back"
+    assert back.json["event"]["text"] == "Ann brought Ben back (Ben was dead): Health 0 \N{RIGHTWARDS ARROW} 3"
+    assert back.json["state"]["players"][1]["counters"]["health"] == 3 and back.json["state"]["life"] == "health"
+    log = client.get(f"/api/tables/{t['id']}/log").json
+    entries = log["events"] if isinstance(log, dict) else log
+    assert any(e["type"] == "bring_back" and e["by"] == 0 for e in entries)
+    again = act(client, t, {"type": "bring_back", "player": 1, "to": 3})
+    assert again.status_code == 409 and "still in the game" in again.json["error"]
+
+
+def test_a_minus_behind_a_barrier_is_answered_as_damage(client, games):
+    c = games["magicka-mayhem"].constants
+    t = start(client, "magicka-mayhem", ["Ann", "Ben"])
+    act(client, t, {"type": "shield", "target": 1, "shields": c.barrier.shield_cost})
+    hit = act(client, t, {"type": "adjust", "player": 1, "counter": "health", "delta": -1})
+    assert hit.status_code == 200 and hit.json["event"]["type"] == "damage"
+    state = hit.json["state"]
+    assert state["players"][1]["counters"]["health"] == c.starting_health
+    assert state["players"][1]["tracker"]["barrier"]["strength"] == c.barrier.strength - 1
+    heal = act(client, t, {"type": "adjust", "player": 1, "counter": "health", "delta": 1})
+    assert heal.status_code == 422 and "shield barrier keeps Ben from being healed" in heal.json["error"]
+
+
+def test_a_thump_with_no_powermage_is_refused_at_the_table_as_by_the_helper(client, games):
+    game = games["powermage-54"]
+    attack = next(c for c in game.cards if c.type == "attack")
+    thump = next(c for c in game.cards if c.type == "thump")
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    played = act(client, t, {"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id})
+    helped = client.post("/api/rules/powermage-54/attack", json={"attack": attack.id, "attack_thump": thump.id})
+    assert (played.status_code, helped.status_code) == (422, 400)  # a table's refusal, a question's bad input
+    assert played.json["error"] == helped.json["error"] == "the attack's thump needs a PowerMage shown first: say which PowerMage was shown"
+
+
+def test_summons_follow_their_cards(client, games):
+    game = games["magicka-mayhem"]
+    c = game.constants
+    golem = next(card for card in game.cards if card.type == "summon" and card.get("grows") == "attack")
+    sprite = next(card for card in game.cards if card.type == "summon" and card.get("haste"))
+    t = start(client, "magicka-mayhem", ["Ann", "Ben"])
+    act(client, t, {"type": "start_turn", "player": 0})
+    grown = act(client, t, {"type": "summon", "owner": 0, "card": golem.id, "extra": 2}).json
+    unit = grown["state"]["tracker"]["units"][0]
+    assert unit["name"] == golem.name.removeprefix(c.summon_prefix)
+    assert unit["attack"] == golem["attack"] + 2 * c.extra_element_growth and unit["health"] == golem["health"]
+    quick = act(client, t, {"type": "summon", "owner": 0, "card": sprite.id}).json["state"]["tracker"]["units"][1]
+    assert quick["ready"] and not unit["ready"]
+    hit = act(client, t, {"type": "attack", "unit": quick["id"], "target": 1})
+    assert hit.status_code == 200 and hit.json["state"]["players"][1]["counters"]["health"] == c.starting_health - sprite["attack"]
+    spells = grown["state"]["rules"]["spells"]
+    assert next(s for s in spells if s["id"] == golem.id)["text"].startswith("Gains +")
+
+
+def test_sorcerer_duel_summons_take_no_ready_flag_for_a_card(client, games):
+    game = games["sorcerer-duel"]
+    t = start(client, "sorcerer-duel", ["Ann", "Ben"])
+    deck = t["state"]["players"][0]["options"]["deck"]
+    card = next(c for c in game.decks[deck].cards if c.type == "creature" and c["cost"] <= game.constants.mana_per_turn)
+    act(client, t, {"type": "start_turn", "player": 0})
+    told = act(client, t, {"type": "summon", "player": 0, "card": card.id, "ready": True})
+    assert told.status_code == 422 and "card says whether it may attack at once" in told.json["error"]
+    made = act(client, t, {"type": "summon", "player": 0, "card": card.id})
+    assert made.status_code == 200
+    assert made.json["state"]["tracker"]["units"][0]["ready"] == bool(card.get("haste"))

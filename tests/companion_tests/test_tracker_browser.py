@@ -106,7 +106,9 @@ def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     game = games["magicka-mayhem"]
     c = game.constants
     maximum = next(lv for lv in c.mayhem_levels if lv.method == "always")
-    summon = next(card for card in game.cards if card.type == "summon")
+    summon = next(card for card in game.cards if card.type == "summon" and card.get("grows") == "attack")
+    called = summon.name.removeprefix(c.summon_prefix)
+    grown = summon["attack"] + c.extra_element_growth  # one extra element of its kind paid
     ann = phone()
     ann.goto(server.url + "/new/magicka-mayhem")
     ann.get_by_role("radio", name="3", exact=True).check(force=True)
@@ -121,10 +123,15 @@ def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     expect(ann.locator(".t-turn")).to_contain_text("Turn 1: Ann")
     ann.locator('.player[data-index="0"] [data-act="wizard"]').click()
     choose(ann, "Summon a creature card")
-    choose(ann, summon.name)
+    shown = ann.locator("#ask-sheet .btn.pick").filter(has_text=re.compile(f"^{re.escape(called)}"))
+    expect(shown.locator(".card-text")).to_have_text(" ".join(summon["text"].split()).replace("{fire}", "Fire"))
+    choose(ann, called)
+    expect(ann.locator("#ask-sheet")).to_contain_text(f"Extra {summon['grows_with']} paid beyond the cost")
+    ann.locator("#ask-sheet .step.up").click()
     submit(ann)
     creature = ann.locator('.player[data-index="0"] .unit')
-    expect(creature).to_contain_text(f"\u2694 {summon['attack']} \u00b7 \u2665 {summon['health']}")
+    expect(creature.locator(".unit-name")).to_have_text(called)
+    expect(creature).to_contain_text(f"\u2694 {grown} \u00b7 \u2665 {summon['health']}")
     expect(creature).to_contain_text("arrived turn 1")
 
     ann.locator('[data-act="muster"]').click()
@@ -158,7 +165,52 @@ def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     creature.click()
     choose(ann, "Attack")
     choose(ann, "Cy")
-    expect(num(ann, 2, "health")).to_have_text(str(c.starting_health - summon["attack"]))
+    expect(num(ann, 2, "health")).to_have_text(str(c.starting_health - grown))
+    fits_the_phone(ann)
+
+
+def test_magicka_mayhem_has_one_door_and_hasty_creatures(server, phone, games):
+    """A − on a wizard behind a barrier hits the barrier; a + never raises the dead, Bring back
+    does, after asking; a creature whose card says so attacks on arrival."""
+    game = games["magicka-mayhem"]
+    c = game.constants
+    _, t = server.call("POST", "/api/tables", {"game": "magicka-mayhem", "players": ["Ann", "Ben", "Cy"]})
+    path = f"/api/tables/{t['id']}/actions"
+    ann = seated(phone(), server, t["id"], t["token"], 0)
+    server.call("POST", path, {"type": "shield", "target": 1, "shields": c.barrier.shield_cost}, t["token"])
+    barrier = ann.locator('.player[data-index="1"] .chip.barrier')
+    expect(barrier).to_have_text(f"barrier {c.barrier.strength}/{c.barrier.strength}")
+    ann.locator('.counter[data-player="1"][data-counter="health"] .step.down').click()
+    expect(barrier).to_have_text(f"barrier {c.barrier.strength - 1}/{c.barrier.strength}")
+    expect(num(ann, 1, "health")).to_have_text(str(c.starting_health))
+
+    server.call("POST", path, {"type": "damage", "target": 1, "amount": c.starting_health + c.barrier.strength}, t["token"])
+    expect(num(ann, 1, "health")).to_have_text("0")
+    ann.locator('.counter[data-player="1"][data-counter="health"] .step.up').click()
+    expect(ann.locator("#toast")).to_contain_text("Ben is dead, and a + does not bring them back")
+    expect(num(ann, 1, "health")).to_have_text("0")
+    ann.locator('.player[data-index="1"] [data-act="bring-back"]').click()
+    expect(ann.locator("#ask-sheet h2")).to_have_text("Bring Ben back?")
+    for _ in range(4):
+        ann.locator("#ask-sheet .step.up").click()
+    submit(ann)
+    expect(num(ann, 1, "health")).to_have_text("5")
+    expect(ann.locator("#undo-what")).to_contain_text("Ann brought Ben back (Ben was dead)")
+    expect(ann.locator('[data-act="bring-back"]')).to_have_count(0)
+
+    hasty = next(card for card in game.cards if card.type == "summon" and card.get("haste"))
+    called = hasty.name.removeprefix(c.summon_prefix)
+    ann.locator('[data-act="next-turn"]').click()
+    expect(ann.locator(".t-turn")).to_contain_text("Turn 1: Ann")
+    ann.locator('.player[data-index="0"] [data-act="wizard"]').click()
+    choose(ann, "Summon a creature card")
+    choose(ann, called)
+    creature = ann.locator('.player[data-index="0"] .unit')
+    expect(creature).to_contain_text("ready")
+    creature.click()
+    choose(ann, "Attack")
+    choose(ann, "Cy")
+    expect(num(ann, 2, "health")).to_have_text(str(c.starting_health - hasty["attack"]))
     fits_the_phone(ann)
 
 
@@ -183,6 +235,10 @@ def test_a_round_of_sorcerer_duel(server, phone, games):
     mana = c.mana_per_turn + c.mana_per_conversion
     expect(num(ann, 0, "mana")).to_have_text(str(mana))
     ann.locator('[data-act="summon"]').click()
+    expect(ann.locator("#ask-sheet .check")).to_have_count(0)  # no checkbox asks what the card says
+    for card in (card for card in game.decks[deck].cards if card.type == "creature" and card.get("text")):
+        listed = ann.locator("#ask-sheet .pick-chip").filter(has_text=re.compile(f"^{re.escape(card.name)}"))
+        expect(listed.locator(".card-text")).to_contain_text(card["text"])
     choose(ann, creature.name)
     submit(ann)
     expect(num(ann, 0, "mana")).to_have_text(str(mana - creature["cost"]))
@@ -222,6 +278,7 @@ def test_a_round_of_powermage_54_and_the_empty_deck(server, phone, games):
     attack = max((card for card in game.cards if card.type == "attack"), key=lambda card: card["value"])
     thump = min((card for card in game.cards if card.type == "thump"), key=lambda card: card["multiplier"])
     health = min((card for card in game.cards if card.type == "health"), key=lambda card: card["value"])
+    mage = next(card for card in game.cards if card.type == "powermage")
     _, t = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben", "Cy"]})
     ann = seated(phone("dark"), server, t["id"], t["token"], 0)
 
@@ -229,6 +286,14 @@ def test_a_round_of_powermage_54_and_the_empty_deck(server, phone, games):
     choose(ann, "Ben", "target")
     choose(ann, attack.name, "attack")
     choose(ann, thump.name, "thump")
+    submit(ann)  # a thump with no PowerMage shown is refused, as the rule helper refuses it
+    expect(ann.locator("#toast")).to_contain_text("needs a PowerMage shown first")
+    expect(num(ann, 1, "points")).to_have_text(str(c.starting_points))
+    ann.locator('[data-act="attack"]').click()
+    choose(ann, "Ben", "target")
+    choose(ann, attack.name, "attack")
+    choose(ann, thump.name, "thump")
+    choose(ann, mage.name, "powermage")
     submit(ann)
     ben = max(0, c.starting_points - attack["value"] * thump["multiplier"])
     expect(num(ann, 1, "points")).to_have_text(str(ben))

@@ -497,7 +497,8 @@ def test_a_stale_muster_is_refused(games):
 
 
 def summon_card(game):
-    return next(c for c in game.cards if c.type == "summon")
+    """A summon whose creature waits a turn before it attacks, as most do."""
+    return next(c for c in game.cards if c.type == "summon" and not c.get("haste"))
 
 
 def test_creatures_keep_their_yaml_stats_and_wait_a_turn_to_attack(games):
@@ -505,9 +506,10 @@ def test_creatures_keep_their_yaml_stats_and_wait_a_turn_to_attack(games):
     card = summon_card(game)
     t = Table(game, names(2))
     t.act({"type": "start_turn", "player": 0})
-    made = t.act({"type": "summon", "owner": 0, "card": card.id, "health_bonus": 1})
+    made = t.act({"type": "summon", "owner": 0, "card": card.id})
     unit = t.t["units"][0]
-    assert (unit["id"], unit["name"], unit["attack"], unit["health"]) == (made.data["unit"], card.name, card["attack"], card["health"] + 1)
+    called = card.name.removeprefix(game.constants.summon_prefix)
+    assert (unit["id"], unit["name"], unit["attack"], unit["health"]) == (made.data["unit"], called, card["attack"], card["health"])
     assert unit["turn"] == 1 and not unit["ready"]
     t.refused({"type": "attack", "unit": unit["id"], "target": 1}, Invalid, "arrived this turn")
     t.act({"type": "start_turn", "player": 1})
@@ -858,14 +860,22 @@ def test_attacks_and_healing_use_the_cards_values(games):
     game = games["powermage-54"]
     cards = {k: sorted((c for c in game.cards if c.type == k), key=lambda c: c.get("value", c.get("multiplier")))
              for k in ("attack", "defense", "health", "thump")}
+    mages = [c for c in game.cards if c.type == "powermage"]
     attack, thump, defense = cards["attack"][-1], cards["thump"][-1], cards["defense"][0]
     t = Table(game, names(2))
-    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "defense": defense.id},
-                version=False)
+    assert game.constants.thump_needs_powermage
+    t.refused({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id}, Invalid,
+              "the attack's thump needs a PowerMage shown first")
+    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "powermage": mages[0].id,
+                 "defense": defense.id}, version=False)
+    assert f"thumped by {thump.name}, {mages[0].name} shown" in t.text(hit)
     damage = max(0, attack["value"] * thump["multiplier"] - defense["value"])
     assert hit.data["damage"] == damage and t.counter("points", 1) == max(0, game.constants.starting_points - damage)
+    t.refused({"type": "attack", "attacker": 1, "target": 0, "attack": attack.id, "thump": thump.id, "powermage": mages[0].id,
+               "defense": defense.id, "defense_thump": thump.id, "defense_powermage": mages[0].id}, Invalid,
+              f"{mages[0].name} is used 2 times here, but the deck holds one")
     blocked = t.act({"type": "attack", "attacker": 1, "target": 0, "attack": cards["attack"][0].id,
-                     "defense": cards["defense"][-1].id, "defense_thump": thump.id}, version=False)
+                     "defense": cards["defense"][-1].id, "defense_thump": thump.id, "defense_powermage": mages[1].id}, version=False)
     assert blocked.data["damage"] == max(0, cards["attack"][0]["value"] - cards["defense"][-1]["value"] * thump["multiplier"])
     healed = t.act({"type": "heal", "player": 1, "health": cards["health"][0].id}, version=False)
     assert healed.data["amount"] == cards["health"][0]["value"]
@@ -964,7 +974,7 @@ def test_every_game_has_a_tracker_and_every_action_is_known(games, slug):
     t = Table(game, names(game.players.min))
     tracker = RULESETS[t.state["ruleset"]].tracker
     assert tracker is not None and t.state["rules"] == tracker.rules(game, {})
-    with pytest.raises(Invalid, match="the types are: adjust, undo, reopen, roll, coin, first, " + ", ".join(tracker.actions)):
+    with pytest.raises(Invalid, match="the types are: adjust, bring_back, undo, reopen, roll, coin, first, " + ", ".join(tracker.actions)):
         t.act({"type": "cheat"})
     public = table.public(t.state)
     assert "hidden" not in public and public["tracker"] == t.state["tracker"]

@@ -82,6 +82,7 @@ class TableState(TypedDict, Generic[T, P, R, H]):
     tracker: NotRequired[T]
     hidden: NotRequired[H]
     reopened: NotRequired[bool]  # a finished game someone reopened to change its numbers
+    life: NotRequired[str]  # the player counter at whose 0 a player is out (the tracker's `life`)
 
 
 def player(state: TableState[T, P, R, H], value: Any, what: str = "player") -> int:

@@ -20,7 +20,7 @@ from ...play.errors import Invalid
 from ...play.helper import JSON, Field, Helper, Inputs, Option
 from ...play.inputs import MAX_AMOUNT
 from ...play.words import plain_text
-from .ruleset import Constants, Mode, opposite
+from .ruleset import Constants, Mode, creature_name, opposite
 
 SPELL_TYPES = ("spell", "summon")  # spell card spells: the card types of the spell deck
 SUMMON_TYPE = "summon"
@@ -116,6 +116,27 @@ def _splits(copies: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
 def most(hand: Sequence[Card], element: str) -> int:
     """The most of `element` the hand can give one spell (every card that shows it)."""
     return sum(card["value"] for card in hand if element in card["elements"])
+
+
+def extra_paid(spent: Sequence[Card], cost: Sequence[str], element: str) -> int | None:
+    """How many of `element` the cards spent give beyond `cost` (a combo or wild card giving it
+    where it can), or None if they do not pay the cost at all."""
+    if not pay(spent, cost).paid:
+        return None
+    extra = 0
+    while extra < most(spent, element) and pay(spent, [*cost, *[element] * (extra + 1)]).paid:
+        extra += 1
+    return extra
+
+
+def grown(attack: int, health: int, grows: str | None, extra: int, growth: int) -> tuple[int, int]:
+    """A summoned creature's (attack, health): its card's, and `growth` more in what it `grows`
+    for each extra element paid. The tracker's summon and the can-cast helper both use it."""
+    if grows == "attack":
+        return attack + extra * growth, health
+    if grows == "health":
+        return attack, health + extra * growth
+    return attack, health
 
 
 # ---------------------------------------------------------------------------- snap spells at spells
@@ -334,10 +355,29 @@ def _can_cast(game: Game, inputs: Inputs) -> JSON:
     left = Counter(card.id for card in hand)
     left.subtract(card.id for card, _ in payment.uses)
     kept = [card_id for card_id, n in left.items() for _ in range(n)]
-    return {
+    answer: JSON = {
         "verdict": verdict, "details": details, "spell": spell.id, "paid": payment.paid,
         "pay": _spent(payment), "wasted": dict(payment.wasted), "missing": dict(payment.missing), "kept": kept,
     }
+    if spell.type == SUMMON_TYPE and payment.paid:
+        answer["creature"] = _creature(game, spell, hand)
+        details.append(answer["creature"]["line"])
+    return answer
+
+
+def _creature(game: Game, spell: Card, spent: Sequence[Card]) -> JSON:
+    """The creature a summons brings when every card of `spent` is paid into it."""
+    c = game.constants_as(Constants)
+    grows, element = spell.get("grows"), spell.get("grows_with")
+    extra = (extra_paid(spent, spell["cost"], element) or 0) if grows and element else 0
+    growth = c.extra_element_growth or 0  # a card that grows has it: the ruleset's check says so
+    attack, health = grown(spell["attack"], spell["health"], grows, extra, growth)
+    name = creature_name(c, spell.name)
+    line = f"{name} arrives with attack {attack} and health {health}"
+    if grows and element:
+        line += (f": the whole hand spent gives {extra} extra {element}, +{extra * growth} {grows}" if extra
+                 else f"; each extra {element} paid gives it +{growth} {grows}")
+    return {"name": name, "attack": attack, "health": health, "extra": extra, "line": line + "."}
 
 
 # ---------------------------------------------------------------------------- snap-spells

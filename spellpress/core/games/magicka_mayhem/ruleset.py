@@ -70,6 +70,10 @@ class Constants(Model):
     freeze_turns: PositiveInt
     zap_damage: PositiveInt
     weak_multiplier: PositiveInt
+    # what a summon whose card `grows` gains for each extra element paid: needed once a card grows
+    extra_element_growth: PositiveInt | None = None
+    # a summon card's name is this and its creature's ("Summon " + "Magma Golem"); none: the same
+    summon_prefix: Text | None = None
     modes: tuple[Mode, ...] = pydantic.Field(min_length=1)
     mayhem_levels: tuple[MayhemLevel, ...] = pydantic.Field(min_length=1)
     default_mayhem: Ident
@@ -93,6 +97,14 @@ def check(game: Game, report: Report) -> None:
         hint = did_you_mean(c.default_mayhem, levels) or f"; the levels are {one_of(levels)}"
         report.constant(("default_mayhem",), f"unknown Mayhem level '{c.default_mayhem}'{hint}")
     _check_cards(game, c, report)
+
+
+AMOUNTED = ("damage", "heal", "barrier")  # deaths whose card says how much (freeze, zap: the constants)
+
+
+def creature_name(c: Constants, card_name: str) -> str:
+    """The creature a summon card brings: its name without the YAML's summon_prefix."""
+    return card_name.removeprefix(c.summon_prefix or "").strip()
 
 
 def opposite(c: Constants, element: str) -> str | None:
@@ -120,6 +132,21 @@ def _check_cards(game: Game, c: Constants, report: Report) -> None:
             if element in snaps:
                 report.card(card, ("element",), f"'{snaps[element]}' is the snap spell of {element} already")
             snaps.setdefault(element, card.id)
+        if card.get("grows") is not None and c.extra_element_growth is None:
+            report.card(card, ("grows",), "a card that grows needs constants.extra_element_growth: what each extra element adds")
+        if (card.get("grows") is None) != (card.get("grows_with") is None):
+            have, lack = ("grows", "grows_with") if card.get("grows") is not None else ("grows_with", "grows")
+            report.card(card, (have,), f"'{have}' needs '{lack}' too: what grows, and with which extra element")
+        death = card.get("death")
+        if death is not None and card.get("death_to") is None:
+            report.card(card, ("death",), "a death needs 'death_to': whom it reaches")
+        if death in AMOUNTED and card.get("death_amount") is None:
+            report.card(card, ("death",), f"a death that does {death} needs 'death_amount': how much")
+        if death is not None and death not in AMOUNTED and card.get("death_amount") is not None:
+            report.card(card, ("death_amount",), f"a death that does {death} takes its numbers from the constants: "
+                                                 "leave 'death_amount' out")
+        if card.type == "summon" and not creature_name(c, card.name):
+            report.card(card, ("name",), f"the name is only the summon_prefix '{c.summon_prefix}': name the creature too")
         both = set(card.get("weak") or ()) & set(card.get("immune") or ())
         if both:
             report.card(card, ("immune",), f"a creature cannot be both weak and immune to {', '.join(sorted(both))}")

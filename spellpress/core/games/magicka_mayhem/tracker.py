@@ -9,17 +9,25 @@ caster) alone, a disrupted one and summons not at all.
 
 Creatures belong to the wizard who summoned them and stay in play when that wizard dies: a dead
 wizard with creatures still takes turns, and wins if only they (or their creatures) stand. A
-creature cannot attack in the turn it arrived. A shield barrier, on any wizard or creature,
+creature is named for its card's creature (the card's name less the YAML's `summon_prefix`). It
+cannot attack in the turn it arrived, unless its card says so (`haste`); a card that `grows`
+adds to its attack or health for each extra element paid into it (the cards paid are checked,
+and the extra found, by the can-cast helper's own functions); healing never takes it above the
+health it arrived with. When it is destroyed, its card's `death` happens to its `death_to`
+(damage, healing, freezing, wetting, a zap or a barrier, by the rules of each), and a creature
+that destroys in turn has its own death happen after. A shield barrier, on any wizard or creature,
 absorbs damage up to its strength; a target behind one cannot be healed, frozen, zapped, dried
 or made wet. A frozen wizard skips their next turn.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
-from ...models import Card, Game
+from ... import ruletext
+from ...models import Card, Game, field_says
 from ...play import units
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
@@ -39,11 +47,26 @@ from ...play.state import (
     with_tracker,
 )
 from ...play.tracker import Action, Data, Sent, Tracker
-from ...play.words import ARROW, plain_text, plural
-from .helpers import INTERACTIONS, MUSTERS, SPELL_TYPES, SUMMON_TYPE, absorb, after, held, interactive_modes
-from .ruleset import Constants
+from ...play.words import ARROW, and_, plain_text, plural
+from .helpers import (
+    INTERACTIONS,
+    MUSTERS,
+    SPELL_TYPES,
+    SUMMON_TYPE,
+    absorb,
+    after,
+    extra_paid,
+    grown,
+    held,
+    interactive_modes,
+    pay,
+)
+from .ruleset import Constants, creature_name
 
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
+# whom a creature's death reaches (decks.yaml's `death_to`)
+ITS_WIZARD, OPPONENTS, WIZARDS = "its wizard", "every opponent", "every wizard"
+WET_WIZARDS, CREATURES = "every wet wizard", "every creature"
 MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
 
 
@@ -67,8 +90,31 @@ class Spell(TypedDict):
     name: str
     summon: bool
     cost: list[str]
+    text: NotRequired[str]  # its card's text, as a phone shows it
     attack: NotRequired[int]  # a summon's
     health: NotRequired[int]
+    creature: NotRequired[str]  # a summon's creature, as it is called in play
+    haste: NotRequired[bool]  # it may attack on the turn it arrives
+    grows: NotRequired[str | None]  # attack or health: what each extra `grows_with` paid adds to
+    grows_with: NotRequired[str | None]
+    death: NotRequired[Death | None]  # what happens when it is destroyed
+
+
+class Death(TypedDict):
+    """What a creature's card does when it is destroyed (decks.yaml's summon fields)."""
+
+    does: str  # damage, heal, freeze, wet, zap or barrier
+    to: str  # its wizard, every opponent, every wizard, every wet wizard or every creature
+    amount: int | None  # damage, healing, a barrier's strength
+    text: str  # as its card says it
+
+
+class ElementCard(TypedDict):
+    id: str
+    name: str
+    value: int
+    elements: list[str]
+    count: int
 
 
 class BarrierRules(TypedDict):
@@ -88,6 +134,8 @@ class Rules(TypedDict):
     freeze_turns: int
     zap_damage: int
     interactive_modes: list[str]
+    elements: NotRequired[list[ElementCard]]  # the element cards a summons is paid with
+    growth: NotRequired[int]  # what a growing creature gains for each extra element paid
 
 
 class Barrier(TypedDict):
@@ -105,6 +153,7 @@ class Status(TypedDict, total=False):
 
 class Creature(units.Unit):
     card: str | None  # the summon's card, or None for one typed in
+    haste: NotRequired[bool]  # may attack in the turn it arrives (its card says so)
     held: int | None  # the turn it was frozen in, and could not attack
     wet: bool
     frozen: int
@@ -147,10 +196,23 @@ State = TableState[Fields, Mine, Rules, Hidden]
 Target = tuple[Literal["player"], int] | tuple[Literal["unit"], str]
 
 
-def _spell(card: Card) -> Spell:
-    spell: Spell = {"id": card.id, "name": card.name, "summon": card.type == SUMMON_TYPE, "cost": list(card.get("cost", ()))}
+def _death_of(game: Game, card: Card, elements: list[str]) -> Death | None:
+    said = field_says(card.fields, game.card_types[card.type], "death") if card.get("death") else None
+    if said is None:
+        return None
+    text, _ = ruletext.render(said, game.text_context)  # its card's text rendered the same sentence already
+    return {"does": card["death"], "to": card.get("death_to") or ITS_WIZARD, "amount": card.get("death_amount"),
+            "text": plain_text(text or "", elements)}
+
+
+def _spell(game: Game, c: Constants, card: Card, elements: list[str]) -> Spell:
+    spell: Spell = {"id": card.id, "name": card.name, "summon": card.type == SUMMON_TYPE, "cost": list(card.get("cost", ())),
+                    "text": plain_text(card.get("text", ""), elements)}
     if card.type == SUMMON_TYPE:
         spell["attack"], spell["health"] = card.get("attack", 0), card.get("health", 1)
+        spell["creature"], spell["haste"] = creature_name(c, card.name), bool(card.get("haste"))
+        spell["grows"], spell["grows_with"] = card.get("grows"), card.get("grows_with")
+        spell["death"] = _death_of(game, card, elements)
     return spell
 
 
@@ -168,7 +230,10 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
             {"id": card.id, "name": card.name, "text": plain_text(card.get("text", ""), elements), "count": card.count}
             for card in (deck.cards if deck else ())
         ],
-        "spells": [_spell(card) for card in spells],
+        "spells": [_spell(game, c, card, elements) for card in spells],
+        "elements": [{"id": card.id, "name": card.name, "value": card["value"], "elements": list(card["elements"]), "count": card.count}
+                     for card in game.cards if card.get("elements") and card.get("value")],
+        "growth": c.extra_element_growth or 0,
         "threshold": c.interaction_threshold,
         "barrier": {
             "shield_cost": c.barrier.shield_cost, "strength": c.barrier.strength,
@@ -235,7 +300,8 @@ def settle(state: State) -> State:
     ready: list[Creature] = []
     moved = False
     for u in t["units"]:
-        can = u["owner"] == t["player"] and u["turn"] < turn and u.get("attacked") != turn and u.get("held") != turn
+        can = (u["owner"] == t["player"] and (u["turn"] < turn or bool(u.get("haste")))
+               and u.get("attacked") != turn and u.get("held") != turn)
         moved |= u.get("ready") != can
         ready.append(u if u.get("ready") == can else {**u, "ready": can})
     return settled(state, lambda f: {
@@ -299,8 +365,9 @@ def _exists(state: State, target: Target) -> bool:
     return target[0] == "player" or units.get(state["tracker"]["units"], target[1]) is not None
 
 
-def _hurt(state: State, target: Target, amount: int) -> tuple[State, Data]:
-    """Damage through the target's barrier first; a creature at 0 health is destroyed."""
+def _hurt(state: State, target: Target, amount: int, deaths: bool = False) -> tuple[State, Data]:
+    """Damage through the target's barrier first; a creature at 0 health is destroyed, and its
+    card's death happens (`deaths`: false for an action logged before deaths were the tracker's)."""
     holder = _holder(state, target)
     result: Data = {}
     barrier = holder.get("barrier")
@@ -319,6 +386,10 @@ def _hurt(state: State, target: Target, amount: int) -> tuple[State, Data]:
         if health <= 0:
             state = _units(state, ref, None)
             result["destroyed"] = True
+            if deaths:
+                state, happened = _deaths(state, [unit])
+                if happened:
+                    result["deaths"] = happened
         else:
             state = _units(state, ref, {**unit, "health": health})
     return state, result
@@ -331,6 +402,102 @@ def _hurt_text(state: State, data: Mapping[str, Any], target: Target, who: str) 
     if "to" in data and data["to"] != data["from"]:
         text += f" {who}: health {data['from']} {ARROW} {data['to']}."
     if data.get("destroyed"):
+        text += f" {who} is destroyed."
+    for i, death in enumerate(data.get("deaths", [])):
+        text += f" {death['text']}" if i == 0 else f" {death['creature']}: {death['text']}"
+        for effect in death["effects"]:
+            text += _effect_text(effect)
+    return text
+
+
+# ---------------------------------------------------------------------------- deaths
+
+
+def _deaths(state: State, fallen: list[Creature]) -> tuple[State, list[Data]]:
+    """What the cards of the creatures destroyed say happens, one after another: a creature that
+    a death destroys in turn has its own death happen after."""
+    queue, happened = list(fallen), []
+    while queue:
+        unit = queue.pop(0)
+        spell = next((s for s in state["rules"]["spells"] if s["id"] == unit.get("card")), None)
+        death = spell.get("death") if spell else None
+        if not death:
+            continue
+        effects: list[Data] = []
+        for target in _reached(state, unit["owner"], death["to"]):
+            if _exists(state, target):
+                state, effect = _death_effect(state, death, target, queue)
+                if effect:
+                    effects.append(effect)
+        happened.append({"creature": units.called(state, unit), "text": death["text"], "effects": effects})
+    return state, happened
+
+
+def _reached(state: State, owner: int, to: str) -> list[Target]:
+    """Whom a death reaches: wizards still standing, or every creature in play."""
+    if to == CREATURES:
+        return [("unit", u["id"]) for u in state["tracker"]["units"]]
+    standing = [i for i in range(len(state["players"])) if value(state, HEALTH, i) > 0]
+    chosen = {
+        ITS_WIZARD: [i for i in standing if i == owner],
+        OPPONENTS: [i for i in standing if i != owner],
+        WIZARDS: standing,
+        WET_WIZARDS: [i for i in standing if mine(state, i).get("wet")],
+    }.get(to, [])
+    return [("player", i) for i in chosen]
+
+
+def _death_effect(state: State, death: Death, target: Target, fallen: list[Creature]) -> tuple[State, Data | None]:
+    """A death's effect on one target, by the rules of damage, healing, wetness and barriers;
+    creatures it destroys are added to `fallen`."""
+    r, who, holder = state["rules"], _called(state, target), _holder(state, target)
+    does, amount = death["does"], death.get("amount") or 0
+    if does in ("heal", "freeze", "wet", "zap") and holder.get("barrier"):
+        return state, {"who": who, "kept": True}
+    if does == "zap" and not holder.get("wet"):
+        return state, None
+    unit = units.get(state["tracker"]["units"], target[1]) if target[0] == "unit" else None
+    if does in ("damage", "zap"):
+        if does == "zap":
+            wet, frozen = after("zaps", bool(holder.get("wet")), holder.get("frozen", 0), r["freeze_turns"])
+            state = _set(state, target, {"wet": wet, "frozen": frozen})
+            amount = r["zap_damage"]
+        state, result = _hurt(state, target, amount)
+        if unit is not None and result.get("destroyed"):
+            fallen.append(unit)
+        return state, {"who": who, "damage": amount, **result}
+    if does == "heal":
+        if unit is not None:
+            health = max(unit["health"], min(unit["max"], unit["health"] + amount))
+            return _units(state, unit["id"], {**unit, "health": health}), {"who": who, "from": unit["health"], "to": health}
+        assert target[0] == "player"  # a creature was healed above
+        state, before, now = move(state, HEALTH, amount, target[1])
+        return state, {"who": who, "from": before, "to": now}
+    if does in ("freeze", "wet"):
+        effect = "freezes" if does == "freeze" else "wets"
+        wet, frozen = after(effect, bool(holder.get("wet")), holder.get("frozen", 0), r["freeze_turns"])
+        return _set(state, target, {"wet": wet, "frozen": frozen}), {"who": who, does: True}
+    old = holder.get("barrier") or {"strength": 0, "max": 0}
+    barrier: Barrier = {"strength": max(old["strength"], amount), "max": max(old["max"], amount)}
+    return _set(state, target, {"barrier": barrier}), {"who": who, "barrier": barrier["strength"], "raised": True}
+
+
+def _effect_text(effect: Mapping[str, Any]) -> str:
+    who = effect["who"]
+    if effect.get("kept"):
+        return f" A barrier keeps it from {who}."
+    if effect.get("raised"):
+        return f" {who} has a barrier of strength {effect['barrier']}."
+    if effect.get("freeze"):
+        return f" {who} is frozen."
+    if effect.get("wet"):
+        return f" {who} is wet."
+    text = ""
+    if effect.get("absorbed"):
+        text += f" {who}'s barrier absorbs {effect['absorbed']}" + ("." if effect.get("barrier") else " and collapses.")
+    if "to" in effect and effect["to"] != effect["from"]:
+        text += f" {who}: health {effect['from']} {ARROW} {effect['to']}."
+    if effect.get("destroyed"):
         text += f" {who} is destroyed."
     return text
 
@@ -554,15 +721,49 @@ def _describe_turn(data: Mapping[str, Any], state: State) -> str:
 # ---------------------------------------------------------------------------- creatures
 
 
+def _element_cards(state: State, value: Any) -> list[Card]:
+    """The element cards a phone says were paid (ids, a card once for each copy), as `pay` reads them."""
+    known = {e["id"]: e for e in state["rules"].get("elements", [])}
+    if not isinstance(value, list) or len(value) > units.MAX_UNITS:
+        raise Invalid("paid must be a list of the element cards paid, such as [\"fire\", \"earth\"]")
+    cards: list[Card] = []
+    for card_id, n in Counter(value).items():
+        entry = card_of(list(known.values()), card_id, "element card")
+        if n > entry["count"]:
+            copies = "1 copy" if entry["count"] == 1 else f"{entry['count']} copies"
+            raise Invalid(f"{n} {entry['name']} are paid, but the deck has only {copies}")
+        card = Card(entry["id"], entry["name"], "", "", entry["count"], {"value": entry["value"], "elements": tuple(entry["elements"])})
+        cards += [card] * n
+    return cards
+
+
 def _parse_summon(state: State, action: Sent) -> Data:
     data: Data = {"owner": player(state, action.get("owner"), "owner")}
     if action.get("card") is not None:
         card = card_of([s for s in state["rules"]["spells"] if s["summon"]], action.get("card"), "summon")
-        data.update(
-            card=card["id"], name=card["name"],
-            attack=card["attack"] + whole(action.get("attack_bonus", 0), "attack_bonus", 0, MAX_AMOUNT),
-            health=card["health"] + whole(action.get("health_bonus", 0), "health_bonus", 0, MAX_AMOUNT),
-        )
+        called = card.get("creature", card["name"])
+        grows, element = card.get("grows"), card.get("grows_with")
+        if "attack_bonus" in action or "health_bonus" in action:
+            raise Invalid(f"{called} grows only by what its card says, from what was paid: send the element cards paid ('paid')"
+                          + (f", or how many extra {element} ('extra')" if element else ""))
+        extra = 0
+        if action.get("paid") is not None:
+            if action.get("extra") is not None:
+                raise Invalid("send the element cards paid ('paid') or how many extra were paid ('extra'), not both")
+            spent = _element_cards(state, action.get("paid"))
+            payment = pay(spent, card["cost"])
+            if not payment.paid:
+                short = and_([f"{n} {e}" for e, n in payment.missing.items()])
+                raise Invalid(f"those cards do not pay for {card['name']}: {short} short")
+            extra = (extra_paid(spent, card["cost"], element) or 0) if grows and element else 0
+        elif action.get("extra") is not None:
+            extra = whole(action.get("extra"), "extra", 0, MAX_AMOUNT)
+            if extra and not (grows and element):
+                raise Invalid(f"{called} does not grow from extra elements: its card says nothing of it")
+        attack, health = grown(card["attack"], card["health"], grows, extra, state["rules"].get("growth", 0))
+        data.update(card=card["id"], name=called, attack=attack, health=health, haste=bool(card.get("haste")))
+        if extra:
+            data.update(extra=extra, grows=grows, grows_with=element)
     else:
         data.update(
             card=None, name=label(action.get("name"), "a creature's name"),
@@ -584,12 +785,16 @@ def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         "turn": t["turn"], "attacked": None, "held": None,
         "wet": False, "frozen": 0, "barrier": None, "ready": False,
     }
+    if data.get("haste"):
+        unit["haste"] = True
     state = with_tracker(state, lambda f: {**f, "units": [*f["units"], unit], "next_unit": f["next_unit"] + 1})
     return state, {"unit": unit["id"]}
 
 
 def _describe_summon(data: Mapping[str, Any], state: State) -> str:
-    return f"{name(state, data['owner'])} summoned {data['name']} (attack {data['attack']}, health {data['health']})"
+    grew = f"; {data['extra']} extra {data['grows_with']} paid: it grows in {data['grows']}" if data.get("extra") else ""
+    haste = "; it may attack at once" if data.get("haste") else ""
+    return f"{name(state, data['owner'])} summoned {data['name']} (attack {data['attack']}, health {data['health']}{grew}){haste}"
 
 
 def _parse_attack(state: State, action: Sent) -> Data:
@@ -607,7 +812,7 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         if unit["owner"] != t["player"]:
             whose = f"{name(state, t['player'])}'s" if t["player"] is not None else "nobody's (start a turn)"
             raise Invalid(f"it is {whose} turn: {units.called(state, unit)} attacks on {name(state, unit['owner'])}'s turns")
-        if unit["turn"] >= t["turn"]:
+        if unit["turn"] >= t["turn"] and not unit.get("haste"):
             raise Invalid(f"{unit['name']} arrived this turn and cannot attack until its summoner's next turn")
         if unit.get("held") == t["turn"]:
             raise Invalid(f"{unit['name']} is frozen this turn")
@@ -621,7 +826,7 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         return state, {}
     who, attacker = _called(state, target), units.called(state, unit)
     state = _units(state, unit["id"], {**unit, "attacked": t["turn"]})
-    state, result = _hurt(state, target, unit["attack"])
+    state, result = _hurt(state, target, unit["attack"], bool(data.get("death_effects")))
     return state, {"damage": unit["attack"], "who": who, "attacker": attacker, **result}
 
 
@@ -660,7 +865,7 @@ def _apply_damage(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if not _exists(state, target):
         return state, {}
     who = _called(state, target)
-    state, result = _hurt(state, target, data["amount"])
+    state, result = _hurt(state, target, data["amount"], bool(data.get("death_effects")))
     return state, {"who": who, **result}
 
 
@@ -688,8 +893,14 @@ def _apply_heal(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         state, before, after = move(state, HEALTH, data["amount"], target[1])
         return state, {"who": who, "from": before, "to": after}
     unit = units.find(state["tracker"]["units"], target[1])
-    return _units(state, unit["id"], {**unit, "health": unit["health"] + data["amount"]}), {
-        "who": who, "from": unit["health"], "to": unit["health"] + data["amount"]}
+    if strict and unit["health"] >= unit["max"]:
+        raise Invalid(f"{who} has its full health of {unit['max']}: healing never takes a creature above the health "
+                      "it arrived with")
+    # a heal logged before the cap (no "capped" in its data) replays as it was made
+    health = unit["health"] + data["amount"]
+    if data.get("capped"):
+        health = max(unit["health"], min(unit["max"], health))
+    return _units(state, unit["id"], {**unit, "health": health}), {"who": who, "from": unit["health"], "to": health}
 
 
 def _describe_heal(data: Mapping[str, Any], state: State) -> str:
@@ -762,7 +973,7 @@ def _apply_zap(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     holder = _holder(state, target)
     wet, frozen = after("zaps", holder.get("wet"), holder.get("frozen"), state["rules"]["freeze_turns"])
     state = _set(state, target, {"wet": wet, "frozen": frozen})
-    state, result = _hurt(state, target, state["rules"]["zap_damage"])
+    state, result = _hurt(state, target, state["rules"]["zap_damage"], bool(data.get("death_effects")))
     return state, {"damage": state["rules"]["zap_damage"], "who": who, **result}
 
 
@@ -817,22 +1028,47 @@ def _describe_unshield(data: Mapping[str, Any], state: State) -> str:
     return f"{data.get('who') or _called(state, _ref(data))}'s barrier is destroyed"
 
 
+def _dying(parse: Callable[[State, Sent], Data]) -> Callable[[State, Sent], Data]:
+    """An action that may destroy a creature: its event says that the creature's death is the
+    tracker's to carry out (one logged before did not, and replays without it)."""
+    return lambda state, action: {**parse(state, action), "death_effects": True}
+
+
+# ---------------------------------------------------------------------------- one door
+
+
+def _gone(state: State, i: int) -> str | None:
+    return "dead" if value(state, HEALTH, i) <= 0 else None
+
+
+def _govern(state: State, counter: str, who: int | None, delta: int) -> tuple[str, dict[str, Any]] | None:
+    """A wizard's health moves by the rules alone. Behind a barrier, a `−` is damage, which the
+    barrier absorbs first, and a `+` is healing, which the barrier keeps out; with no barrier, a
+    plain change is what the rules would do, and stays one."""
+    if counter != HEALTH or who is None or not mine(state, who).get("barrier"):
+        return None
+    return ("damage", {"target": who, "amount": -delta}) if delta < 0 else ("heal", {"target": who, "amount": delta})
+
+
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=HEALTH,
+    gone=_gone,
+    govern=_govern,
     actions={
         "muster": Action(_parse_muster, _apply_muster, _describe_muster, draw=_draw_muster, ordered=True, undoable=False, shown=True),
         "mayhem_level": Action(_parse_level, _apply_level, _describe_level),
         "start_turn": Action(_parse_player, _apply_turn, _describe_turn),
         "summon": Action(_parse_summon, _apply_summon, _describe_summon),
-        "attack": Action(_parse_attack, _apply_attack, _describe_attack),
+        "attack": Action(_dying(_parse_attack), _apply_attack, _describe_attack),
         "remove": Action(_parse_unit, _apply_remove, _describe_remove),
-        "damage": Action(_parse_amount, _apply_damage, _describe_damage),
-        "heal": Action(_parse_amount, _apply_heal, _describe_heal),
+        "damage": Action(_dying(_parse_amount), _apply_damage, _describe_damage),
+        "heal": Action(lambda s, a: {**_parse_amount(s, a), "capped": True}, _apply_heal, _describe_heal),
         "wet": Action(lambda s, a: _parse_switch(s, a, True), _apply_wet, _describe_wet),
         "freeze": Action(lambda s, a: _parse_switch(s, a, True), _apply_freeze, _describe_freeze),
-        "zap": Action(lambda s, a: _target(s, a), _apply_zap, _describe_zap),
+        "zap": Action(_dying(_target), _apply_zap, _describe_zap),
         "shield": Action(_parse_shield, _apply_shield, _describe_shield),
         "unshield": Action(lambda s, a: _target(s, a), _apply_unshield, _describe_unshield),
     },

@@ -2,18 +2,17 @@
 
 The sums are the ruleset's (`clash`, `thumped`, `halved`); this module picks the cards, checks
 that a thump has its PowerMage shown (when the YAML's `thump_needs_powermage` says so) and that
-no card is played more often than the deck holds it.
+no card is played more often than the deck holds it: the ruleset's `attack` and `heal`, which the
+tracker's actions call too.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
-
 from ...models import Card, Game
-from ...play.errors import Invalid
 from ...play.helper import JSON, Field, Helper, Inputs, Option
-from .ruleset import Constants, clash, halved, points_after, thumped
+from .ruleset import Constants, Played, halved, played, points_after
+from .ruleset import attack as play_attack
+from .ruleset import heal as play_heal
 
 ATTACK, DEFENSE, HEALTH, THUMP, POWERMAGE = "attack", "defense", "health", "thump", "powermage"  # decks.yaml
 MOST_POINTS = 10_000  # points typed on a phone: there is no upper limit, but more is a typo
@@ -67,25 +66,8 @@ def _empty_deck_fields(game: Game) -> list[Field]:
             for i in range(1, game.players.max + 1)]
 
 
-def _multiplier(game: Game, inputs: Inputs, prefix: str, what: str) -> int | None:
-    """The thump's multiplier, refused without the PowerMage the YAML asks for."""
-    thump = inputs[f"{prefix}thump"]
-    if thump is None:
-        return None
-    if game.constants_as(Constants).thump_needs_powermage and inputs[f"{prefix}powermage"] is None:
-        field = f"{prefix}powermage"
-        raise Invalid(f"the {what} thump needs a PowerMage shown first: say which in '{field}'")
-    multiplier: int = game.card(thump)["multiplier"]  # an int field of a thump card (decks.yaml)
-    return multiplier
-
-
-def _within_the_deck(game: Game, cards: Iterable[str | None]) -> None:
-    """No card is played more often than the deck holds it (each PowerMage is one of a kind)."""
-    for card_id, n in Counter(c for c in cards if c is not None).items():
-        card = game.card(card_id)
-        if n > card.count:
-            held = "one" if card.count == 1 else f"{card.count}"
-            raise Invalid(f"{card.name} is used {n} times here, but the deck holds {held}")
+def _card(game: Game, card_id: str | None) -> Played | None:
+    return played(game.card(card_id)) if card_id is not None else None
 
 
 def _worth(game: Game, card: Card, thump: str | None, total: int) -> str:
@@ -100,13 +82,13 @@ def _after(points: int, to: int) -> str:
 
 
 def _attack(game: Game, inputs: Inputs) -> JSON:
-    _within_the_deck(game, (inputs["attack_thump"], inputs["defense_thump"], inputs["attack_powermage"], inputs["defense_powermage"]))
     attack = game.card(inputs["attack"])
     defense = game.card(inputs["defense"]) if inputs["defense"] else None
-    if inputs["defense_thump"] and defense is None:
-        raise Invalid("a defense thump multiplies a defense card: name the defense card too")
-    sums = clash(attack["value"], _multiplier(game, inputs, "attack_", "attack's"),
-                 defense["value"] if defense else 0, _multiplier(game, inputs, "defense_", "defense's"))
+    sums = play_attack(
+        game.constants_as(Constants).thump_needs_powermage, played(attack),
+        _card(game, inputs["attack_thump"]), _card(game, inputs["attack_powermage"]), _card(game, inputs["defense"]),
+        _card(game, inputs["defense_thump"]), _card(game, inputs["defense_powermage"]),
+    )
     points = inputs["points"]
     to = points_after(points, -sums.damage)
     details = [_worth(game, attack, inputs["attack_thump"], sums.strength)]
@@ -128,7 +110,8 @@ def _attack(game: Game, inputs: Inputs) -> JSON:
 
 def _heal(game: Game, inputs: Inputs) -> JSON:
     card = game.card(inputs["health"])
-    amount = thumped(card["value"], _multiplier(game, inputs, "", "health card's"))
+    amount = play_heal(game.constants_as(Constants).thump_needs_powermage, played(card),
+                       _card(game, inputs["thump"]), _card(game, inputs["powermage"]))
     points = inputs["points"]
     to = points_after(points, amount)
     return {

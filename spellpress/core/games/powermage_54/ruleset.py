@@ -1,14 +1,20 @@
 """PowerMage 54: points, thump multipliers, the hand limit and the halving on an empty draw deck.
 
 The game's arithmetic is here too, as pure functions the tracker and the rule helpers share:
-a card's value times its thump, an attack less its defense, the halving of points.
+a card's value times its thump, an attack less its defense, the halving of points; and the two
+plays both of them check, `attack` and `heal` (a thump needs its PowerMage shown, no card is
+used more often than the deck holds it), so the tracker and the helper refuse the same plays.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from ...models import Game
+from ...models import Card, Game
+from ...play.errors import Invalid
 from ...ruleset import Report
 from ...schema import Flag, Ident, Model, PositiveInt
 from ..checks import decks_exist
@@ -77,3 +83,59 @@ def points_after(points: int, change: int) -> int:
 def halved(points: int, divisor: int) -> int:
     """An empty draw deck's halving: rounding down."""
     return points // divisor
+
+
+# ---------------------------------------------------------------------------- plays
+
+# A card as a play names it: id, name, count, and its value (attack, defense, health) or its
+# multiplier (thump). The tracker keeps these in a table's rules; the helper makes them from the
+# game's cards, with `played`.
+Played = Mapping[str, Any]
+
+
+def played(card: Card) -> dict[str, Any]:
+    """A card of the game as the plays read it."""
+    entry: dict[str, Any] = {"id": card.id, "name": card.name, "count": card.count}
+    for key in ("value", "multiplier"):
+        if card.get(key) is not None:
+            entry[key] = card.get(key)
+    return entry
+
+
+def _within_the_deck(cards: tuple[Played | None, ...]) -> None:
+    """No card is used more often than the deck holds it (each PowerMage is one of a kind)."""
+    used = Counter(card["id"] for card in cards if card is not None)
+    for card in cards:
+        if card is None or card.get("count") is None:
+            continue
+        n = used.pop(card["id"], 0)
+        if n > card["count"]:
+            held = "one" if card["count"] == 1 else f"{card['count']}"
+            raise Invalid(f"{card['name']} is used {n} times here, but the deck holds {held}")
+
+
+def _multiplier(needs_powermage: bool, thump: Played | None, powermage: Played | None, what: str) -> int | None:
+    """A thump's multiplier, refused without the PowerMage the YAML asks for."""
+    if thump is None:
+        return None
+    if needs_powermage and powermage is None:
+        raise Invalid(f"the {what} thump needs a PowerMage shown first: say which PowerMage was shown")
+    multiplier: int = thump["multiplier"]
+    return multiplier
+
+
+def attack(needs_powermage: bool, card: Played, thump: Played | None = None, powermage: Played | None = None,
+           defense: Played | None = None, defense_thump: Played | None = None, defense_powermage: Played | None = None) -> Clash:
+    """An attack as played: its sums, or Invalid with the reason it cannot be played so."""
+    _within_the_deck((thump, defense_thump, powermage, defense_powermage))
+    if defense_thump is not None and defense is None:
+        raise Invalid("a defense thump multiplies a defense card: name the defense card too")
+    return clash(card["value"], _multiplier(needs_powermage, thump, powermage, "attack's"),
+                 defense["value"] if defense else 0, _multiplier(needs_powermage, defense_thump, defense_powermage, "defense's"))
+
+
+def heal(needs_powermage: bool, card: Played, thump: Played | None = None, powermage: Played | None = None) -> int:
+    """The points a health card gives as played, or Invalid with the reason it cannot be played so."""
+    _within_the_deck((thump, powermage))
+    value: int = card["value"]
+    return thumped(value, _multiplier(needs_powermage, thump, powermage, "health card's"))

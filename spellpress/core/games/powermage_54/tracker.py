@@ -4,13 +4,14 @@ When the draw deck runs out, every player still in the game has their points div
 YAML's `empty_deck_divisor`, rounding down. A player at 0 points is defeated and out; the last
 one standing wins. An attack is its card's value, times a thump card's multiplier, less the
 defense card's value times its own thump, never below 0; a health card adds its value, times a
-thump's. The thump needs a PowerMage shown, which the players check at the table.
+thump's. A thump needs a PowerMage shown (when the YAML says so): the action names it, and is
+refused without it by the same function (the ruleset's `attack`, `heal`) as the rule helper.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Never, NotRequired, TypedDict
+from typing import Any, Never, NotRequired, TypedDict, cast
 
 from ...models import Game
 from ...play.errors import Conflict, Invalid
@@ -18,15 +19,18 @@ from ...play.inputs import card_of
 from ...play.state import TableState, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW
-from .ruleset import Constants, clash, halved, thumped
+from .ruleset import Constants, halved, played
+from .ruleset import attack as play_attack
+from .ruleset import heal as play_heal
 
 POINTS = "points"  # the counter of game.yaml
-ATTACK, DEFENSE, HEALTH, THUMP = "attack", "defense", "health", "thump"  # card types of decks.yaml
+ATTACK, DEFENSE, HEALTH, THUMP, POWERMAGE = "attack", "defense", "health", "thump", "powermage"  # card types of decks.yaml
 
 
 class Card(TypedDict):
     id: str
     name: str
+    count: NotRequired[int]  # copies in the deck (kept since thumps were checked against it)
     value: NotRequired[int]  # an attack, defense or health card's
     multiplier: NotRequired[int]  # a thump card's
 
@@ -35,7 +39,7 @@ class Rules(TypedDict):
     points: str
     divisor: int
     thump_needs_powermage: bool
-    cards: dict[str, list[Card]]  # by type: attack, defense, health, thump
+    cards: dict[str, list[Card]]  # by type: attack, defense, health, thump, powermage
 
 
 class Last(TypedDict):
@@ -62,14 +66,13 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
     c = game.constants_as(Constants)
     if not any(counter.id == POINTS and counter.scope == "player" for counter in game.counters):
         return None
-    cards: dict[str, list[Card]] = {ATTACK: [], DEFENSE: [], HEALTH: [], THUMP: []}
+    cards: dict[str, list[Card]] = {ATTACK: [], DEFENSE: [], HEALTH: [], THUMP: [], POWERMAGE: []}
     for card in game.cards:
-        if card.type in (ATTACK, DEFENSE, HEALTH) and card.get("value") is not None:
-            cards[card.type].append({"id": card.id, "name": card.name, "value": card.get("value")})
-        elif card.type == THUMP and card.get("multiplier") is not None:
-            cards[THUMP].append({"id": card.id, "name": card.name, "multiplier": card.get("multiplier")})
+        if ((card.type in (ATTACK, DEFENSE, HEALTH) and card.get("value") is not None)
+                or (card.type == THUMP and card.get("multiplier") is not None) or card.type == POWERMAGE):
+            cards[card.type].append(cast(Card, played(card)))
     for kind in cards:
-        cards[kind].sort(key=lambda card: (card.get("value", card.get("multiplier")), card["name"]))
+        cards[kind].sort(key=lambda card: (card.get("value", card.get("multiplier", 0)), card["name"]))
     return {"points": POINTS, "divisor": c.empty_deck_divisor, "thump_needs_powermage": c.thump_needs_powermage, "cards": cards}
 
 
@@ -122,7 +125,8 @@ def _describe_halve(data: Mapping[str, Any], state: State) -> str:
 def _optional(state: State, action: Sent, key: str, kind: str) -> Card | None:
     if action.get(key) is None:
         return None
-    return card_of(state["rules"]["cards"][kind], action.get(key), f"{kind} card")
+    what = "PowerMage" if kind == POWERMAGE else f"{kind} card"
+    return card_of(state["rules"]["cards"].get(kind, []), action.get(key), what)
 
 
 def _parse_attack(state: State, action: Sent) -> Data:
@@ -132,16 +136,19 @@ def _parse_attack(state: State, action: Sent) -> Data:
         raise Invalid("a player does not attack themselves")
     attack = card_of(state["rules"]["cards"][ATTACK], action.get("attack"), "attack card")
     thump = _optional(state, action, "thump", THUMP)
+    mage = _optional(state, action, "powermage", POWERMAGE)
     defense = _optional(state, action, "defense", DEFENSE)
     guard = _optional(state, action, "defense_thump", THUMP)
-    if guard and not defense:
-        raise Invalid("a defense thump multiplies a defense card: name the defense card too")
-    sums = clash(attack["value"], thump and thump["multiplier"], defense["value"] if defense else 0, guard and guard["multiplier"])
-    return {
+    guard_mage = _optional(state, action, "defense_powermage", POWERMAGE)
+    sums = play_attack(state["rules"]["thump_needs_powermage"], attack, thump, mage, defense, guard, guard_mage)
+    data: Data = {
         "attacker": attacker, "target": target, "attack": attack["id"], "thump": thump and thump["id"],
         "defense": defense and defense["id"], "defense_thump": guard and guard["id"],
         "strength": sums.strength, "block": sums.block, "damage": sums.damage,
     }
+    if mage or guard_mage:
+        data.update(powermage=mage and mage["id"], defense_powermage=guard_mage and guard_mage["id"])
+    return data
 
 
 def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
@@ -155,14 +162,21 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
 
 
 def _card_name(state: State, kind: str, card_id: str | None) -> str:
-    return next((c["name"] for c in state["rules"]["cards"][kind] if c["id"] == card_id), card_id or "")
+    return next((c["name"] for c in state["rules"]["cards"].get(kind, []) if c["id"] == card_id), card_id or "")
+
+
+def _thump_text(state: State, thump: str | None, powermage: str | None) -> str:
+    if not thump:
+        return ""
+    shown = f", {_card_name(state, POWERMAGE, powermage)} shown" if powermage else ""
+    return f" thumped by {_card_name(state, THUMP, thump)}{shown}"
 
 
 def _describe_attack(data: Mapping[str, Any], state: State) -> str:
-    attack = _card_name(state, ATTACK, data["attack"]) + (f" thumped by {_card_name(state, THUMP, data['thump'])}" if data["thump"] else "")
+    attack = _card_name(state, ATTACK, data["attack"]) + _thump_text(state, data["thump"], data.get("powermage"))
     text = f"{name(state, data['attacker'])} attacked {name(state, data['target'])} with {attack} ({data['strength']})"
     if data["defense"]:
-        guard = f" thumped by {_card_name(state, THUMP, data['defense_thump'])}" if data["defense_thump"] else ""
+        guard = _thump_text(state, data["defense_thump"], data.get("defense_powermage"))
         text += f"; {_card_name(state, DEFENSE, data['defense'])}{guard} blocks {data['block']}"
     text += f": {data['damage']} damage"
     if "to" in data:
@@ -174,8 +188,12 @@ def _parse_heal(state: State, action: Sent) -> Data:
     who = player(state, action.get("player"))
     card = card_of(state["rules"]["cards"][HEALTH], action.get("health"), "health card")
     thump = _optional(state, action, "thump", THUMP)
-    return {"player": who, "health": card["id"], "thump": thump and thump["id"],
-            "amount": thumped(card["value"], thump and thump["multiplier"])}
+    mage = _optional(state, action, "powermage", POWERMAGE)
+    data: Data = {"player": who, "health": card["id"], "thump": thump and thump["id"],
+                  "amount": play_heal(state["rules"]["thump_needs_powermage"], card, thump, mage)}
+    if mage:
+        data["powermage"] = mage["id"]
+    return data
 
 
 def _apply_heal(state: State, data: Data, strict: bool) -> tuple[State, Data]:
@@ -187,7 +205,7 @@ def _apply_heal(state: State, data: Data, strict: bool) -> tuple[State, Data]:
 
 
 def _describe_heal(data: Mapping[str, Any], state: State) -> str:
-    card = _card_name(state, HEALTH, data["health"]) + (f" thumped by {_card_name(state, THUMP, data['thump'])}" if data["thump"] else "")
+    card = _card_name(state, HEALTH, data["health"]) + _thump_text(state, data["thump"], data.get("powermage"))
     text = f"{name(state, data['player'])} played {card}: +{data['amount']}"
     return text + (f", {data['from']} {ARROW} {data['to']}" if "to" in data else "")
 
@@ -196,10 +214,16 @@ def _parse_nothing(state: State, action: Sent) -> Data:
     return {}
 
 
+def _gone(state: State, i: int) -> str | None:
+    return "defeated" if value(state, POINTS, i) <= 0 else None
+
+
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=POINTS,
+    gone=_gone,
     actions={
         "halve": Action(_parse_nothing, _apply_halve, _describe_halve, ordered=True),
         "attack": Action(_parse_attack, _apply_attack, _describe_attack),

@@ -4,9 +4,11 @@ At the start of a player's turn their mana is set to the YAML's `mana_per_turn` 
 player's to 0: mana never carries over. Up to `max_conversions` cards a turn turn into
 `mana_per_conversion` mana each. The first player does not draw on the game's first turn.
 Creatures and blockers come from the player's own deck (their cost paid in mana), or are typed
-in. A creature cannot attack in the turn it arrived (unless its card says it can: `ready`), and
-attacks once a turn. Where an attack's damage lands is the ruleset's sum (`one_target`,
-`whole_side`, as the rule helper works it): the side's blockers take it first, in the order they
+in. A creature cannot attack in the turn it arrived, unless its card says it can (its `haste`
+field, which also prints the words on the card; only a typed-in creature is said `ready` by the
+phone), and attacks once a turn; its card's death effect is shown when it dies. Where an
+attack's damage lands is the ruleset's sum (`one_target`, `whole_side`, as the rule helper
+works it): the side's blockers take it first, in the order they
 were placed; what gets past them goes to the one target (a sorcerer, or a creature, past whose
 health it is lost), or is shared as evenly as possible over the side's creatures and sorcerer,
 a creature needing less than its share taking only that. A creature that dies lets its owner
@@ -24,7 +26,7 @@ from ...play.errors import Conflict, Invalid
 from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
 from ...play.state import TableState, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
 from ...play.tracker import Action, Data, Sent, Tracker
-from ...play.words import ARROW, plural
+from ...play.words import ARROW, plain_text, plural
 from .ruleset import Constants, one_target, whole_side
 
 HEALTH, MANA = "health", "mana"  # the counters of game.yaml
@@ -91,9 +93,12 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
     if not {HEALTH, MANA} <= ids:
         return None
 
+    elements = [e.name for e in game.elements]
+
     def card(card: Card) -> DeckCard:
-        fields = {k: card.get(k) for k in ("cost", "attack", "health", "damage", "target") if card.get(k) is not None}
-        return {"id": card.id, "name": card.name, "type": card.type, **fields}
+        fields = {k: card.get(k) for k in ("cost", "attack", "health", "damage", "target", "haste") if card.get(k) is not None}
+        words = {k: plain_text(card[k], elements) for k in ("text", "death") if card.get(k)}
+        return {"id": card.id, "name": card.name, "type": card.type, **fields, **words}
 
     decks: dict[str, Deck] = {}
     for deck_id in c.player_decks:
@@ -194,10 +199,22 @@ def _hit_unit(state: State, unit: Unit, amount: int, hits: list[Data]) -> State:
         hit["destroyed"] = True
         if unit["kind"] == CREATURE:
             hit["draws"] = state["rules"]["death_draws"]
+        death = _death(state, unit)
+        if death:
+            hit["death"] = death
     else:
         state = _units(state, unit["id"], {**unit, "health": health})
     hits.append(hit)
     return state
+
+
+def _death(state: State, unit: Unit) -> str | None:
+    """What the card of a creature says happens when it dies (its `death`)."""
+    if unit.get("card") is None:
+        return None
+    card = next((c for deck in state["rules"]["decks"].values() for c in deck["cards"] if c["id"] == unit["card"]), None)
+    death: str | None = card.get("death") if card else None
+    return death
 
 
 def _strike(state: State, side: int, damage: int, aim: str | None = None, area: bool = False) -> tuple[State, Data]:
@@ -240,6 +257,7 @@ def _hits_text(hits: list[Data]) -> str:
         change = f"{hit['from']} {ARROW} {hit['to']}"
         if hit.get("destroyed"):
             change += ", destroyed" + (f": draws {plural(hit['draws'], 'card')}" if hit.get("draws") else "")
+            change += f"; when it dies: {hit['death']}" if hit.get("death") else ""
         parts.append(f"{hit['who']} takes {hit['damage']} ({change})" if "damage" in hit else f"{hit['who']} {change}")
     return "; ".join(parts) if parts else "no effect"
 
@@ -342,13 +360,16 @@ def _describe_convert(data: Mapping[str, Any], state: State) -> str:
 
 def _parse_summon(state: State, action: Sent) -> Data:
     who = player(state, action.get("player"))
-    data: Data = {"player": who, "ready": flag(action.get("ready"), "ready")}
+    data: Data = {"player": who}
     if action.get("card") is not None:
         what = f"creature or blocker of {name(state, who)}'s deck"
         card = card_of(_deck_cards(state, who, (CREATURE, BLOCKER)), action.get("card"), what)
+        if action.get("ready") is not None:
+            raise Invalid(f"{card['name']}'s card says whether it may attack at once: leave 'ready' out")
         data.update(card=card["id"], kind=card["type"], name=card["name"], attack=card.get("attack", 0),
-                    health=card["health"], cost=card.get("cost", 0))
+                    health=card["health"], cost=card.get("cost", 0), ready=bool(card.get("haste")))
     else:
+        data["ready"] = flag(action.get("ready"), "ready")
         kind = choice(action.get("kind", CREATURE), "kind", (CREATURE, BLOCKER))
         data.update(
             card=None, kind=kind, name=label(action.get("name"), f"a {kind}'s name"),
@@ -500,13 +521,20 @@ def _describe_remove(data: Mapping[str, Any], state: State) -> str:
         return "a unit left play"
     hit = hits[0]
     draws = f": {plural(hit['draws'], 'card')} to draw" if hit.get("draws") else ""
-    return f"{hit['who']} was destroyed{draws}"
+    death = f". When it dies: {hit['death']}" if hit.get("death") else ""
+    return f"{hit['who']} was destroyed{draws}{death}"
+
+
+def _gone(state: State, i: int) -> str | None:
+    return "fallen" if value(state, HEALTH, i) <= 0 else None
 
 
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=HEALTH,
+    gone=_gone,
     actions={
         "start_turn": Action(_parse_player, _apply_turn, _describe_turn),
         "convert": Action(_parse_player, _apply_convert, _describe_convert),

@@ -594,10 +594,18 @@ def reveal(data: Mapping[str, Any], state: State) -> Data:
     return {k: v for k, v in hidden.items() if k in ("chamber", "cards")}
 
 
+def _gone(state: State, i: int) -> str | None:
+    if state["players"][i]["counters"].get(LIFE, 0) > 0:
+        return None
+    return "a ghost" if len(state["players"]) >= state["rules"]["ghosts_from"] else "out of the game"
+
+
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=LIFE,
+    gone=_gone,
     reveal=reveal,
     actions={
         "start_round": Action(_parse_none, _apply_round, _describe_round, draw=_draw_round, ordered=True, undoable=False, shown=True),
