@@ -216,7 +216,7 @@ def test_a_new_deck_back_remakes_the_tts_sheets_that_show_it(workspace):
 def test_every_file_a_kind_lists_is_known_as_its_own(workspace):
     """The manifest tells whose an old file is by the kinds' file names: what each lists must match."""
     from spellpress.press.build import GameBuild, Report
-    from spellpress.press.options import PAPER_NAMES
+    from spellpress.press.papers import PAPER_NAMES
     from spellpress.press.plan import plan
 
     o = options(workspace, booklet=True)

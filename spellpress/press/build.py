@@ -24,7 +24,8 @@ from .faces import FaceOut
 from .jobs import Thumbnails, Write
 from .kinds import COMPOSITE, IMAGES, PRINT
 from .manifest import Manifest
-from .options import PAPER_NAMES, Options
+from .options import Options
+from .papers import PAPER_NAMES
 from .plan import GamePlan, plan
 from .session import BuildSession
 from .workers import Workers

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import resident
-from .options import KINDS, PAPER_NAMES, Options
+from .options import KINDS, Options
+from .papers import PAPER_NAMES
 
 if TYPE_CHECKING:
     from .session import BuildSession

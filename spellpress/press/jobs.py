@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .files import atomic_write
+from .papers import PAPERS
 
 if TYPE_CHECKING:
     from .displaylist import Drawing
@@ -63,7 +64,6 @@ class SheetsPdf:
 
     def __call__(self, shared: dict) -> bytes:
         from . import sheets
-        from .options import PAPERS
 
         cards, cache = shared[self.cards], Path(self.cache)
         if self.layout == "printshop":

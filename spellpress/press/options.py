@@ -7,17 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .kinds import NAMES as KINDS
-
-
-@dataclass(frozen=True)
-class Paper:
-    name: str
-    width: float  # mm, portrait
-    height: float
-
-
-PAPERS = {"a4": Paper("A4", 210.0, 297.0), "letter": Paper("Letter", 215.9, 279.4)}
-PAPER_NAMES = tuple(PAPERS)
+from .papers import PAPER_NAMES
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from .displaylist import Drawing, Ellipse, Primitive, Rect
 from .displaylist import Text as TextItem
 from .icons import IconSet
 from .layout import hex_color
-from .options import PAPERS
+from .papers import PAPERS
 from .pdf import MM, draw, prepare
 from .sheets import UNPRINTABLE
 

@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .displaylist import Drawing
-from .options import Paper
+from .papers import Paper
 from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 
 UNPRINTABLE = 6.35  # a home printer's unprintable edge, mm (GUIDE section 2)
