@@ -236,3 +236,44 @@ def test_outputs_of_kinds_and_papers_not_asked_for_are_kept(workspace):
     report = build(options(workspace, kinds=("sheets",), papers=("a4",)))
     assert report.removed == [] and [p.name for p in report.unchanged] == ["cards-a4.pdf"]
     assert Manifest(out).old == before and all((out / rel).is_file() for rel in before)
+
+
+def test_a_manifest_from_a_stranger_removes_nothing_outside_the_outputs(workspace, tmp_path):
+    """Entries naming files elsewhere, climbing out, or named like no output are left alone, with a
+    warning; so is an output reached through a link that leads out of the directory."""
+    build(options(workspace, kinds=("png",)))
+    out = workspace / "build" / GAME
+    precious = tmp_path / "thesis.odt"
+    precious.write_text("four years of work")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "fire-bolt.png").write_text("not ours")
+    (out / "notes.txt").write_text("the designer's notes")
+    manifest = json.loads((out / Manifest.NAME).read_text())
+    manifest.update({str(precious): "x", "png/../../../thesis.odt": "x", "notes.txt": "x", "tts/../notes.txt": "x",
+                     "linked/fire-bolt.png": "x"})
+    (out / "linked").symlink_to(outside)
+    (out / Manifest.NAME).write_text(json.dumps(manifest))
+    report = build(options(workspace, kinds=("png",)))
+    assert precious.read_text() == "four years of work"
+    assert (out / "notes.txt").read_text() == "the designer's notes"
+    assert (outside / "fire-bolt.png").read_text() == "not ours"
+    assert report.removed == []
+    warned = "\n".join(report.warnings)
+    for entry in (str(precious), "png/../../../thesis.odt", "tts/../notes.txt"):
+        assert repr(entry) in warned, entry
+    assert "notes.txt: left alone" in warned and "linked/fire-bolt.png: left alone" in warned
+    assert set(json.loads((out / Manifest.NAME).read_text())) <= {p.relative_to(out).as_posix() for p in out.rglob("*.png")}
+
+
+def test_an_output_reached_through_a_link_out_of_the_directory_is_never_removable(tmp_path):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "fire-bolt.png").write_text("not ours")
+    (out / "png").symlink_to(elsewhere)
+    (out / "tts").mkdir()
+    (out / "tts" / "spells-1.png").write_text("ours")
+    manifest = Manifest(out)
+    assert not manifest.removable("png/fire-bolt.png")
+    assert manifest.removable("tts/spells-1.png")

@@ -75,6 +75,7 @@ class GameBuild:
         self.out = options.out / plan.game.slug
         self.cache = self.out / ".cache"
         self.manifest = Manifest(self.out)
+        report.warnings.extend(self.manifest.warnings)
         self.kinds = [k for k in kinds.REGISTRY.values() if k.name in options.kinds]
         self.claimed: set[str] = set()  # the cache files this build's outputs are made with
         self._once: dict[str, object] = {}
@@ -155,11 +156,15 @@ class GameBuild:
         (a deleted card's image); outputs of kinds or papers not asked for are kept as they are."""
         for rel in self.manifest.gone():
             owner = kinds.owner(rel, PAPER_NAMES)
-            if owner is not None and (owner[0] not in self.options.kinds or owner[1] not in (None, *self.options.papers)):
+            if owner is None:  # no output of ours is called that: not ours to remove
+                self.report.warnings.append(f"{self.out / rel}: left alone, though the manifest lists it: "
+                                            "no output of a build is named so")
+                continue
+            if owner[0] not in self.options.kinds or owner[1] not in (None, *self.options.papers):
                 self.manifest.keep(rel)
                 continue
-            path = self.out / rel
-            if path.is_file():
+            if self.manifest.removable(rel):
+                path = self.out / rel
                 path.unlink()
                 self.report.removed.append(path)
 
