@@ -4,24 +4,37 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup build test bench serve clean
+.PHONY: setup build test lint system-deps-test bench serve clean
 
 setup: $(STAMP)
 
+# What pip cannot install: scripts/system-deps installs it as root on Debian or Ubuntu, and
+# otherwise says how and stops. The build needs only a Python that makes virtual environments.
 $(STAMP): pyproject.toml
+	sh scripts/system-deps $(PYTHON)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	# 'compat': a plain path in a .pth file, not an import hook that every command pays for at start
 	$(BIN)/pip install --quiet -e '.[test]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
-# Every output of every game into build/ (incremental: unchanged files are left alone).
+# Every output of every game into build/ (incremental: unchanged files are left alone), in this
+# process: make leaves no resident builder running (README: Print the cards).
 build: setup
-	$(BIN)/spellpress build
+	$(BIN)/spellpress build --here
 	$(BIN)/spellpress list --json > build/catalog.json.tmp && mv build/catalog.json.tmp build/catalog.json
 
-test: setup
+# The browser tests need Chromium: checked first, so a missing one stops make before any set-up.
+test: system-deps-test setup
 	$(BIN)/pytest
+
+system-deps-test:
+	sh scripts/system-deps $(PYTHON) test
+
+# ruff on the whole repo, mypy (strict on spellpress.core): both configured in pyproject.toml.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy spellpress/core
 
 bench: setup
 	$(BIN)/python -m benchmarks

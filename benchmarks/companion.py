@@ -264,8 +264,7 @@ def report(ours: Gunicorn, bare: Gunicorn) -> bool:
     ]
     bare_requests = [[_request("/bare", {"type": "adjust", "player": 0, "counter": "points", "delta": 1}, table["token"])]]
 
-    print(f"companion under load on loopback (gunicorn {gunicorn_conf.worker_class}, {gunicorn_conf.workers} worker, "
-          f"{gunicorn_conf.threads} threads; "
+    print(f"companion under load on loopback (gunicorn {gunicorn_conf.worker_class}, {gunicorn_conf.workers} worker; "
           f"{ROUNDS} rounds of {SECONDS:.0f} s, medians)")
     version = table["version"]
     ok = True

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from spellpress.core import load_games
+from spellpress.core import Game, load_games
 
 from . import api, errors, pages
 from .context import Companion
@@ -33,28 +33,42 @@ DEFAULTS = {
     "CARDS": "cards",
     "CODE_TTL": 12 * 3600,  # seconds a join code works; any seat can ask for a new one
     "JOIN_FAILURES": (10, 300),  # wrong codes a client may try within so many seconds
+    "CREATIONS": (30, 3600),  # tables a client may start within so many seconds
+    "ARCHIVE_AFTER": 30 * 86400,  # seconds without play after which a table is archived
     "MAX_CONTENT_LENGTH": 16 * 1024,
     "STREAM_KEEPALIVE": 15,
     "STREAM_SECONDS": 300,  # a stream ends now and then; the phone reconnects at once
+    "STREAMS_PER_CLIENT": 16,  # live streams one address may hold open (a phone needs one)
+    "STREAMS_TOTAL": 5000,  # live streams the server holds open in all
     "PROXY_HOPS": 0,  # proxies in front whose X-Forwarded-* headers are to be trusted
     "LAN_URL": None,  # what a QR code points at when the page was opened on localhost
 }
 
 
-def create_app(config: Mapping | None = None) -> Flask:
-    app = Flask(__name__)
-    app.config.update(DEFAULTS, DATABASE=default_database())
-    for key, env, kind in (("DATABASE", "SPELLPRESS_DB", str), ("CARDS", "SPELLPRESS_CARDS", str),
-                           ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int)):
-        if os.environ.get(env):
-            app.config[key] = kind(os.environ[env])
-    app.config.update(config or {})
+def _days(text: str) -> float:
+    return float(text) * 86400
 
-    games = {g.slug: g for g in load_games(Path(app.config["CARDS"]))}
+
+def settings(config: Mapping | None = None) -> dict:
+    """The companion's settings: the defaults, then the environment, then `config`."""
+    chosen = {**DEFAULTS, "DATABASE": default_database()}
+    for key, env, kind in (("DATABASE", "SPELLPRESS_DB", str), ("CARDS", "SPELLPRESS_CARDS", str),
+                           ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int), ("ARCHIVE_AFTER", "SPELLPRESS_ARCHIVE_DAYS", _days)):
+        if os.environ.get(env):
+            chosen[key] = kind(os.environ[env])
+    return {**chosen, **(config or {})}
+
+
+def create_app(config: Mapping | None = None, games: Sequence[Game] | None = None) -> Flask:
+    """The app; `games`, if given, are the games already loaded from the settings' CARDS."""
+    app = Flask(__name__)
+    app.config.update(settings(config))
+    loaded = load_games(Path(app.config["CARDS"])) if games is None else games
     store = Store(
-        app.config["DATABASE"], code_ttl=app.config["CODE_TTL"], join_failures=tuple(app.config["JOIN_FAILURES"])
+        app.config["DATABASE"], code_ttl=app.config["CODE_TTL"], join_failures=tuple(app.config["JOIN_FAILURES"]),
+        creations=tuple(app.config["CREATIONS"]), archive_after=app.config["ARCHIVE_AFTER"],
     )
-    app.extensions["spellpress"] = Companion(games, store, Hub(store))
+    app.extensions["spellpress"] = Companion({g.slug: g for g in loaded}, store, Hub(store))
     app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder))
 
     errors.register(app)

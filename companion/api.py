@@ -8,14 +8,33 @@ import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from spellpress.core import rules, table
+from spellpress.core import table
+from spellpress.core.games import ruleset_of
 from spellpress.core.models import Game
+from spellpress.core.play.errors import Invalid
 
-from .errors import BadRequest, NotFound, Unauthorized
-from .store import Snapshot, Store
 from .context import companion
+from .errors import BadRequest, Forbidden, NotFound, Unauthorized, UnsupportedMediaType
+from .store import Snapshot, Store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.before_request
+def _same_site_json() -> None:
+    """A POST must be JSON from one of the companion's own pages (or from a script, which sends
+    no browser headers). A form or a `text/plain` fetch from another web site that a phone at
+    the table happens to open is refused before it can start a table or play a move."""
+    if request.method != "POST":
+        return
+    if request.mimetype != "application/json":
+        raise UnsupportedMediaType(f"send the body as JSON, with Content-Type: application/json (not {request.mimetype or 'none'})")
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise Forbidden(f"a request from another site ({site}) may not change a table")
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.rstrip("/") != request.host_url.rstrip("/"):
+        raise Forbidden(f"a request from {origin[:100]} may not change a table: only this server's own pages may")
 
 
 def _body() -> dict:
@@ -28,7 +47,26 @@ def _body() -> dict:
         raise BadRequest("the body is not valid JSON: it nests too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
+    _check_text(data)
     return data
+
+
+def _check_text(data: object) -> None:
+    """Every string in a body (keys too) must be text the store can keep: JSON lets a body hold
+    half a surrogate pair, which no UTF-8 file can store."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadRequest(f"the body holds text that is not valid Unicode: {item[:40]!r}") from None
 
 
 def _not_json(name: str):
@@ -42,12 +80,17 @@ def _with_state(fields: dict, now: Snapshot, status: int = 200) -> Response:
     return Response(f'{head[:-1]},"state":{now.json}}}', status, mimetype="application/json")
 
 
-def _seat(table_id: str) -> int:
-    """The player whose seat token the request carries; 401 without a valid one."""
+def _token() -> str:
+    """The seat token the request carries; 401 without one."""
     kind, _, token = request.headers.get("Authorization", "").partition(" ")
     if kind.lower() != "bearer" or not token.strip():
         raise Unauthorized("this needs a seat: send Authorization: Bearer <seat token>")
-    player = companion().store.seat(table_id, token.strip())
+    return token.strip()
+
+
+def _seat(table_id: str) -> int:
+    """The player whose seat token the request carries; 401 without a valid one."""
+    player = companion().store.seat(table_id, _token())
     if player is None:
         raise Unauthorized("that seat token is not one of this table's")
     return player
@@ -87,7 +130,7 @@ def games():
 def create_table():
     body = _body()
     game = _game(body.get("game"))
-    seat, code, expires, now = companion().store.create(game, body.get("players"), body.get("options"))
+    seat, code, expires, now = companion().store.create(game, body.get("players"), body.get("options"), request.remote_addr or "")
     fields = {"id": seat.table_id, "code": code, "code_expires": expires, "token": seat.token, "player": seat.player}
     return _with_state(fields, now, 201)
 
@@ -121,15 +164,15 @@ def get_table(table_id: str):
 
 @bp.post("/tables/<table_id>/actions")
 def act(table_id: str):
-    player = _seat(table_id)
+    token = _token()
     shared = companion()
-    outcome = shared.store.act(table_id, player, _body(), secrets.randbelow)
+    outcome = shared.store.act(table_id, token, _body(), secrets.randbelow)
     if not outcome.repeated:
         shared.hub.publish(table_id, outcome.table.version)
     entry = table.log_entry(outcome.event, outcome.table.state, set())
     fields = {"event": entry, "repeated": outcome.repeated}
     secret = table.secret(outcome.event, outcome.table.state)
-    if secret is not None and outcome.event.by == player:  # a look at hidden cards: for this phone alone
+    if secret is not None:  # a look at hidden cards, made (or repeated) by this very seat: for it alone
         fields["secret"] = secret
     return _with_state(fields, outcome.table)
 
@@ -158,22 +201,27 @@ def renew_code(table_id: str):
     return jsonify(code=code, expires=expires)
 
 
-def _changes(store: Store, table_id: str, after: int | None) -> tuple[int, str]:
-    """The state, and the log's entries after `after`, as one event of the stream."""
-    now, entries = store.changes(table_id, after=after) if after is not None else (store.read(table_id), [])
-    return now.version, _sse("state", now, entries)
+def _patch(store: Store, table_id: str, seen: Snapshot) -> tuple[Snapshot, str]:
+    """The table now, and one message of the stream taking a phone from `seen` to it: the parts
+    of the state that changed (a table's rules and most of its players stay as they were) and
+    the log's entries since. Every phone that saw `seen` gets the same message, made once."""
+    now, entries = store.changes(table_id, after=seen.version)
+    changed = {key: value for key, value in now.public.items() if seen.public.get(key) != value}
+    removed = [key for key in seen.public if key not in now.public]
+    body = {"version": now.version, "base": seen.version, "set": changed, "unset": removed, "events": entries}
+    return now, f"id: {now.version}\nevent: patch\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
 
 
 def _sse(kind: str, now: Snapshot, entries: list[dict]) -> str:
-    """One message of the stream; the state's JSON text is the snapshot's own, made once."""
+    """The stream's first message: the whole state; its JSON text is the snapshot's own."""
     events = json.dumps(entries, separators=(",", ":"))
     return f'id: {now.version}\nevent: {kind}\ndata: {{"version":{now.version},"state":{now.json},"events":{events}}}\n\n'
 
 
 @bp.get("/tables/<table_id>/stream")
 def stream(table_id: str):
-    """Server-Sent Events: the whole state at once, then again with the new log entries each
-    time the table changes; a comment line now and then so a vanished phone is noticed."""
+    """Server-Sent Events: the whole state at once, then what changed, with the new log entries,
+    each time the table changes; a comment line now and then so a vanished phone is noticed."""
     store, hub = companion().store, companion().hub
     now = store.read(table_id)
     last_seen = request.headers.get("Last-Event-ID", type=int)
@@ -184,33 +232,37 @@ def stream(table_id: str):
         with hub.listen(table_id, now.version) as wait:
             first = store.changes(table_id, after=last_seen) if last_seen is not None else (now, [])
             yield "retry: 1000\n" + _sse("state", *first)
-            seen, ends = first[0].version, time.monotonic() + lifetime
+            seen, ends = first[0], time.monotonic() + lifetime
             while time.monotonic() < ends and not hub.closed:
-                if wait(seen, keepalive) == seen:
+                if wait(seen.version, keepalive) == seen.version:
                     yield ": still here\n\n"
                     continue
-                seen, message = hub.once((table_id, seen), lambda after=seen: _changes(store, table_id, after))
+                seen, message = hub.once((table_id, seen.version), lambda was=seen: _patch(store, table_id, was))
                 yield message
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    return Response(events(), mimetype="text/event-stream", headers=headers)
+    config = current_app.config
+    release = hub.admit(request.remote_addr or "", config["STREAMS_PER_CLIENT"], config["STREAMS_TOTAL"])
+    response = Response(events(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(release)  # the server closes every response it began, sent or not
+    return response
 
 
 @bp.get("/rules/<slug>")
 def rule_helpers(slug: str):
     """A game's rule helpers, each with the inputs it takes: a phone draws its forms from them."""
     game = _game(slug)
-    return jsonify(game=game.slug, helpers=[h.json(game) for h in rules.helpers(game).values()])
+    return jsonify(game=game.slug, helpers=[h.json(game) for h in ruleset_of(game).helpers.values()])
 
 
 @bp.post("/rules/<slug>/<helper>")
 def ask_rules(slug: str, helper: str):
     """One helper's answer; inputs it cannot make sense of get 400 with every reason."""
     game = _game(slug)
-    found = rules.helpers(game)
+    found = ruleset_of(game).helpers
     if helper not in found:
         raise NotFound(f"{game.title} has no helper {helper!r}; its helpers are: {', '.join(found) or 'none'}"[:300])
     try:
         return jsonify(found[helper].ask(game, _body()))
-    except table.Invalid as err:
+    except Invalid as err:
         raise BadRequest(str(err)) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from spellpress.core.table import Conflict, Invalid
+from spellpress.core.play.errors import Conflict, Invalid
 
 
 class ApiError(Exception):
@@ -27,6 +27,10 @@ class Unauthorized(ApiError):
         super().__init__(message, {"WWW-Authenticate": 'Bearer realm="spellpress"'})
 
 
+class Forbidden(ApiError):
+    status = 403
+
+
 class NotFound(ApiError):
     status = 404
 
@@ -35,8 +39,19 @@ class Gone(ApiError):
     status = 410
 
 
+class UnsupportedMediaType(ApiError):
+    status = 415
+
+
 class TooManyRequests(ApiError):
     status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, {"Retry-After": str(retry_after)})
+
+
+class Unavailable(ApiError):
+    status = 503
 
     def __init__(self, message: str, retry_after: int):
         super().__init__(message, {"Retry-After": str(retry_after)})

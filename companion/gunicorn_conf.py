@@ -1,20 +1,32 @@
 """Gunicorn settings for the companion, used by `spellpress serve` and behind a production
 server alike: `gunicorn -c python:companion.gunicorn_conf -b 0.0.0.0:8000 'companion:create_app()'`.
 
-The threaded worker serves many phones at once, each holding a live stream open on a thread of
-its own, while idle keep-alive connections wait in its poller without one. One worker process:
-SQLite takes one writer at a time anyway, and one process wakes its phones at once rather than
+The gevent worker (`companion.worker`) gives every connection a greenlet rather than a thread:
+an open phone's live stream, an idle keep-alive connection or a half-sent request costs a few
+kilobytes and holds nothing another phone needs, so a neighbour opening a thousand sockets
+cannot stall the table. A request's headers must arrive within `keepalive` seconds, and a
+connection that moves no byte for `io_timeout` seconds is closed. One worker process: SQLite
+takes one writer at a time anyway, and one process wakes its phones at once rather than
 through the watcher's polling (several workers work, a little less promptly).
 """
 
+import resource
 import signal
 
-worker_class = "gthread"
+worker_class = "companion.worker.Worker"
 workers = 1
-threads = 64
-keepalive = 5
+worker_connections = 10_000  # open connections per worker; past it, new ones wait to be accepted
+keepalive = 5  # seconds for a request's headers to arrive, and for an idle connection's next request
 graceful_timeout = 3  # live streams end when the worker stops, so a stop is quick anyway
 control_socket_disable = True  # gunicorn 27's control socket is one per user: two servers would clash
+
+
+def on_starting(server):
+    """Room for every connection: the soft limit on open files up to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = worker_connections + 100 if hard == resource.RLIM_INFINITY else min(hard, worker_connections + 100)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def post_worker_init(worker):

@@ -1,4 +1,4 @@
-"""Waking the phones that watch a table when its version moves.
+"""Waking the phones that watch a table when its version moves, and counting who watches.
 
 A write in this process publishes the table's new version at once. Writes by other processes
 (a server run with several workers on one SQLite file) are noticed by a watcher thread that
@@ -12,7 +12,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from .errors import TooManyRequests, Unavailable
 from .store import Store
+
+STREAM_RETRY = 30  # seconds a refused phone polls before it asks for a stream again
 
 
 class Hub:
@@ -24,7 +27,37 @@ class Hub:
         self._versions: dict[str, int] = {}
         self._watcher: threading.Thread | None = None
         self._made: dict[tuple, object] = {}
+        self._streams: dict[str, int] = {}  # open streams by client address
         self.closed = False
+
+    def admit(self, client: str, per_client: int, total: int) -> Callable[[], None]:
+        """Count a new stream of `client`'s, or refuse it: a client past its share, or a server
+        past its total, is told to poll for a while instead. Returns what ends the stream's count."""
+        with self._lock:
+            mine = self._streams.get(client, 0)
+            if mine >= per_client:
+                raise TooManyRequests(f"this device has {mine} live streams open already; the page reads the table "
+                                      "every few seconds instead", STREAM_RETRY)
+            if sum(self._streams.values()) >= total:
+                raise Unavailable("the server is watching as many tables as it can; the page reads the table every few "
+                                  "seconds instead", STREAM_RETRY)
+            self._streams[client] = mine + 1
+        done = False
+
+        def release() -> None:
+            nonlocal done
+            with self._lock:
+                if not done:
+                    done = True
+                    self._streams[client] -= 1
+                    if not self._streams[client]:
+                        del self._streams[client]
+
+        return release
+
+    def streams(self) -> int:
+        with self._lock:
+            return sum(self._streams.values())
 
     def publish(self, table_id: str, version: int) -> None:
         with self._lock:

@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
-from spellpress.core import rules, table
+from spellpress.core import table
+from spellpress.core.games import ruleset_of
 
 from .context import companion
 from .errors import ApiError
@@ -38,7 +39,7 @@ def home():
 @bp.get("/new/<slug>")
 def new_table(slug: str):
     game = companion().games.get(slug) or abort(404)
-    return render_template("new.html", game=game, options=table.game_options(game), has_rules=bool(rules.helpers(game)))
+    return render_template("new.html", game=game, options=table.game_options(game), has_rules=bool(ruleset_of(game).helpers))
 
 
 @bp.get("/join")
@@ -78,10 +79,10 @@ def table_page(table_id: str):
     now = _table(table_id)
     state = now.public
     game = companion().games.get(state["game"])
-    die = getattr(game.constants, "die_sides", None) if game else None
+    die = ruleset_of(game).die(game) if game else None
     return render_template(
         "table.html", table_id=table_id, version=now.version, die=die,
-        dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, has_rules=bool(game and rules.helpers(game)),
+        dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, has_rules=bool(game and ruleset_of(game).helpers),
         **_board_context(state),
     )
 

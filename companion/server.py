@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
-from . import create_app, gunicorn_conf
+from spellpress.core import load_games
+
+from . import create_app, gunicorn_conf, settings
 
 SETTINGS = (
-    "worker_class", "workers", "threads", "keepalive", "graceful_timeout", "control_socket_disable", "post_worker_init",
+    "worker_class", "workers", "worker_connections", "keepalive", "graceful_timeout", "control_socket_disable",
+    "on_starting", "post_worker_init",
 )
 
 
 class _Gunicorn(BaseApplication):
-    def __init__(self, app: Flask, options: dict):
-        self.app, self.options = app, options
+    """gunicorn with the app made in the worker, after gevent has patched threads and sockets:
+    the store's locks must be gevent's, or one waiting phone would stop them all."""
+
+    def __init__(self, make: Callable[[], Flask], options: dict):
+        self.make, self.options = make, options
         super().__init__()
 
     def load_config(self) -> None:
@@ -26,7 +33,7 @@ class _Gunicorn(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self) -> Flask:
-        return self.app
+        return self.make()
 
 
 def lan_addresses() -> list[str]:
@@ -45,8 +52,9 @@ def run(host: str, port: int, db: str | None, cards: str) -> int:
     addresses = lan_addresses() if host in ("0.0.0.0", "::", "") else [host]
     if addresses:
         config["LAN_URL"] = f"http://{addresses[0]}:{port}/"
-    app = create_app(config)
-    print(f"Spellpress companion: tables are kept in {Path(app.config['DATABASE']).resolve()}")
+    config = settings(config)
+    games = load_games(Path(config["CARDS"]))  # a problem in the cards stops us here, with every reason
+    print(f"Spellpress companion: tables are kept in {Path(config['DATABASE']).resolve()}")
     print(f"  on this computer:     http://localhost:{port}/")
     for address in addresses:
         print(f"  on the same Wi-Fi:    http://{address}:{port}/")
@@ -55,5 +63,5 @@ def run(host: str, port: int, db: str | None, cards: str) -> int:
     print("Stop with Ctrl+C.", flush=True)
     options = {key: getattr(gunicorn_conf, key) for key in SETTINGS}
     options.update(bind=f"[{host}]:{port}" if ":" in host else f"{host}:{port}", accesslog=None, errorlog="-", loglevel="warning")
-    _Gunicorn(app, options).run()
+    _Gunicorn(lambda: create_app(config, games), options).run()
     return 0

@@ -30,52 +30,22 @@ from pathlib import Path
 
 from spellpress.core import table
 from spellpress.core.models import Game
-from spellpress.core.table import Event, Invalid, TableError
+from spellpress.core.play.errors import Invalid, TableError
+from spellpress.core.table import Event
 
-from .errors import ApiError, Gone, NotFound, TooManyRequests
-
-SCHEMA_VERSION = 1
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    created REAL NOT NULL,
-    version INTEGER NOT NULL,
-    state TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    by_player INTEGER,
-    at REAL NOT NULL,
-    request_id TEXT,
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
-CREATE UNIQUE INDEX IF NOT EXISTS events_request ON events (table_id, request_id)
-    WHERE request_id IS NOT NULL;
-CREATE TABLE IF NOT EXISTS seats (
-    token_hash TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL REFERENCES tables (id),
-    player INTEGER NOT NULL,
-    created REAL NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS codes (
-    code TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL UNIQUE REFERENCES tables (id),
-    expires REAL NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at);
-"""
+from . import archive
+from .errors import BadRequest, Gone, NotFound, TooManyRequests, Unauthorized
+from .schema import migrate
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud across the table is typed right.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 REQUEST_ID_MAX = 64
 LOG_LIMIT = 500
-CACHE_SIZE = 10_000  # tables' states and seats kept parsed in memory
+CACHE_SIZE = 2_000  # tables' states and seats kept parsed in memory
+MAX_STATE = 256 * 1024  # bytes of a table's stored state: an action that would pass it is refused
+CHECKPOINT_EVERY = 16  # events between two stored states of a table, from which an undo replays
+CHECKPOINTS_KEPT = 16  # per table: an undo reaching further back replays from the first event
 
 
 def new_code() -> str:
@@ -90,6 +60,16 @@ def normal_code(raw: object) -> str | None:
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
         return None
     return code
+
+
+def _create_private(path: Path) -> None:
+    """The database file, readable by its owner alone (it holds every table's join code), in a
+    folder of the owner's if we make one. SQLite gives its -wal and -shm files the same mode."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
 
 
 def _hash(token: str) -> str:
@@ -131,6 +111,7 @@ class _Job:
 
     table_id: str
     player: int
+    seat: str  # the hash of the seat token that sent it
     action: object
     request_id: str | None
     randbelow: Callable[[int], int]
@@ -146,7 +127,7 @@ class Outcome:
 
     event: Event
     table: Snapshot
-    repeated: bool = False
+    repeated: bool = False  # the seat sent this request_id before: this is the event it made then
 
 
 class Store:
@@ -156,25 +137,29 @@ class Store:
         *,
         code_ttl: float,
         join_failures: tuple[int, float],
+        creations: tuple[int, float] = (30, 3600),
+        archive_after: float = 30 * 86400,
         clock: Callable[[], float] = time.time,
     ):
         self.path = str(path)
         self.code_ttl = code_ttl
-        self.failures_allowed, self.failure_window = join_failures
+        self.join_failures, self.creations = join_failures, creations
+        self.archive_after = archive_after
+        self._swept = 0.0  # when idle tables were last archived
         self.clock = clock
         self._local = threading.local()
         self._write_lock = threading.Lock()
         # Parsed once per version, and seats once per token: checked against the file each time.
         self._snapshots: dict[str, Snapshot] = {}
+        self._before: dict[str, Snapshot] = {}  # each table just before its latest event, for an undo of it
         self._seats: dict[str, tuple[str, int]] = {}
         self._queue: list[_Job] = []
         self._jobs = threading.Lock()  # guards the queue and whether a thread is writing it
         self._writing = False
-        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        _create_private(Path(self.path))
         db = self.open()
         try:
-            if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-                db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+            migrate(db)
         finally:
             db.close()
 
@@ -214,24 +199,52 @@ class Store:
 
     # -- tables
 
-    def create(self, game: Game, players: object, options: object) -> tuple[Seat, str, float, Snapshot]:
-        """A new table with its first event: (the creator's seat, code, the code's expiry, table)."""
+    def create(self, game: Game, players: object, options: object, client: str) -> tuple[Seat, str, float, Snapshot]:
+        """A new table with its first event: (the creator's seat, code, the code's expiry, table).
+        A client that starts tables faster than a table could be played is asked to wait."""
         event = Event(1, "create", table.start(game, players, options), by=0, at=self.clock())
         state = table.evolve(None, event)
         table_id = secrets.token_urlsafe(12)
+        self._sweep()
         with self._write() as db:
+            self._limit(db, "create", client, self.creations, "this device has started many tables lately; "
+                        "try again in {wait} seconds, or join one of them")
+            db.execute("INSERT INTO attempts (kind, client, at) VALUES ('create', ?, ?)", (client, event.at))
             db.execute(
-                "INSERT INTO tables (id, game, created, version, state) VALUES (?, ?, ?, 0, '')",
-                (table_id, game.slug, event.at),
+                "INSERT INTO tables (id, game, created, version, state, active) VALUES (?, ?, ?, 0, '', ?)",
+                (table_id, game.slug, event.at, event.at),
             )
-            self._insert_event(db, table_id, event, None)
+            self._insert_event(db, table_id, event)
             after = self._update(db, table_id, event.seq, state)
             seat = self._new_seat(db, table_id, 0)
             code, expires = self._issue_code(db, table_id)
         return seat, code, expires, self._remember(table_id, after)
 
     def read(self, table_id: str) -> Snapshot:
-        return self._snapshot(self.connection(), table_id)
+        try:
+            return self._snapshot(self.connection(), table_id)
+        except NotFound:
+            if not self._restore(table_id):
+                raise
+            return self._snapshot(self.connection(), table_id)
+
+    def _restore(self, table_id: str) -> bool:
+        """Bring back an archived table that someone opens again; False if there is none."""
+        if self.connection().execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone() is None:
+            return False
+        with self._write() as db:
+            return archive.restore(db, table_id, self.clock())
+
+    def _sweep(self) -> None:
+        """Archive the tables idle for longer than `archive_after`, once an hour at most."""
+        now = self.clock()
+        if now - self._swept < 3600:
+            return
+        self._swept = now
+        while True:
+            with self._write() as db:
+                if archive.archive_idle(db, now - self.archive_after, now) < archive.BATCH:
+                    return
 
     def _snapshot(self, db: sqlite3.Connection, table_id: str) -> Snapshot:
         """The table as the file has it; its state is parsed only when the version has moved."""
@@ -252,13 +265,16 @@ class Store:
         self._snapshots[table_id] = snapshot
         return snapshot
 
-    def act(self, table_id: str, player: int, action: object, randbelow: Callable[[int], int]) -> Outcome:
-        """Apply a seated player's action once it is committed; an action whose request_id was
-        seen already is not applied again."""
+    def act(self, table_id: str, token: str, action: object, randbelow: Callable[[int], int]) -> Outcome:
+        """Apply the action of the seat whose token is `token` once it is committed; an action whose
+        request_id this seat sent already is not applied again."""
+        player = self.seat(table_id, token)
+        if player is None:
+            raise Unauthorized("that seat token is not one of this table's")
         request_id = action.get("request_id") if isinstance(action, dict) else None
         if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX):
-            raise Invalid(f"request_id must be text of 1 to {REQUEST_ID_MAX} characters")
-        job = _Job(table_id, player, action, request_id, randbelow, threading.Condition(self._jobs))
+            raise BadRequest(f"request_id must be text of 1 to {REQUEST_ID_MAX} characters")
+        job = _Job(table_id, player, _hash(token), action, request_id, randbelow, threading.Condition(self._jobs))
         with self._jobs:
             self._queue.append(job)
             while self._writing and not job.done:
@@ -282,17 +298,30 @@ class Store:
 
     def _write_jobs(self, jobs: list[_Job]) -> None:
         tables: dict[str, Snapshot] = {}  # the tables as this transaction has left them so far
+        before: dict[str, Snapshot] = {}  # each table just before the latest event written to it
         try:
             with self._transaction() as db:
                 for job in jobs:
+                    # Each action in a savepoint of its own: one that fails, however it fails,
+                    # takes back its own writes and nobody else's.
+                    db.execute("SAVEPOINT job")
                     try:
+                        was = tables.get(job.table_id)
                         job.outcome = self._apply(db, job, tables)
-                    except (TableError, ApiError) as err:
+                        if not job.outcome.repeated:
+                            before[job.table_id] = was or self._snapshots[job.table_id]
+                    except Exception as err:
+                        db.execute("ROLLBACK TO job")
                         job.error = err
+                    db.execute("RELEASE job")
                 for table_id, now in tables.items():
-                    db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (now.version, now.stored, table_id))
+                    db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?",
+                               (now.version, now.stored, self.clock(), table_id))
             for table_id, now in tables.items():
                 self._remember(table_id, now)
+                if len(self._before) > CACHE_SIZE:
+                    self._before.clear()
+                self._before[table_id] = before[table_id]
         except Exception as err:  # the transaction failed: nothing in it was written
             for job in jobs:
                 job.outcome, job.error = None, job.error or err
@@ -312,32 +341,61 @@ class Store:
                 raise
             return Outcome(_event(seen), now, repeated=True)
         event = Event(now.version + 1, kind, data, by=job.player, at=self.clock())
-        if not self._insert_event(db, job.table_id, event, job.request_id):
+        if not self._insert_event(db, job.table_id, event, job.request_id, job.seat):
             return Outcome(_event(self._seen(db, job)), now, repeated=True)
         if kind == "undo":
-            state = table.fold(self._events(db, job.table_id))
+            state = self._undo(db, job.table_id, data["target"], now)
         else:
             state = table.evolve(now.state, event)
-        tables[job.table_id] = snapshot(event.seq, state)
-        return Outcome(event, tables[job.table_id])
+        after = snapshot(event.seq, state)
+        if len(after.stored) > MAX_STATE and len(after.stored) > len(now.stored):
+            raise Invalid(f"that would make the table too large to send to every phone ({len(after.stored) // 1024} KiB); "
+                          "take something off the table first")
+        tables[job.table_id] = after
+        if event.seq % CHECKPOINT_EVERY == 0:
+            self._checkpoint(db, job.table_id, after)
+        return Outcome(event, after)
+
+    def _undo(self, db: sqlite3.Connection, table_id: str, target: int, now: Snapshot) -> dict:
+        """The table's state once the event `target` is taken back. Most often it is the latest
+        event, and the state before it is still in memory; else the table is replayed from the
+        latest stored state before it. Either way an undo costs the same at the 20,000th event as
+        at the 20th. The stored states that hold the undone event are stale from now on, and go."""
+        db.execute("DELETE FROM checkpoints WHERE table_id = ? AND seq >= ?", (table_id, target))
+        was = self._before.get(table_id)
+        if target == now.version and was is not None and was.version == target - 1:
+            return was.state
+        row = db.execute(
+            "SELECT seq, state FROM checkpoints WHERE table_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1", (table_id, target)
+        ).fetchone()
+        if row is None:
+            return table.fold(self._events(db, table_id))
+        return table.fold(self._events(db, table_id, after=row["seq"]), json.loads(row["state"]))
+
+    def _checkpoint(self, db: sqlite3.Connection, table_id: str, now: Snapshot) -> None:
+        db.execute("INSERT OR REPLACE INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?)", (table_id, now.version, now.stored))
+        db.execute(
+            "DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?", (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT)
+        )
 
     def _seen(self, db: sqlite3.Connection, job: _Job) -> sqlite3.Row | None:
         return db.execute(
-            "SELECT * FROM events WHERE table_id = ? AND request_id = ?", (job.table_id, job.request_id)
+            "SELECT * FROM events WHERE table_id = ? AND seat = ? AND request_id = ?", (job.table_id, job.seat, job.request_id)
         ).fetchone()
 
     def _update(self, db: sqlite3.Connection, table_id: str, version: int, state: dict) -> Snapshot:
         """Store the table's new state; the caller remembers it once it is committed."""
         now = snapshot(version, state)
-        db.execute("UPDATE tables SET version = ?, state = ? WHERE id = ?", (version, now.stored, table_id))
+        db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?", (version, now.stored, self.clock(), table_id))
         return now
 
-    def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None) -> bool:
-        """Append the event; False (and nothing written) if its request_id was seen already."""
+    def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None = None,
+                      seat: str | None = None) -> bool:
+        """Append the event; False (and nothing written) if its seat sent its request_id already."""
         cursor = db.execute(
-            "INSERT INTO events (table_id, seq, type, data, by_player, at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (table_id, request_id) WHERE request_id IS NOT NULL DO NOTHING",
-            (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id),
+            "INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id, seat, request_id) WHERE request_id IS NOT NULL DO NOTHING",
+            (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id, seat),
         )
         return cursor.rowcount == 1
 
@@ -390,6 +448,8 @@ class Store:
         seat = self._seats.get(key)
         if seat is None:
             row = self.connection().execute("SELECT table_id, player FROM seats WHERE token_hash = ?", (key,)).fetchone()
+            if row is None and self._restore(table_id):  # a phone back at a table archived meanwhile
+                row = self.connection().execute("SELECT table_id, player FROM seats WHERE token_hash = ?", (key,)).fetchone()
             if row is None:
                 return None
             if len(self._seats) > CACHE_SIZE:
@@ -408,6 +468,17 @@ class Store:
                 continue
             return code, now + self.code_ttl
 
+    def _limit(self, db: sqlite3.Connection, kind: str, client: str, rate: tuple[int, float], refusal: str) -> None:
+        """Refuse with 429 a client that has made `rate[0]` attempts of this kind within the last
+        `rate[1]` seconds; `refusal` says so, with {wait} for the seconds until the next one counts."""
+        allowed, window = rate
+        now = self.clock()
+        db.execute("DELETE FROM attempts WHERE kind = ? AND at < ?", (kind, now - window))
+        count, first = db.execute("SELECT count(*), min(at) FROM attempts WHERE kind = ? AND client = ?", (kind, client)).fetchone()
+        if count >= allowed:
+            wait = max(1, int(first + window - now) + 1)
+            raise TooManyRequests(refusal.format(wait=wait), wait)
+
     def new_code(self, table_id: str) -> tuple[str, float]:
         with self._write() as db:
             return self._issue_code(db, table_id)
@@ -421,18 +492,12 @@ class Store:
         and a client with too many wrong guesses lately is turned away before the code is read."""
         now = self.clock()
         with self._write() as db:
-            db.execute("DELETE FROM join_failures WHERE at < ?", (now - self.failure_window,))
-            failures = db.execute(
-                "SELECT count(*), min(at) FROM join_failures WHERE client = ?", (client,)
-            ).fetchone()
-            if failures[0] >= self.failures_allowed:
-                wait = max(1, int(failures[1] + self.failure_window - now) + 1)
-                raise TooManyRequests(f"too many wrong codes; try again in {wait} seconds", wait)
+            self._limit(db, "join", client, self.join_failures, "too many wrong codes; try again in {wait} seconds")
             code = normal_code(raw_code)
             row = db.execute("SELECT table_id, expires FROM codes WHERE code = ?", (code,)).fetchone() if code else None
             if row is not None and row["expires"] > now:
                 return row["table_id"]
-            db.execute("INSERT INTO join_failures (client, at) VALUES (?, ?)", (client, now))
+            db.execute("INSERT INTO attempts (kind, client, at) VALUES ('join', ?, ?)", (client, now))
         if row is not None:
             raise Gone("that code has expired: ask someone at the table for a new one")
         raise NotFound("no table has that code: check it with someone at the table")
@@ -443,15 +508,20 @@ class Store:
             now = self._snapshot(db, table_id)
             data = table.join(game, now.state, name)
             event = Event(now.version + 1, "join", data, by=data["player"], at=self.clock())
-            self._insert_event(db, table_id, event, None)
+            self._insert_event(db, table_id, event)
             after = self._update(db, table_id, event.seq, table.evolve(now.state, event))
             seat = self._new_seat(db, table_id, data["player"])
         return seat, self._remember(table_id, after)
 
 
+REQUEST_TAG = 8  # characters of a request id the log shows
+
+
 def _entry(row: sqlite3.Row, state: dict, undone: set[int]) -> dict:
-    """A log entry, with the request id that lets a phone know its own tap has landed."""
-    return {**table.log_entry(_event(row), state, undone), "request_id": row["request_id"]}
+    """A log entry, with the start of its request id: enough for a phone to know its own tap has
+    landed, too little for anyone else to send it again as that phone."""
+    request_id = row["request_id"]
+    return {**table.log_entry(_event(row), state, undone), "request_tag": request_id[:REQUEST_TAG] if request_id else None}
 
 
 def _event(row: sqlite3.Row) -> Event:

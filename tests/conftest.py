@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).parent))  # tests' own helpers (broken_cases)
+sys.path.insert(0, str(Path(__file__).parent))  # tests' own helpers (broken_cases, pdf_checks)
 # Builds in the tests run in their own process; tests/test_press_resident.py tries the
 # resident builder on purpose, with a runtime directory of its own.
 os.environ["SPELLPRESS_RESIDENT"] = "0"

@@ -25,8 +25,8 @@ def test_there_is_a_fixture_for_each_kind_of_error():
 
 def test_problems_come_in_file_and_line_order():
     expected = (next(c for c in CASES if c.name == "many-at-once") / "expected.txt").read_text()
-    lines = [l for l in expected.splitlines() if l.startswith("cards/")]
-    keys = [(l.split(":")[0], int(l.split(":")[1]), int(l.split(":")[2])) for l in lines]
+    lines = [line for line in expected.splitlines() if line.startswith("cards/")]
+    keys = [(line.split(":")[0], int(line.split(":")[1]), int(line.split(":")[2])) for line in lines]
     assert len({k[0] for k in keys}) == 2 and keys == sorted(keys)
 
 

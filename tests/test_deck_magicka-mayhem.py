@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from math import comb
 from pathlib import Path
 
@@ -93,7 +93,7 @@ def chance(cost: tuple[str, ...], deck: list[Source], size: int) -> float:
     return _chance(tuple(sorted(cost)), tuple(sorted(kinds.items(), key=repr)), size, len(deck))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _chance(cost, kinds, size, total) -> float:
     hits = 0
 

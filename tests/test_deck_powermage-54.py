@@ -130,12 +130,14 @@ TUTORIAL_ABILITIES = {
     "use two Attack or Defense cards, one thump for both": [r"\btwo Attack or Defense cards\b", r"\bsingle thump card\b[^.]*\bboth\b"],
     "take any Attack or Defense card from the discard pile": [r"\btake\b", r"\bAttack or Defense card\b", r"\bdiscard pile\b"],
     "destroy all Attack and Defense cards in one player's hand": [r"\bevery Attack and Defense card\b", r"\bgoes to the discard pile\b"],
-    "use as an Attack or Defense card worth 10, thump allowed": [r"\bas an Attack card\b", r"\bas a Defense card\b", r"\b10\b", r"\bthump\b"],
+    "use as an Attack or Defense card worth 10, thump allowed":
+        [r"\bas an Attack card\b", r"\bas a Defense card\b", r"\b10\b", r"\bthump\b"],
     "cannot be defended: lose a PowerMage or take 50": [r"\bcannot be defended\b", r"\bPowerMage\b", r"\b50 points\b"],
     "destroy all thump cards in all players' hands": [r"\bevery thump card in every player's hand\b", r"\bdiscard pile\b"],
     "multiply an Attack or Defense card by 10": [r"\bmultipl", r"\bby 10\b", r"\bAttack card\b", r"\bDefense card\b"],
     "hold up to 7 cards": [r"\bhold up to 7 cards\b"],
-    "take no damage and divert the attack, even to the attacker": [r"\bwhen you are attacked\b", r"\blose no points\b", r"\bsend the attack\b", r"\battacker\b"],
+    "take no damage and divert the attack, even to the attacker":
+        [r"\bwhen you are attacked\b", r"\blose no points\b", r"\bsend the attack\b", r"\battacker\b"],
     "turn damage received into health": [r"\bwhen you are attacked\b", r"\blose no points\b", r"\bgain\b"],
 }
 
@@ -213,7 +215,10 @@ def test_the_value_distribution_makes_a_game_that_ends(game, deck):
     c = game.constants
     attack, defense, health = values(deck, "attack"), values(deck, "defense"), values(deck, "health")
     thumps = values(deck, "thump", "multiplier")
-    mean = lambda xs: sum(xs) / len(xs)
+
+    def mean(xs):
+        return sum(xs) / len(xs)
+
     assert (len(attack), sum(attack), round(mean(attack), 2)) == (13, 160, 12.31)
     assert (len(defense), sum(defense), round(mean(defense), 2)) == (7, 65, 9.29)
     assert (len(health), sum(health), round(mean(health), 2)) == (6, 60, 10.0)

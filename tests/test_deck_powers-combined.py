@@ -5,7 +5,7 @@ cards (element, power, rune reward, and the level whose pile they are dealt from
 tokens and the Elemental Guide. Every challenge can be beaten by some legal hand and lost by
 another, whatever its level lays on it; and the cave grows harder with depth.
 
-The sums are the ruleset's own (`spellpress.core.rulesets.powers_combined`), which the
+The sums are the ruleset's own (`spellpress.core.games.powers_combined.ruleset`), which the
 companion's calculator is to use as well.
 """
 
@@ -13,13 +13,13 @@ import itertools
 import shutil
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import repeat
 
 import pytest
 
 from spellpress.core import ValidationFailed, load_game
-from spellpress.core.rulesets.powers_combined import (
+from spellpress.core.games.powers_combined.ruleset import (
     Challenge,
     Spell,
     cast,
@@ -175,7 +175,7 @@ def slot_value(card, slot):
     return card[("element", "power", "modifier").index(field)] == value
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cover(cards, slots):
     return sum(1 for card in cards if any(slot_value(card, s) for s in slots))
 
@@ -314,7 +314,8 @@ def test_the_cave_grows_harder_level_by_level(c, game):
     to_beat = [sum(expected_target(c, game, card, level.modifiers) for card in pile) / len(pile)
                for level, pile in zip(c.levels, by_level)]
     rewards = [Fraction(sum(card["runes"] for card in pile), len(pile)) for pile in by_level]
-    figures = f"printed {[float(round(x, 2)) for x in printed]}, to beat {[float(round(x, 2)) for x in to_beat]}, runes {[float(round(x, 2)) for x in rewards]}"
+    figures = (f"printed {[float(round(x, 2)) for x in printed]}, to beat {[float(round(x, 2)) for x in to_beat]}, "
+               f"runes {[float(round(x, 2)) for x in rewards]}")
     print(figures)
     assert all(a < b for a, b in zip(printed, printed[1:])), figures
     assert all(a < b for a, b in zip(to_beat, to_beat[1:])), figures

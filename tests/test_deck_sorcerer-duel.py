@@ -12,7 +12,7 @@ from math import comb
 import pytest
 
 from spellpress.core import ValidationFailed, load_game
-from spellpress.core.rulesets.sorcerer_duel import most_mana
+from spellpress.core.games.sorcerer_duel.ruleset import most_mana
 
 SLUG = "sorcerer-duel"
 MIN_DECK = 30  # issue 6: two decks of at least 30 cards
@@ -267,7 +267,10 @@ def test_what_the_designers_note_says_of_the_decks_holds(games):
         assert share >= 0.6, (deck.id, share)
     # Ember's creatures are cheaper, Thornwood's sturdier for their cost
     assert mean(ember, "creature", lambda card: card["cost"]) < mean(thornwood, "creature", lambda card: card["cost"])
-    sturdiness = lambda card: card["health"] / max(card["cost"], 1)
+
+    def sturdiness(card):
+        return card["health"] / max(card["cost"], 1)
+
     assert mean(thornwood, "creature", sturdiness) > mean(ember, "creature", sturdiness)
     # "several [Ember creatures] may attack on the turn they arrive"
     assert copies(ember, lambda card: "can attack on the turn" in card.get("text", "").lower()) >= 3

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -70,7 +70,7 @@ def most_cards_held(slot_copies: Counter, players: int, slots: int) -> int:
         if sum(n * s for n, s in zip(fill, sizes)) <= slots
     ]
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(left: int, remaining: tuple[int, ...]) -> int:
         if left == 0:
             return 0

@@ -4,10 +4,11 @@ import dataclasses
 import re
 import shutil
 
+import pydantic
 import pytest
 
 from spellpress.core import ValidationFailed, load_game, load_games
-from spellpress.core.rulesets import RULESETS
+from spellpress.core.games import RULESETS
 
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
 
@@ -59,7 +60,7 @@ def test_magicka_mayhem_reads_as_the_rulebook(games):
         frozenset({"Lightning", "Earth"}), frozenset({"Fire", "Cold"}), frozenset({"Life", "Arcane"})
     }
     assert [e.name for e in game.elements] == ["Fire", "Cold", "Water", "Lightning", "Earth", "Life", "Arcane", "Shield"]
-    assert {(l.id, l.hits, l.out_of) for l in c.mayhem_levels} >= {("maximum", 1, 1), ("standard", 1, 2), ("minimum", 1, 6)}
+    assert {(lv.id, lv.hits, lv.out_of) for lv in c.mayhem_levels} >= {("maximum", 1, 1), ("standard", 1, 2), ("minimum", 1, 6)}
     bolt = game.card("fire-bolt")
     assert bolt["cost"] == ("Fire", "Fire", "Lightning") and bolt.deck == "spells"
     blended = game.card("blended")
@@ -93,7 +94,7 @@ def test_powers_combined_reads_as_the_rulebook(games):
     game = games["powers-combined"]
     c = game.constants
     assert (c.lives, c.hand_size, c.challenges_per_game, c.rune_tokens, c.rune_spend_limit) == (3, 5, 15, 12, 2)
-    assert [(l.first, l.last, l.modifiers) for l in c.levels] == [(1, 5, 0), (6, 10, 1), (11, 15, 2)]
+    assert [(lv.first, lv.last, lv.modifiers) for lv in c.levels] == [(1, 5, 0), (6, 10, 1), (11, 15, 2)]
     assert "Double Up!" in {m.name for m in c.modifiers}
     elements = {e.name for e in game.elements}
     assert set(c.matchups) == elements
@@ -119,7 +120,7 @@ def test_models_are_immutable(games):
         card.fields["damage"] = 99
     with pytest.raises(TypeError):
         game.decks["spells"] = None
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError):
         game.constants.starting_health = 1
     with pytest.raises(TypeError):
         game.constants.deal["elements"] = 9

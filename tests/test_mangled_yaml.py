@@ -7,7 +7,8 @@ import pytest
 
 from spellpress.core import ValidationFailed, load_game
 
-NOISE = ["[", "]", "{", "}", ":", "- ", "&a ", "*a", "!!", "|", ">", "'", '"', "\t", "\n", "  ", "#", "%", "@", "`", ",", "{{", "}}", "\xff", "0", "-1", "yes", "null", "~"]
+NOISE = ["[", "]", "{", "}", ":", "- ", "&a ", "*a", "!!", "|", ">", "'", '"', "\t", "\n", "  ", "#", "%", "@", "`", ",",
+         "{{", "}}", "\xff", "0", "-1", "yes", "null", "~"]
 
 
 def _mangle(text: bytes, rng: random.Random) -> bytes:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from spellpress.core import load_games
-from spellpress.core.rules import ask, helpers
-from spellpress.core.rules.magicka_mayhem import Attack, Target, absorb, counter_damage, hit, pay
-from spellpress.core.trackers.base import Invalid
+from spellpress.core.games import ask, ruleset_of
+from spellpress.core.games.magicka_mayhem.helpers import Attack, Target, absorb, counter_damage, hit, pay
+from spellpress.core.play.errors import Invalid
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -274,7 +274,7 @@ def test_bad_inputs_are_refused_with_a_reason(game, helper, inputs, reason):
 
 
 def test_the_inputs_come_from_the_yaml(game):
-    found = helpers(game)
+    found = ruleset_of(game).helpers
     assert set(found) == {"can-cast", "snap-spells", "snap-vs-spell", "damage"}
     hand = next(f for f in found["can-cast"].inputs(game) if f.name == "hand")
     elements = [card for card in game.cards if card.deck == "elements"]

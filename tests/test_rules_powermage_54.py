@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from spellpress.core.rules import ask, helpers
-from spellpress.core.rulesets.powermage_54 import clash, halved
-from spellpress.core.trackers.base import Invalid
+from spellpress.core.games import ask, ruleset_of
+from spellpress.core.games.powermage_54.ruleset import clash, halved
+from spellpress.core.play.errors import Invalid
 
 SLUG = "powermage-54"
 
@@ -23,7 +23,7 @@ def biggest(game, kind, key="value"):
 
 
 def test_the_helpers_are_registered_with_forms_from_the_yaml(game, c):
-    found = helpers(game)
+    found = ruleset_of(game).helpers
     assert set(found) == {"attack", "heal", "empty-deck"}
     fields = {f["name"]: f for f in found["attack"].json(game)["fields"]}
     assert {o["value"] for o in fields["attack"]["options"]} == {card.id for card in cards(game, "attack")}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from spellpress.core.rules import ask, helpers
-from spellpress.core.trackers.base import Invalid
+from spellpress.core.games import ask, ruleset_of
+from spellpress.core.play.errors import Invalid
 
 SLUG = "powers-combined"
 
@@ -35,7 +35,7 @@ def spell_power(game, **inputs):
 
 
 def test_it_is_registered_and_its_form_comes_from_the_yaml(game, c):
-    helper = helpers(game)["spell-power"]
+    helper = ruleset_of(game).helpers["spell-power"]
     fields = {f["name"]: f for f in helper.json(game)["fields"]}
     assert [o["value"] for o in fields["challenge_modifiers"]["options"]] == [m.name for m in c.modifiers]
     assert fields["runes"]["most"] == c.rune_spend_limit
@@ -99,7 +99,7 @@ def test_a_double_up_adds_a_second_spell(game, c):
 
 
 def test_a_challenge_takes_its_levels_modifiers_and_a_double_up_doubles_power_and_reward(game, c):
-    level = next(i for i, l in enumerate(c.levels, start=1) if l.modifiers == 1)
+    level = next(i for i, lv in enumerate(c.levels, start=1) if lv.modifiers == 1)
     foe = challenge(game, level=level)
     other = neutral(c, foe["element"])
     cards = dict(element=spell(game, element=other), power=spell(game, power=6), modifier=spell(game, modifier="+1 Power"))
@@ -131,7 +131,7 @@ def test_a_wild_surge_takes_the_roll_given_or_tries_every_face(game, c):
 
 
 def test_a_challenges_wild_surge_roll_raises_its_power(game, c):
-    level = next(i for i, l in enumerate(c.levels, start=1) if l.modifiers == 1)
+    level = next(i for i, lv in enumerate(c.levels, start=1) if lv.modifiers == 1)
     foe = challenge(game, level=level)
     cards = dict(challenge=foe.id, challenge_modifiers=["Wild Surge"], element=spell(game, element=neutral(c, foe["element"])),
                  power=spell(game, power=6), modifier=spell(game, modifier="+1 Power"))
@@ -141,7 +141,8 @@ def test_a_challenges_wild_surge_roll_raises_its_power(game, c):
 
 def test_runes_stop_at_the_limit(game, c):
     foe = challenge(game)
-    cards = dict(challenge=foe.id, element=spell(game, element="Fire"), power=spell(game, power=2), modifier=spell(game, modifier="+1 Power"))
+    cards = dict(challenge=foe.id, element=spell(game, element="Fire"), power=spell(game, power=2),
+                 modifier=spell(game, modifier="+1 Power"))
     with pytest.raises(Invalid, match=f"holds at most {c.rune_spend_limit}"):
         spell_power(game, runes=["+1 Power"] * (c.rune_spend_limit + 1), **cards)
 

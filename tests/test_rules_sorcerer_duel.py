@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from spellpress.core.rules import ask, helpers
-from spellpress.core.rulesets.sorcerer_duel import one_target, whole_side
-from spellpress.core.trackers.base import Invalid
+from spellpress.core.games import ask, ruleset_of
+from spellpress.core.games.sorcerer_duel.ruleset import one_target, whole_side
+from spellpress.core.play.errors import Invalid
 
 SLUG = "sorcerer-duel"
 
@@ -33,7 +33,7 @@ def attack(game, **inputs):
 
 
 def test_it_is_registered_and_lists_wounded_cards(game):
-    fields = {f["name"]: f for f in helpers(game)["attack"].json(game)["fields"]}
+    fields = {f["name"]: f for f in ruleset_of(game).helpers["attack"].json(game)["fields"]}
     blockers = {o["value"] for o in fields["blockers"]["options"]}
     for card in (card for card in game.cards if card.type == "blocker"):
         assert card.id in blockers and f"{card.id}@1" in blockers and f"{card.id}@{card['health']}" not in blockers

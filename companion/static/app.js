@@ -301,6 +301,7 @@ function tablePage() {
     state = newState;
     render();
     if (moved) renderTracker();
+    $("#finished").hidden = !(state.tracker && state.tracker.over) || Boolean(state.reopened) || !seat;
   }
 
   // -- the game's own tracker (trackers.js draws it; the rules are the server's)
@@ -357,9 +358,9 @@ function tablePage() {
         const target = log.find((e) => e.seq === entry.data.target);
         if (target) target.undone = true;
       }
-      if (entry.request_id) {
+      if (entry.request_tag) {
         const before = pending.length;
-        pending = pending.filter((item) => item.rid !== entry.request_id);
+        pending = pending.filter((item) => !item.rid.startsWith(entry.request_tag));
         if (pending.length !== before) savePending();
       }
     }
@@ -599,6 +600,11 @@ function tablePage() {
     }
   }
   $("#new-code").addEventListener("click", () => showInvite(true));
+  $("#reopen").addEventListener("click", async () => {
+    if (!window.confirm("Reopen the finished game? Every phone will see that you did.")) return;
+    if (await act({ type: "reopen" })) $("#menu-sheet").close();
+  });
+  $("#finished").hidden = !(state.tracker && state.tracker.over) || Boolean(state.reopened) || !seat;
 
   const theme = localStorage.getItem("spellpress.theme") || "auto";
   $$("input[name=theme]").forEach((input) => {
@@ -618,7 +624,11 @@ function tablePage() {
     el.textContent = { live: "live", offline: "offline", reconnecting: "reconnecting", connecting: "connecting" }[status];
   }
 
+  // A stream the server refuses (it holds as many as it can) closes at once: the page then reads
+  // the table every few seconds, and asks for a stream again less and less often.
   let source = null;
+  let polling = null;
+  let retry = 2000;
   function connect() {
     if (source) source.close();
     source = new EventSource(`/api/tables/${encodeURIComponent(id)}/stream`);
@@ -628,10 +638,30 @@ function tablePage() {
       accept(message.version, message.state);
       setStatus("live");
     });
-    source.addEventListener("open", () => { refreshLog(); flush(); });
+    // What changed since `base`: applied to the state this phone holds if that is `base`;
+    // a phone elsewhere (its own tap answered meanwhile) reads the whole table instead.
+    source.addEventListener("patch", (event) => {
+      const message = JSON.parse(event.data);
+      addLog(message.events);
+      setStatus("live");
+      if (message.version <= version) return;
+      if (message.base !== version) { refresh(); return; }
+      const next = { ...state, ...message.set };
+      for (const key of message.unset) delete next[key];
+      accept(message.version, next);
+    });
+    source.addEventListener("open", () => {
+      retry = 2000;
+      if (polling) { clearInterval(polling); polling = null; }
+      refreshLog();
+      flush();
+    });
     source.addEventListener("error", () => {
       setStatus("reconnecting");
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+      if (source.readyState !== EventSource.CLOSED) return;
+      if (!polling) polling = setInterval(refresh, 3000);
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
     });
   }
 

@@ -1,5 +1,5 @@
 // Spellpress companion: the rule helpers as calculators. Every rule is the server's
-// (spellpress/core/rules): this draws each helper's form from the inputs it declares, asks
+// (spellpress/core/games/<game>/helpers.py): this draws each helper's form from the inputs it declares, asks
 // /api/rules/<game>/<helper> as the inputs change, and shows the answer. Text is only ever
 // set with textContent, never as HTML.
 "use strict";

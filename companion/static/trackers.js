@@ -1,5 +1,5 @@
 // Spellpress companion: each game's own tracker on the table page. Every rule is the server's
-// (spellpress/core/trackers): this only draws the tracker's state and sends the players'
+// (spellpress/core/games/<game>/tracker.py): this only draws the tracker's state and sends the players'
 // actions. Text is only ever set with textContent, never as HTML.
 "use strict";
 

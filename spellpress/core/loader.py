@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import types
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import ruletext
+from .games import RULESETS
 from .models import (
     CARD_KEYS,
     Card,
@@ -21,6 +23,7 @@ from .models import (
     DecksFile,
     DeckSpec,
     FieldSpec,
+    FieldValue,
     Game,
     GameFile,
     GlossaryFile,
@@ -28,13 +31,17 @@ from .models import (
     RulesFile,
 )
 from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
-from .rulesets import RULESETS
-from .schema import validate
-from .yamlsource import Document, read
+from .ruleset import Ruleset
+from .schema import Model, validate
+from .yamlsource import Document, Loc, read
 
 GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE = "game.yaml", "decks.yaml", "rules.yaml", "glossary.yaml"
 MAX_COUNT = 500  # copies of one card: a sanity bound, far above any real deck
 _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+M = TypeVar("M", bound=Model)
+# A card as read, with the file and the place in it where it is written.
+Placed = tuple[Card, Document, Loc]
 
 
 def game_dirs(cards_dir: Path) -> list[Path]:
@@ -59,10 +66,12 @@ def load_games(cards_dir: Path | str = "cards", slugs: list[str] | None = None) 
         dirs = [known[s] for s in slugs]
     if not dirs:
         raise ValidationFailed([Problem(display_path(cards_dir), 0, 0, "", f"no game here: a game is a directory holding {GAME_FILE}")])
-    games, problems = [], []
+    games: list[Game] = []
+    problems: list[Problem] = []
     for d in dirs:
         game, found = _GameLoader(d).load()
-        games.append(game)
+        if game is not None:  # a game that is not made comes with the problems why, raised below
+            games.append(game)
         problems += found
     if problems:
         raise ValidationFailed(problems)
@@ -73,6 +82,7 @@ def load_game(game_dir: Path | str) -> Game:
     game, problems = _GameLoader(Path(game_dir)).load()
     if problems:
         raise ValidationFailed(problems)
+    assert game is not None  # a game that is not made comes with the problems why
     return game
 
 
@@ -80,7 +90,7 @@ class _GameLoader:
     def __init__(self, root: Path):
         self.root = root
         self.problems: list[Problem] = []
-        self.card_at: dict[str, tuple[Document, tuple]] = {}  # card id -> where it is written
+        self.card_at: dict[str, tuple[Document, Loc]] = {}  # card id -> where it is written
 
     # -- files
 
@@ -96,7 +106,7 @@ class _GameLoader:
             return None
         return doc
 
-    def _validate(self, model, doc: Document | None, data=None, prefix: tuple = ()):
+    def _validate(self, model: type[M], doc: Document | None, data: object = None, prefix: Loc = ()) -> M | None:
         if doc is None:
             return None
         value, found = validate(model, doc.data if data is None else data, doc, prefix=prefix)
@@ -111,20 +121,23 @@ class _GameLoader:
         decks_spec: DecksFile | None = self._validate(DecksFile, decks_doc)
         rules_spec: RulesFile | None = self._validate(RulesFile, rules_doc)
 
-        ruleset, constants = self._constants(game_doc, spec)
-        if spec is not None:
+        typed = self._constants(game_doc, spec)
+        # A spec is read from its document: where there is a spec, there is its document.
+        if spec is not None and game_doc is not None:
             self._unique([e.name for e in spec.elements], game_doc, ("elements",), "name", "element")
 
         elements = _element_names(game_doc)
-        if decks_spec is not None:
+        if decks_spec is not None and decks_doc is not None:
             self._check_deck_types(decks_spec, decks_doc)
-        decks = self._load_cards(decks_spec, decks_doc, elements)
+        cards = self._load_cards(decks_spec, decks_doc, elements)
 
-        if spec is None or constants is None or decks_spec is None or rules_spec is None or decks is None:
+        if (spec is None or game_doc is None or typed is None or decks_spec is None or rules_spec is None
+                or rules_doc is None or cards is None):
             return None, self.problems
 
-        context = self._context(spec, constants, decks)
-        decks = {d: self._deck(d, decks_spec, cards, context) for d, cards in decks.items()}
+        ruleset, constants = typed
+        context = self._context(spec, constants, cards)
+        decks = {d: self._deck(d, decks_spec, placed, context) for d, placed in cards.items()}
         rules = self._render_rules(rules_spec, rules_doc, context)
         glossary = self._glossary(context)
         counters = self._counters(spec, game_doc, context)
@@ -149,25 +162,27 @@ class _GameLoader:
             ruleset.check(game, _Report(self, game_doc))
         return (None if self.problems else game), self.problems
 
-    def _constants(self, doc: Document | None, spec: GameFile | None):
-        """The ruleset and its typed constants, checked even when the rest of game.yaml is not."""
+    def _constants(self, doc: Document | None, spec: GameFile | None) -> tuple[Ruleset, Model] | None:
+        """The ruleset and its typed constants, checked even when the rest of game.yaml is not;
+        None if either cannot be told."""
         if doc is None:
-            return None, None
-        name = spec.ruleset if spec else doc.data.get("ruleset")
+            return None
+        name = spec.ruleset if spec else _mapping(doc).get("ruleset")
         if not isinstance(name, str):
-            return None, None
+            return None
         ruleset = RULESETS.get(name)
         if ruleset is None:
             if spec is not None:  # a malformed name is reported by the GameFile schema already
                 hint = did_you_mean(name, RULESETS) or f"; the rulesets are {one_of(RULESETS)}"
                 self.problems.append(doc.problem(("ruleset",), f"unknown ruleset '{name}'{hint}"))
-            return None, None
-        raw = doc.data.get("constants")
+            return None
+        raw = _mapping(doc).get("constants")
         if not isinstance(raw, dict):  # reported by the GameFile schema
-            return ruleset, None
-        return ruleset, self._validate(ruleset.constants, doc, raw, ("constants",))
+            return None
+        constants = self._validate(ruleset.constants, doc, raw, ("constants",))
+        return None if constants is None else (ruleset, constants)
 
-    def _unique(self, names: list[str], doc: Document, loc: tuple, field: str, what: str) -> None:
+    def _unique(self, names: list[str], doc: Document, loc: Loc, field: str, what: str) -> None:
         seen: set[str] = set()
         for i, name in enumerate(names):
             if name in seen:
@@ -187,9 +202,11 @@ class _GameLoader:
         fixed = {GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE}
         return sorted(p for p in self.root.iterdir() if p.suffix in (".yaml", ".yml") and p.name not in fixed)
 
-    def _load_cards(self, spec: DecksFile | None, decks_doc: Document | None, elements: list[str] | None) -> dict[str, list] | None:
+    def _load_cards(
+        self, spec: DecksFile | None, decks_doc: Document | None, elements: list[str] | None
+    ) -> dict[str, list[Placed]] | None:
         """Deck id -> [(card, doc, loc)], validated against the card types; None if unusable."""
-        by_deck: dict[str, list] = {d: [] for d in (spec.decks if spec else ())}
+        by_deck: dict[str, list[Placed]] = {d: [] for d in (spec.decks if spec else ())}
         mentioned: set[str] = set()
         all_read = True
         names: dict[str, str] = {}
@@ -220,17 +237,21 @@ class _GameLoader:
                     card = self._card(raw, doc, (deck_id, i), deck_id, spec, elements, names)
                     if card is not None:
                         by_deck[deck_id].append((card, doc, (deck_id, i)))
-        if spec is None:
+        if spec is None or decks_doc is None:  # no spec without the document it is read from
             return None
         for deck_id in by_deck:
             if deck_id not in mentioned and all_read:
-                self.problems.append(decks_doc.problem(("decks", deck_id), f"the deck has no cards: list them under '{deck_id}:' in a card file", key=True))
+                empty = f"the deck has no cards: list them under '{deck_id}:' in a card file"
+                self.problems.append(decks_doc.problem(("decks", deck_id), empty, key=True))
         return by_deck
 
-    def _card(self, raw: Any, doc: Document, loc: tuple, deck_id: str, spec: DecksFile, elements, names) -> Card | None:
+    def _card(
+        self, raw: Any, doc: Document, loc: Loc, deck_id: str, spec: DecksFile, elements: list[str] | None, names: dict[str, str]
+    ) -> Card | None:
+        """The card `raw` (as YAML gives it), or None and its problems added."""
         problems: list[Problem] = []
 
-        def bad(field_loc: tuple, message: str, key: bool = False) -> None:
+        def bad(field_loc: Loc, message: str, key: bool = False) -> None:
             problems.append(doc.problem(loc + field_loc, message, key=key))
 
         if not isinstance(raw, dict):
@@ -250,7 +271,8 @@ class _GameLoader:
         card_id, name, count = raw.get("id"), raw.get("name"), raw.get("count", 1)
         if card_id is None:
             bad((), "missing required key 'id'")
-        elif not isinstance(card_id, str) or not card_id or set(card_id) - _IDENT_CHARS or card_id.startswith("-") or "--" in card_id or card_id.endswith("-"):
+        elif (not isinstance(card_id, str) or not card_id or set(card_id) - _IDENT_CHARS
+              or card_id.startswith("-") or "--" in card_id or card_id.endswith("-")):
             bad(("id",), f"{describe(card_id)} is not a valid card id: use lowercase letters, digits and single dashes, like 'fire-bolt'")
         elif card_id in self.card_at:
             first_doc, first_loc = self.card_at[card_id]
@@ -272,7 +294,7 @@ class _GameLoader:
             if opt in raw and not (isinstance(raw[opt], str) and raw[opt].strip()):
                 bad((opt,), f"expected text, got {describe(raw[opt])}")
 
-        fields: dict[str, Any] = {}
+        fields: dict[str, FieldValue] = {}
         if ctype is not None:
             accepted = list(CARD_KEYS) + list(ctype.fields)
             for key in raw:
@@ -284,13 +306,14 @@ class _GameLoader:
                     if fspec.required:
                         bad((), f"missing required key '{fname}' (a '{type_id}' card needs it)")
                     continue
-                value, message = _field_value(raw[fname], fspec, elements)
-                if message:
-                    bad((fname,) + value, message)
+                value = _field_value(raw[fname], fspec, elements)
+                if isinstance(value, _Misfit):
+                    bad((fname,) + value.loc, value.message)
                 else:
                     fields[fname] = value
 
-        if problems or ctype is None:
+        # An id or a name that is not text is reported above, as a problem.
+        if problems or ctype is None or not isinstance(card_id, str) or not isinstance(name, str):
             self.problems += problems
             return None
         self.card_at[card_id] = (doc, loc)
@@ -309,7 +332,7 @@ class _GameLoader:
 
     # -- rendering text with the constants
 
-    def _context(self, spec: GameFile, constants, decks: dict[str, list]) -> dict[str, Any]:
+    def _context(self, spec: GameFile, constants: Model, decks: dict[str, list[Placed]]) -> dict[str, Any]:
         context = constants.model_dump()
         context["game"] = {
             "title": spec.title,
@@ -321,28 +344,29 @@ class _GameLoader:
         }
         return context
 
-    def _text_problem(self, doc: Document, loc: tuple, err: ruletext.TextError) -> Problem:
+    def _text_problem(self, doc: Document, loc: Loc, err: ruletext.TextError) -> Problem:
         line, column = doc.position(loc)
         if doc.is_block(loc):
             line += err.line
             column = doc.column_of(line, err.needle)
         return Problem(doc.shown, line, column, format_path(loc), err.message)
 
-    def _deck(self, deck_id: str, spec: DecksFile, cards: list, context: dict) -> Deck:
+    def _deck(self, deck_id: str, spec: DecksFile, cards: list[Placed], context: dict[str, Any]) -> Deck:
         """The deck, with each card's text fields rendered with the constants."""
         rendered = []
         for card, doc, loc in cards:
             fields = dict(card.fields)
             for fname, fspec in spec.card_types[card.type].fields.items():
-                if fspec.type in ("text", "line") and fname in fields:
-                    text, errors = ruletext.render(fields[fname], context)
+                source = fields.get(fname)
+                if fspec.type in ("text", "line") and isinstance(source, str):  # a text field's value is text
+                    text, errors = ruletext.render(source, context)
                     self.problems += [self._text_problem(doc, loc + (fname,), e) for e in errors]
-                    fields[fname] = text
+                    fields[fname] = text or ""
             rendered.append(dataclasses.replace(card, fields=types.MappingProxyType(fields)))
         deck = spec.decks[deck_id]
         return Deck(deck_id, deck.name, deck.back, deck.types, tuple(rendered))
 
-    def _render_rules(self, spec: RulesFile, doc: Document, context: dict) -> tuple[RuleSection, ...]:
+    def _render_rules(self, spec: RulesFile, doc: Document, context: dict[str, Any]) -> tuple[RuleSection, ...]:
         self._unique([s.id for s in spec.rules], doc, ("rules",), "id", "section id")
         sections = []
         for i, section in enumerate(spec.rules):
@@ -351,12 +375,12 @@ class _GameLoader:
             sections.append(RuleSection(section.id, section.title, section.text, text or ""))
         return tuple(sections)
 
-    def _glossary(self, context: dict) -> tuple[tuple[str, str], ...]:
+    def _glossary(self, context: dict[str, Any]) -> tuple[tuple[str, str], ...]:
         if not (self.root / GLOSSARY_FILE).is_file():
             return ()
         doc = self._read(GLOSSARY_FILE)
-        spec: GlossaryFile | None = self._validate(GlossaryFile, doc)
-        if spec is None:
+        spec = self._validate(GlossaryFile, doc)
+        if spec is None or doc is None:  # no spec without the document it is read from
             return ()
         self._unique([t.term for t in spec.glossary], doc, ("glossary",), "term", "term")
         out = []
@@ -366,28 +390,40 @@ class _GameLoader:
             out.append((term.term, text or ""))
         return tuple(out)
 
-    def _counters(self, spec: GameFile, doc: Document, context: dict) -> tuple[Counter, ...]:
+    def _counters(self, spec: GameFile, doc: Document, context: dict[str, Any]) -> tuple[Counter, ...]:
         self._unique([c.id for c in spec.counters], doc, ("counters",), "id", "counter id")
         counters = []
         for i, c in enumerate(spec.counters):
-            values = {}
+            values: dict[str, int | None] = {}
             for bound in ("start", "min", "max"):
-                value = getattr(c, bound)
-                if isinstance(value, str):
-                    value = _constant(value, context)
-                    if not isinstance(value, int) or isinstance(value, bool):
-                        hint = did_you_mean(getattr(c, bound), [k for k, v in context.items() if isinstance(v, int)])
-                        self.problems.append(doc.problem(("counters", i, bound), f"'{getattr(c, bound)}' is not a whole-number constant{hint}"))
-                        value = None
-                values[bound] = value
+                written: int | str | None = getattr(c, bound)
+                if not isinstance(written, str):
+                    values[bound] = written
+                    continue
+                value = _constant(written, context)  # the name of a constant
+                if isinstance(value, int) and not isinstance(value, bool):
+                    values[bound] = value
+                else:
+                    hint = did_you_mean(written, [k for k, v in context.items() if isinstance(v, int)])
+                    not_whole = f"'{written}' is not a whole-number constant{hint}"
+                    self.problems.append(doc.problem(("counters", i, bound), not_whole))
+                    values[bound] = None
             lo, hi, start = values["min"], values["max"], values["start"]
             if start is not None and ((lo is not None and start < lo) or (hi is not None and start > hi)):
                 self.problems.append(doc.problem(("counters", i, "start"), f"start ({start}) lies outside min..max ({lo}..{hi})"))
+            if start is None:  # its constant is not a whole number, reported above: the game is not made
+                continue
             counters.append(Counter(c.id, c.label, c.scope, start, lo, hi, c.step))
         return tuple(counters)
 
 
-def _constant(dotted: str, context: dict):
+def _mapping(doc: Document) -> dict[Any, Any]:
+    """The data of a document that `_GameLoader._read` accepted: it refuses all but a mapping."""
+    assert isinstance(doc.data, dict)
+    return doc.data
+
+
+def _constant(dotted: str, context: dict[str, Any]) -> object:
     value: Any = context
     for part in dotted.split("."):
         if not isinstance(value, dict) or part not in value:
@@ -399,56 +435,67 @@ def _constant(dotted: str, context: dict):
 def _element_names(doc: Document | None) -> list[str] | None:
     """The element names game.yaml declares, read leniently so that cards are checked even
     when game.yaml has problems of its own; None when they cannot be told."""
-    raw = doc.data.get("elements", []) if doc is not None else None
+    raw = _mapping(doc).get("elements", []) if doc is not None else None
     if not isinstance(raw, list):
         return None
     return [e["name"] for e in raw if isinstance(e, dict) and isinstance(e.get("name"), str)]
 
 
-def _field_value(value: Any, spec: FieldSpec, elements: list[str] | None) -> tuple[Any, str]:
-    """(the value, '') if it fits the field, else (loc inside the value, message)."""
+@dataclass(frozen=True)
+class _Misfit:
+    """Why a card's value does not fit its field, and where inside the value."""
+
+    loc: Loc
+    message: str
+
+
+def _field_value(value: Any, spec: FieldSpec, elements: list[str] | None) -> FieldValue | _Misfit:
+    """The value (as YAML gives it) if it fits the field, else where and why it does not."""
     t = spec.type
     if t == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            return (), f"expected a whole number, got {describe(value)}"
+            return _Misfit((), f"expected a whole number, got {describe(value)}")
         if spec.min is not None and value < spec.min:
-            return (), f"must be at least {spec.min}, got {value}"
+            return _Misfit((), f"must be at least {spec.min}, got {value}")
         if spec.max is not None and value > spec.max:
-            return (), f"must be at most {spec.max}, got {value}"
-        return value, ""
+            return _Misfit((), f"must be at most {spec.max}, got {value}")
+        return value
     if t == "flag":
         if not isinstance(value, bool):
-            return (), f"expected true or false, got {describe(value)}"
-        return value, ""
+            return _Misfit((), f"expected true or false, got {describe(value)}")
+        return value
     if t in ("text", "line", "choice", "element"):
         if not isinstance(value, str) or not value.strip():
-            return (), f"expected text, got {describe(value)}{quote_hint(value)}"
-        if t == "choice" and value not in spec.choices:
-            return (), f"unknown value '{value}'{did_you_mean(value, spec.choices) or '; expected ' + one_of(spec.choices)}"
+            return _Misfit((), f"expected text, got {describe(value)}{quote_hint(value)}")
+        if t == "choice":
+            assert spec.choices is not None  # FieldSpec: a 'choice' field has choices
+            if value not in spec.choices:
+                return _Misfit((), f"unknown value '{value}'{did_you_mean(value, spec.choices) or '; expected ' + one_of(spec.choices)}")
         if t == "element":
             return _element(value, elements, ())
-        return value, ""
+        return value
     # elements: a list of element names
     if not isinstance(value, list):
-        return (), f"expected a list of elements, got {describe(value)}"
+        return _Misfit((), f"expected a list of elements, got {describe(value)}")
     for i, item in enumerate(value):
-        _, message = _element(item, elements, (i,))
-        if message:
-            return (i,), message
+        misfit = _element(item, elements, (i,))
+        if isinstance(misfit, _Misfit):
+            return misfit
     if spec.min is not None and len(value) < spec.min:
-        return (), f"must list at least {spec.min} element(s), got {len(value)}"
+        return _Misfit((), f"must list at least {spec.min} element(s), got {len(value)}")
     if spec.max is not None and len(value) > spec.max:
-        return (), f"must list at most {spec.max} element(s), got {len(value)}"
-    return tuple(value), ""
+        return _Misfit((), f"must list at most {spec.max} element(s), got {len(value)}")
+    return tuple(value)
 
 
-def _element(value: Any, elements: list[str] | None, loc: tuple) -> tuple[Any, str]:
+def _element(value: Any, elements: list[str] | None, loc: Loc) -> str | _Misfit:
     if not isinstance(value, str):
-        return loc, f"expected an element's name, got {describe(value)}"
+        return _Misfit(loc, f"expected an element's name, got {describe(value)}")
     if elements is not None and value not in elements:
-        hint = did_you_mean(value, elements) or (f"; the elements are {one_of(elements)}" if elements else "; this game declares no elements")
-        return loc, f"unknown element '{value}'{hint}"
-    return value, ""
+        known = f"; the elements are {one_of(elements)}" if elements else "; this game declares no elements"
+        hint = did_you_mean(value, elements) or known
+        return _Misfit(loc, f"unknown element '{value}'{hint}")
+    return value
 
 
 class _Report:
@@ -457,9 +504,9 @@ class _Report:
     def __init__(self, loader: _GameLoader, game_doc: Document):
         self.loader, self.game_doc = loader, game_doc
 
-    def constant(self, loc: tuple, message: str, *, key: bool = False) -> None:
+    def constant(self, loc: Loc, message: str, *, key: bool = False) -> None:
         self.loader.problems.append(self.game_doc.problem(("constants",) + loc, message, key=key))
 
-    def card(self, card: Card, loc: tuple, message: str) -> None:
+    def card(self, card: Card, loc: Loc, message: str) -> None:
         doc, card_loc = self.loader.card_at[card.id]
         self.loader.problems.append(doc.problem(card_loc + loc, message))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Self, TypeVar
 
 import pydantic
 from pydantic import Field, StringConstraints
@@ -42,13 +42,13 @@ class Element(Model):
         return self.name.lower()
 
 
-def _int_or_constant(value: Any):
+def _int_or_constant(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError(f"expected a whole number or the name of a constant, got {describe(value)}")
     return value
 
 
-IntOrConstant = Annotated[Union[int, str], pydantic.PlainValidator(_int_or_constant)]
+IntOrConstant = Annotated[int | str, pydantic.PlainValidator(_int_or_constant)]
 
 
 class CounterSpec(Model):
@@ -95,7 +95,7 @@ class FieldSpec(Model):
     choices: tuple[Text, ...] | None = None
 
     @pydantic.model_validator(mode="after")
-    def _consistent(self):
+    def _consistent(self) -> Self:
         if (self.type == "choice") != (self.choices is not None):
             raise ValueError(
                 "a 'choice' field needs 'choices', and only a 'choice' field may have them"
@@ -117,7 +117,7 @@ class CardTypeSpec(Model):
 
     @pydantic.field_validator("fields")
     @classmethod
-    def _not_reserved(cls, fields):
+    def _not_reserved(cls, fields: Mapping[str, FieldSpec]) -> Mapping[str, FieldSpec]:
         clash = [name for name in fields if name in CARD_KEYS]
         if clash:
             raise ValueError(
@@ -165,7 +165,8 @@ class GlossaryFile(Model):
 
 # ---------------------------------------------------------------------------- the loaded game
 
-FieldValue = Union[int, str, bool, tuple[str, ...]]
+FieldValue = int | str | bool | tuple[str, ...]
+M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,8 @@ class Card:
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)
 
-    def __getitem__(self, name: str) -> FieldValue:
+    def __getitem__(self, name: str) -> Any:
+        """A field, of the type its card type declares in the game's YAML (so not known here)."""
         return self.fields[name]
 
 
@@ -241,7 +243,14 @@ class Game:
     decks: Mapping[str, Deck]
     rules: tuple[RuleSection, ...]
     text_context: Mapping[str, Any]
-    glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order  # what `{{ references }}` in rule and card text resolve to
+    # what `{{ references }}` in rule and card text resolve to
+    glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order
+
+    def constants_as(self, schema: type[M]) -> M:
+        """The constants as the ruleset's schema, which the loader read them with, types them."""
+        if not isinstance(self.constants, schema):
+            raise TypeError(f"{self.slug}'s constants are {type(self.constants).__name__}, not {schema.__name__}")
+        return self.constants
 
     @property
     def cards(self) -> tuple[Card, ...]:

@@ -9,19 +9,93 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+import sys
+import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from .problems import did_you_mean
 
+if TYPE_CHECKING:  # imported when a text first needs it (see _env)
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+
+# A text is a stranger's YAML: its rendering has a budget, and a text past it is a problem.
+BUDGET_SECONDS = 1.0  # of rendering one text
+MAX_TEXT = 100_000  # characters one text may come to
+MAX_POWER = 64  # the largest exponent `**` takes: 10 ** 10 ** 10 would never end
+
+
+class OverBudget(Exception):
+    """A text's rendering went past its budget; `line`, the text's line it was at, if known."""
+
+    def __init__(self, message: str, line: int = 1):
+        super().__init__(message)
+        self.line = line
+
 
 @functools.cache
-def _env():
-    """jinja2, imported only for texts that need more than a constant's name (most do not)."""
+def _env() -> ImmutableSandboxedEnvironment:
+    """jinja2, imported only for texts that need more than a constant's name (most do not).
+    Its sandbox already refuses unsafe attributes and ranges over 100,000; `*` and `**` are
+    bounded here too, since one of them can take all the memory or time there is."""
     import jinja2
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    return ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    class Bounded(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
+            if operator == "**" and isinstance(right, int) and abs(right) > MAX_POWER:
+                raise OverBudget(f"a power of {right} is past what a text may compute (at most {MAX_POWER})")
+            if operator == "*" and isinstance(left, int) and isinstance(right, (str, list, tuple)):
+                left, right = right, left
+            if operator == "*" and isinstance(left, (str, list, tuple)) and isinstance(right, int) and len(left) * right > MAX_TEXT:
+                raise OverBudget(f"repeating something {right} times makes more than {MAX_TEXT:,} characters")
+            return super().call_binop(context, operator, left, right)
+
+    return Bounded(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+
+
+_LOOP = re.compile(r"\{%-?\s*for\b")
+
+
+def _bounded_render(template: jinja2.Template, context: Mapping[str, object], looping: bool) -> str:
+    """The text, or OverBudget once it has taken BUDGET_SECONDS or grown past MAX_TEXT: a loop
+    in a loop over a long list may print nothing for a long while, so the time is checked as
+    the template's own lines run (a trace on them alone), not only as it writes."""
+    deadline = time.monotonic() + BUDGET_SECONDS
+    lines = 0
+
+    def in_template(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal lines
+        lines += 1
+        if lines % 1024 == 0 and time.monotonic() > deadline:
+            line = template.get_corresponding_lineno(frame.f_lineno)
+            raise OverBudget(f"it takes longer than {BUDGET_SECONDS:g} s to fill in (a loop that never ends?)", line)
+        return in_template
+
+    def calls(frame: FrameType, event: str, arg: object) -> Any:
+        return in_template if frame.f_code.co_filename == "<template>" else None
+
+    parts: list[str] = []
+    size = 0
+    before = sys.gettrace()
+    if looping:  # only a loop can run long without writing: the other texts go untraced
+        sys.settrace(calls)
+    try:
+        for part in template.generate(context):
+            size += len(part)
+            if size > MAX_TEXT:
+                raise OverBudget(f"it comes to more than {MAX_TEXT:,} characters")
+            parts.append(part)
+    finally:
+        sys.settrace(before)
+    return "".join(parts)
 
 
 @dataclass(frozen=True)
@@ -46,12 +120,15 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     try:
         tree, template = _compile(source)
     except jinja2.TemplateSyntaxError as exc:
-        return None, [TextError(exc.lineno or 1, "{", f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})")]
+        message = f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})"
+        return None, [TextError(exc.lineno or 1, "{", message)]
     errors = list(_unknown_references(tree, context))
     if errors:
         return None, errors
     try:
-        return template.render(context), []
+        return _bounded_render(template, context, bool(_LOOP.search(source))), []
+    except OverBudget as exc:
+        return None, [TextError(exc.line, "{", f"text reference cannot be filled in: {exc}")]
     except jinja2.TemplateError as exc:
         return None, [TextError(1, "{{", f"text reference cannot be filled in: {exc}")]
     except Exception as exc:  # e.g. a division by zero in an expression
@@ -66,7 +143,7 @@ def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
     """
     missing = False
 
-    def value(match: re.Match) -> str:
+    def value(match: re.Match[str]) -> str:
         nonlocal missing
         current: object = context
         for part in match.group(1).split("."):
@@ -85,7 +162,7 @@ def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile(source: str):
+def _compile(source: str) -> tuple[nodes.Template, jinja2.Template]:
     """The parsed and the compiled text, once per text per process (watch reloads them)."""
     tree = _env().parse(source)
     return tree, _env().from_string(tree)
@@ -95,7 +172,7 @@ def _compile(source: str):
 _JINJA_NAMES = {"loop", "range", "dict", "lipsum", "cycler", "joiner", "namespace"}
 
 
-def _unknown_references(tree, context: Mapping[str, object]):
+def _unknown_references(tree: nodes.Template, context: Mapping[str, object]) -> Iterator[TextError]:
     from jinja2 import nodes
 
     local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")} | _JINJA_NAMES
@@ -113,7 +190,7 @@ def _unknown_references(tree, context: Mapping[str, object]):
             yield TextError(node.lineno, chain[-1] if len(chain) > 1 else chain[0], problem)
 
 
-def _chain(node) -> list[str] | None:
+def _chain(node: nodes.Node) -> list[str] | None:
     from jinja2 import nodes
 
     names: list[str] = []
@@ -126,7 +203,7 @@ def _chain(node) -> list[str] | None:
     return None
 
 
-def _is_inside_getattr(tree, target) -> bool:
+def _is_inside_getattr(tree: nodes.Template, target: nodes.Node) -> bool:
     from jinja2 import nodes
 
     return any(g.node is target for g in tree.find_all(nodes.Getattr))
@@ -141,14 +218,15 @@ def _resolve(chain: list[str], context: Mapping[str, object]) -> str | None:
         return f"unknown constant '{chain[0]}'{hint}"
     value = context[chain[0]]
     for i, name in enumerate(chain[1:], start=1):
-        keys = list(value) if isinstance(value, Mapping) else []
+        mapping: Mapping[Any, object] = value if isinstance(value, Mapping) else {}
+        keys = list(mapping)
         if name not in keys and name in _MAPPING_METHODS and isinstance(value, Mapping):
             return None  # `{% for k, v in ammo.items() %}`
         if name not in keys:
             where = ".".join(chain[:i])
             hint = did_you_mean(name, keys) or (f"; it has {', '.join(keys)}" if keys else "")
             return f"'{where}' has no '{name}'{hint}"
-        value = value[name]
+        value = mapping[name]
     return None
 
 
@@ -157,8 +235,8 @@ def number(expression: int | str, context: Mapping[str, object]) -> int:
     them ('mana_per_turn + max_conversions'), as layouts and playmats may; ValueError if not."""
     if isinstance(expression, int) and not isinstance(expression, bool):
         return expression
-    text, errors = render("{{ %s }}" % expression, context)
-    if errors:
+    text, errors = render(f"{{{{ {expression} }}}}", context)
+    if text is None:  # a text is None exactly when it has errors
         raise ValueError(errors[0].message)
     if not text.strip().lstrip("-").isdigit():
         raise ValueError(f"'{expression}' is not a whole number (it is {text!r})")

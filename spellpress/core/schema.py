@@ -10,13 +10,14 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Mapping
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, Self, Union
 
 import pydantic
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic_core import ErrorDetails
 
 from .problems import Problem, describe, did_you_mean, one_of, quote_hint
-from .yamlsource import Document
+from .yamlsource import Document, Loc
 
 
 class Model(BaseModel):
@@ -37,7 +38,7 @@ K = typing.TypeVar("K")
 V = typing.TypeVar("V")
 
 
-def _freeze(value: dict) -> Mapping:
+def _freeze(value: dict[K, V]) -> Mapping[K, V]:
     return types.MappingProxyType(value)
 
 
@@ -54,13 +55,16 @@ class Range(Model):
     max: PositiveInt
 
     @pydantic.model_validator(mode="after")
-    def _ordered(self):
+    def _ordered(self) -> Self:
         if self.max < self.min:
             raise ValueError(f"max ({self.max}) is less than min ({self.min})")
         return self
 
 
-def validate(model: type[BaseModel], data: Any, doc: Document, *, prefix: tuple = ()):
+B = typing.TypeVar("B", bound=BaseModel)
+
+
+def validate(model: type[B], data: object, doc: Document, *, prefix: Loc = ()) -> tuple[B | None, list[Problem]]:
     """Validate `data` (found at `prefix` in `doc`) as `model`: (instance or None, problems)."""
     try:
         return model.model_validate(data), []
@@ -70,7 +74,7 @@ def validate(model: type[BaseModel], data: Any, doc: Document, *, prefix: tuple 
         # A list whose items failed is also said to be too short; the items' errors suffice.
         errors = [
             e for e in errors
-            if e["type"] != "too_short" or not any(l[: len(e["loc"])] == e["loc"] and l != e["loc"] for l in locs)
+            if e["type"] != "too_short" or not any(loc[: len(e["loc"])] == e["loc"] and loc != e["loc"] for loc in locs)
         ]
         return None, [_problem(model, err, doc, prefix) for err in errors]
 
@@ -78,7 +82,7 @@ def validate(model: type[BaseModel], data: Any, doc: Document, *, prefix: tuple 
 _IDENT_HINT = "use lowercase letters, digits and single dashes, like 'fire-bolt'"
 
 
-def _problem(model: type[BaseModel], err: dict, doc: Document, prefix: tuple) -> Problem:
+def _problem(model: type[BaseModel], err: ErrorDetails, doc: Document, prefix: Loc) -> Problem:
     loc = tuple(p for p in err["loc"] if p != "[key]")
     kind, value, ctx = err["type"], err.get("input"), err.get("ctx") or {}
     full = prefix + loc
@@ -117,7 +121,7 @@ _MESSAGES = {
 }
 
 
-def _message(kind: str, value: Any, ctx: dict, fallback: str) -> str:
+def _message(kind: str, value: Any, ctx: dict[str, Any], fallback: str) -> str:
     got = describe(value)
     if kind in _MESSAGES:
         return _MESSAGES[kind].format(got=got, quote=quote_hint(value), value=value, ctx=ctx)
@@ -135,7 +139,7 @@ def _message(kind: str, value: Any, ctx: dict, fallback: str) -> str:
     return fallback
 
 
-def _unwrap(t):
+def _unwrap(t: object) -> object:
     while True:
         origin = typing.get_origin(t)
         if origin is Annotated:
@@ -146,9 +150,9 @@ def _unwrap(t):
             return t
 
 
-def _model_at(root: type[BaseModel], loc: tuple):
+def _model_at(root: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseModel] | None:
     """The model class that validates the value at `loc`, for listing its accepted keys."""
-    t: Any = root
+    t: object = root
     for part in loc:
         t = _unwrap(t)
         origin = typing.get_origin(t)

@@ -14,7 +14,7 @@ happened since, the player is undoing something they have not seen, and it is re
 Draws (dice, coin, who goes first) are never undone, so nobody can draw again until they like
 the result.
 
-Each game's own tracker (`spellpress.core.trackers`) adds its actions: `decide` hands them to
+Each game's own tracker (`spellpress.core.games`) adds its actions: `decide` hands them to
 it, and `evolve` replays them through it. What a tracker keeps secret (the order of a shuffled
 deck) is in the state's `hidden`, which `public` leaves out, and in an event's `data["hidden"]`,
 which the log leaves out until the tracker says it may be shown.
@@ -23,21 +23,64 @@ which the log leaves out until the tracker says it may be shown.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict, cast
 
-from . import trackers
+from .games import RULESETS, ruleset_of
 from .models import Game
-from .trackers.base import Conflict, Invalid, TableError  # noqa: F401 (the companion catches TableError from here)
+from .play.errors import Conflict, Invalid
+from .play.inputs import label, whole
+from .play.options import Option
+from .play.state import CounterSpec, LastDraw, Player, RandBelow, TableState, clamp, name, player
+from .play.tracker import Action, Data, Sent, Tracker
+from .play.words import and_, signed
 
-NAME_MAX = 24  # characters in a player's name: it has to fit on a phone's row
 MAX_DELTA = 10_000  # a larger typed amount on a counter with no bounds is taken for a typo
 DICE_SIDES = (2, 100)
 DICE_COUNT = (1, 20)
 
-RandBelow = Callable[[int], int]
+# A table of any game, as the reducer sees it: the game's own parts are its tracker's to read.
+Table = TableState[object, object, object, object]
+# The registry holds each game's tracker, typed on its own game's state: here it takes any table.
+AnyTracker = Tracker[Any]
+
+
+class Seat(TypedDict):
+    name: str
+    options: dict[str, str]
+
+
+class Created(TypedDict):
+    """The data of a table's first event."""
+
+    game: str
+    title: str
+    max_players: int
+    counters: list[CounterSpec]
+    options: dict[str, str]
+    players: list[Seat]
+    ruleset: NotRequired[str]  # a game with a tracker: the rules it plays by, as the table started
+    rules: NotRequired[object]
+
+
+class Joined(TypedDict):
+    """The data of a 'join' event."""
+
+    player: int
+    name: str
+    new: bool
+    options: NotRequired[dict[str, str]]  # a new player's
+
+
+class LogEntry(TypedDict):
+    seq: int
+    type: str
+    text: str
+    by: int | None
+    at: float
+    undone: bool
+    data: Data
 
 
 @dataclass(frozen=True)
@@ -52,121 +95,23 @@ class Event:
 # ---------------------------------------------------------------------------- options
 
 
-@dataclass(frozen=True)
-class Choice:
-    value: str
-    label: str
-    players: tuple[int, int] | None = None  # the player counts it suits; None for any
-
-    def suits(self, players: int) -> bool:
-        return self.players is None or self.players[0] <= players <= self.players[1]
-
-
-@dataclass(frozen=True)
-class Option:
-    """A choice made when a table starts, for the whole table or for each player."""
-
-    id: str
-    label: str
-    scope: str  # "table" or "player"
-    choices: tuple[Choice, ...]
-    preferred: tuple[str, ...] = ()  # the default, where it suits the number of players
-
-    def values(self, players: int) -> list[str]:
-        return [c.value for c in self.choices if c.suits(players)]
-
-    def default(self, players: int, index: int = 0) -> str:
-        """The preferred choice, else the first that suits; players get different ones in turn."""
-        values = self.values(players)
-        for value in self.preferred:
-            if value in values:
-                return value
-        return values[index % len(values)]
-
-    def label_of(self, value: str) -> str:
-        return next((c.label for c in self.choices if c.value == value), value)
-
-
-def _magicka_mayhem(game: Game) -> tuple[Option, ...]:
-    c = game.constants
-    return (
-        Option("mode", "Mode", "table", tuple(Choice(m.id, m.name) for m in c.modes)),
-        Option("mayhem", "Mayhem", "table", tuple(Choice(m.id, m.name) for m in c.mayhem_levels), (c.default_mayhem,)),
-    )
-
-
-SHUFFLED = "shuffled"  # Spellchamber's first scenario drawn like any other, for players who know the game
-
-
-def _spellchamber(game: Game) -> tuple[Option, ...]:
-    """The first round's scenario: the beginner's card by default, any card, or the shuffled deck's top."""
-    c = game.constants
-    choices, preferred = [Choice(SHUFFLED, "Shuffled: the first scenario is the deck's top card")], []
-    for spec in c.scenario_decks.values():
-        for card in sorted(game.decks[spec.deck].cards, key=lambda card: card["number"]):
-            ammo = ", ".join(f"{card[kind]} {effect.name}" for kind, effect in c.ammo.items())
-            spells = card["spells_per_player"]
-            label = f"{card.name}: {spells} spell{'' if spells == 1 else 's'} each, {ammo}"
-            choices.append(Choice(card.id, label, (spec.players.min, spec.players.max)))
-            if card["number"] == c.beginner_scenario:
-                preferred.append(card.id)
-    return (Option("scenario", "First scenario", "table", tuple(choices), tuple(preferred)),)
-
-
-def _sorcerer_duel(game: Game) -> tuple[Option, ...]:
-    decks = game.constants.player_decks
-    return (Option("deck", "Deck", "player", tuple(Choice(d, game.decks[d].name) for d in decks)),)
-
-
-_OPTIONS: dict[str, Callable[[Game], tuple[Option, ...]]] = {
-    "magicka-mayhem": _magicka_mayhem,
-    "spellchamber": _spellchamber,
-    "sorcerer-duel": _sorcerer_duel,
-}
-
-
 def game_options(game: Game) -> tuple[Option, ...]:
     """The options a table of `game` starts with, read from its constants and decks."""
-    build = _OPTIONS.get(game.ruleset)
-    return build(game) if build else ()
+    return ruleset_of(game).options(game)
 
 
 # ---------------------------------------------------------------------------- starting
-
-
-_MARKUP = re.compile(r"<\s*[a-zA-Z/!?]|&#?[a-zA-Z0-9]+;")
-
-
-def clean_name(raw: Any) -> str:
-    """A player's name with its spaces tidied; markup and control characters are refused."""
-    if not isinstance(raw, str):
-        raise Invalid("a name must be text")
-    name = " ".join(raw.split())
-    if not name:
-        raise Invalid("a name cannot be empty")
-    if any(not ch.isprintable() for ch in name):
-        raise Invalid("a name cannot hold control characters")
-    if _MARKUP.search(name):
-        raise Invalid("a name cannot hold markup such as <b> or &amp;")
-    if len(name) > NAME_MAX:
-        raise Invalid(f"a name has at most {NAME_MAX} characters; '{name[:NAME_MAX]}…' is longer")
-    return name
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid(f"{what} must be a whole number, got {value!r}"[:200])
-    return value
 
 
 def _choose(option: Option, given: Any, players: int) -> str:
     values = option.values(players)
     if given not in values:
         raise Invalid(f"{option.label.lower()} must be one of {', '.join(values)} for {players} players; got {given!r}"[:300])
-    return given
+    chosen: str = given
+    return chosen
 
 
-def start(game: Game, players: Any, options: Any = None) -> dict:
+def start(game: Game, players: Any, options: Any = None) -> Created:
     """The data of a table's first event: its players, options and counters.
 
     `players` is a number of players, or a list of names or of {"name", "options"}; `options`
@@ -180,12 +125,12 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
     if not low <= len(players) <= high:
         raise Invalid(f"{game.title} is for {low} to {high} players; got {len(players)}")
     entries = [p if isinstance(p, dict) else {"name": p} for p in players]
-    names = [clean_name(p.get("name")) for p in entries]
+    names = [label(p.get("name")) for p in entries]
     seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise Invalid(f"two players are called '{name}'; give each their own name")
-        seen.add(name.casefold())
+    for called in names:
+        if called.casefold() in seen:
+            raise Invalid(f"two players are called '{called}'; give each their own name")
+        seen.add(called.casefold())
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -196,56 +141,57 @@ def start(game: Game, players: Any, options: Any = None) -> dict:
     _known_keys(options, table_specs, "table option")
     n = len(names)
     chosen = {o.id: _choose(o, options[o.id], n) if o.id in options else o.default(n) for o in table_specs.values()}
-    seats = []
-    for i, (entry, name) in enumerate(zip(entries, names)):
+    seats: list[Seat] = []
+    for i, (entry, called) in enumerate(zip(entries, names)):
         given = entry.get("options") or {}
         if not isinstance(given, dict):
             raise Invalid(f"the options of player {i} must be an object")
         _known_keys(given, player_specs, "player option")
         seats.append({
-            "name": name,
+            "name": called,
             "options": {o.id: _choose(o, given[o.id], n) if o.id in given else o.default(n, i) for o in player_specs.values()},
         })
-    data = {
+    data: Created = {
         "game": game.slug,
         "title": game.title,
         "max_players": high,
-        "counters": [asdict(c) for c in game.counters],
+        "counters": [{"id": c.id, "label": c.label, "scope": c.scope, "start": c.start, "min": c.min, "max": c.max, "step": c.step}
+                     for c in game.counters],
         "options": chosen,
         "players": seats,
     }
-    tracker = trackers.for_game(game)
+    tracker = ruleset_of(game).tracker
     rules = tracker.rules(game, data) if tracker else None
     if rules is not None:
-        data.update(ruleset=game.ruleset, rules=rules)
+        data["ruleset"], data["rules"] = game.ruleset, rules
     return data
 
 
-def _known_keys(given: dict, known: Mapping[str, Option], what: str) -> None:
+def _known_keys(given: dict[Any, Any], known: Mapping[str, Option], what: str) -> None:
     for key in given:
         if key not in known:
             names = ", ".join(known) or "none"
             raise Invalid(f"unknown {what} {key!r}; this game's are: {names}"[:300])
 
 
-def join(game: Game, state: dict, name: Any) -> dict:
-    """The data of a 'join' event: the seat of the player by that name, or a new player's."""
-    name = clean_name(name)
-    for i, player in enumerate(state["players"]):
-        if player["name"].casefold() == name.casefold():
-            return {"player": i, "name": player["name"], "new": False}
+def join(game: Game, state: Table, typed: Any) -> Joined:
+    """The data of a 'join' event: the seat of the player by the name typed, or a new player's."""
+    wanted = label(typed)
+    for i, seat in enumerate(state["players"]):
+        if seat["name"].casefold() == wanted.casefold():
+            return {"player": i, "name": seat["name"], "new": False}
     n = len(state["players"])
     if n >= state["max_players"]:
         names = ", ".join(p["name"] for p in state["players"])
         raise Conflict(f"the table is full; join as one of its players: {names}")
     options = {o.id: o.default(n + 1, n) for o in game_options(game) if o.scope == "player"}
-    return {"player": n, "name": name, "new": True, "options": options}
+    return {"player": n, "name": wanted, "new": True, "options": options}
 
 
 # ---------------------------------------------------------------------------- deciding
 
 
-def counter_spec(state: dict, counter_id: Any) -> dict:
+def counter_spec(state: Table, counter_id: Any) -> CounterSpec:
     for spec in state["counter_specs"]:
         if spec["id"] == counter_id:
             return spec
@@ -253,49 +199,48 @@ def counter_spec(state: dict, counter_id: Any) -> dict:
     raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
 
 
-def _player(state: dict, value: Any) -> int:
-    index = _int(value, "player")
-    if not 0 <= index < len(state["players"]):
-        raise Invalid(f"no player {index}: players are numbered 0 to {len(state['players']) - 1}")
-    return index
+def finished(state: Table) -> bool:
+    """Whether the game at the table is over (its tracker says so) and nobody has reopened it."""
+    fields = state.get("tracker")
+    return isinstance(fields, Mapping) and bool(fields.get("over")) and not state.get("reopened")
 
 
-def _clamp(value: int, spec: Mapping) -> int:
-    if spec["min"] is not None:
-        value = max(value, spec["min"])
-    if spec["max"] is not None:
-        value = min(value, spec["max"])
-    return value
-
-
-def _adjust(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+    if finished(state):
+        raise Conflict("the game is over, so its numbers stay as they ended; reopen it (under Table) to change them")
     spec = counter_spec(state, action.get("counter"))
-    player = _player(state, action.get("player")) if spec["scope"] == "player" else None
+    who = player(state, action.get("player")) if spec["scope"] == "player" else None
     if spec["scope"] == "table" and action.get("player") is not None:
         raise Invalid(f"{spec['label']} belongs to the whole table: leave 'player' out")
-    delta = _int(action.get("delta"), "delta")
+    delta = whole(action.get("delta"), "delta")
     if delta == 0:
         raise Invalid("a delta of 0 changes nothing")
     if delta % spec["step"]:
         raise Invalid(f"{spec['label']} moves in steps of {spec['step']}; {delta} is not one")
-    bounded = spec["min"] is not None and spec["max"] is not None
-    limit = spec["max"] - spec["min"] if bounded else MAX_DELTA
+    low, high = spec["min"], spec["max"]
+    limit = high - low if low is not None and high is not None else MAX_DELTA
     if abs(delta) > limit:
         raise Invalid(f"a change of {delta} is more than {spec['label']} can move (at most {limit} at once)")
-    before = (state["players"][player]["counters"] if player is not None else state["counters"])[spec["id"]]
-    return {"player": player, "counter": spec["id"], "delta": delta, "from": before, "to": _clamp(before + delta, spec)}
+    before = (state["players"][who]["counters"] if who is not None else state["counters"])[spec["id"]]
+    return {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
 
 
-def _undo(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     target = state["undo"]
     if target is None:
         raise Conflict("there is nothing to undo")
     return {"target": target["seq"], "text": target["text"]}
 
 
-def _roll(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
-    sides = _int(action.get("sides"), "sides")
-    count = _int(action.get("count", 1), "count")
+def _reopen(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+    if not finished(state):
+        raise Conflict("the game is not over: there is nothing to reopen")
+    return {}
+
+
+def _roll(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+    sides = whole(action.get("sides"), "sides")
+    count = whole(action.get("count", 1), "count")
     if not DICE_SIDES[0] <= sides <= DICE_SIDES[1]:
         raise Invalid(f"a die has {DICE_SIDES[0]} to {DICE_SIDES[1]} sides; got {sides}")
     if not DICE_COUNT[0] <= count <= DICE_COUNT[1]:
@@ -303,38 +248,46 @@ def _roll(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
     return {"sides": sides, "count": count, "results": [randbelow(sides) + 1 for _ in range(count)]}
 
 
-def _coin(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _coin(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"result": ("heads", "tails")[randbelow(2)]}
 
 
-def _first(state: dict, action: Mapping, randbelow: RandBelow) -> dict:
+def _first(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"player": randbelow(len(state["players"]))}
 
 
-_DECIDE = {"adjust": _adjust, "undo": _undo, "roll": _roll, "coin": _coin, "first": _first}
+_DECIDE = {"adjust": _adjust, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first}
 ORDERED = ("undo",)  # actions that must carry the version they were made against
 ACTIONS = tuple(_DECIDE)
 DRAWS = ("roll", "coin", "first")
 
 
-def actions(state: dict) -> tuple[str, ...]:
+def actions(state: Table) -> tuple[str, ...]:
     """The action types a table takes: every table's, then its game's own."""
-    tracker = trackers.for_state(state)
+    tracker = _tracker_of(state)
     return ACTIONS + (tuple(tracker.actions) if tracker else ())
 
 
-def ordered(state: dict) -> tuple[str, ...]:
+def ordered(state: Table) -> tuple[str, ...]:
     """The action types that must carry the version they were made against."""
-    tracker = trackers.for_state(state)
+    tracker = _tracker_of(state)
     return ORDERED + (tuple(k for k, a in tracker.actions.items() if a.ordered) if tracker else ())
 
 
-def _tracker_action(state: dict, kind: str | None) -> trackers.Action | None:
-    tracker = trackers.for_state(state)
+def _tracker_of(state: Table | None) -> AnyTracker | None:
+    """The tracker of a table; None for a table started before trackers (counters only)."""
+    if not state or not state.get("rules"):
+        return None
+    ruleset = RULESETS.get(state.get("ruleset", ""))
+    return ruleset.tracker if ruleset else None
+
+
+def _tracker_action(state: Table, kind: str) -> Action[Any] | None:
+    tracker = _tracker_of(state)
     return tracker.actions.get(kind) if tracker and kind not in _DECIDE else None
 
 
-def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tuple[str, dict]:
+def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tuple[str, Data]:
     """The event (type, data) that `action` makes at `version`, or TableError.
 
     An action that must carry a version is refused without one, and with a stale one; any other
@@ -342,11 +295,13 @@ def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tupl
     if not isinstance(action, dict):
         raise Invalid("an action must be an object")
     kind = action.get("type")
+    if not isinstance(kind, str):
+        raise Invalid(f"an action's type must be text: one of {', '.join(actions(state))}"[:300])
     own = _tracker_action(state, kind)
     if kind not in _DECIDE and own is None:
         raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(actions(state))}"[:300])
     if kind in ORDERED or (own is not None and own.ordered) or action.get("version") is not None:
-        made_at = _int(action.get("version"), "version")
+        made_at = whole(action.get("version"), "version")
         if made_at != version:
             raise Conflict(f"the table is at version {version}, not {made_at}: look again before you {kind}")
     if own is None:
@@ -368,15 +323,15 @@ def decide(state: dict, version: int, action: Any, randbelow: RandBelow) -> tupl
 # ---------------------------------------------------------------------------- evolving
 
 
-def _new_player(name: str, options: Mapping, specs: list) -> dict:
+def _new_player(called: str, options: Mapping[str, str], specs: list[CounterSpec]) -> Player[object]:
     counters = {s["id"]: s["start"] for s in specs if s["scope"] == "player"}
-    return {"name": name, "counters": counters, "options": dict(options)}
+    return {"name": called, "counters": counters, "options": dict(options)}
 
 
-def _on_create(state: None, event: Event) -> dict:
+def _on_create(state: Table | None, event: Event) -> Table:
     d = event.data
-    specs = [dict(s) for s in d["counters"]]
-    new = {
+    specs = [cast(CounterSpec, dict(s)) for s in d["counters"]]  # as start() wrote them, read back from the log
+    new: Table = {
         "game": d["game"],
         "title": d["title"],
         "max_players": d["max_players"],
@@ -389,56 +344,67 @@ def _on_create(state: None, event: Event) -> dict:
         "undo": None,
     }
     if d.get("rules") is not None:
-        new.update(ruleset=d["ruleset"], rules=d["rules"])
-        tracker = trackers.for_state(new)
+        new["ruleset"], new["rules"] = d["ruleset"], d["rules"]
+        tracker = _tracker_of(new)
         if tracker:
             new = tracker.initial(new)
     return new
 
 
-def _on_join(state: dict, event: Event) -> dict:
+def _on_join(state: Table | None, event: Event) -> Table:
+    assert state is not None  # a table has started before anyone joins
     if not event.data["new"]:
         return state
-    player = _new_player(event.data["name"], event.data["options"], state["counter_specs"])
-    return {**state, "players": [*state["players"], player]}
+    seat = _new_player(event.data["name"], event.data["options"], state["counter_specs"])
+    return {**state, "players": [*state["players"], seat]}
 
 
-def _on_adjust(state: dict, event: Event) -> dict:
+def _on_adjust(state: Table | None, event: Event) -> Table:
+    assert state is not None
     d = event.data
     spec = counter_spec(state, d["counter"])
     if d["player"] is None:
-        new = {**state, "counters": _moved(state["counters"], spec, d["delta"])}
+        new: Table = {**state, "counters": _moved(state["counters"], spec, d["delta"])}
     else:
+        who: int = d["player"]
         players = list(state["players"])
-        player = players[d["player"]]
-        players[d["player"]] = {**player, "counters": _moved(player["counters"], spec, d["delta"])}
+        players[who] = {**players[who], "counters": _moved(players[who]["counters"], spec, d["delta"])}
         new = {**state, "players": players}
     new["undo"] = {"seq": event.seq, "text": describe(event, new)}
     return new
 
 
-def _moved(counters: Mapping, spec: Mapping, delta: int) -> dict:
-    return {**counters, spec["id"]: _clamp(counters[spec["id"]] + delta, spec)}
+def _moved(counters: Mapping[str, int], spec: CounterSpec, delta: int) -> dict[str, int]:
+    return {**counters, spec["id"]: clamp(counters[spec["id"]] + delta, spec)}
 
 
-def _on_draw(state: dict, event: Event) -> dict:
-    new = {**state, "last_draw": {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data}}
+def _on_draw(state: Table | None, event: Event) -> Table:
+    assert state is not None
+    # the draw's data is JSON from the log: a roll's, a coin's or who goes first
+    drawn: dict[str, Any] = {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data}
+    new: Table = {**state, "last_draw": cast(LastDraw, drawn)}
     if event.type == "first":
         new["first_player"] = event.data["player"]
     return new
 
 
-_EVOLVE = {
+def _on_reopen(state: Table | None, event: Event) -> Table:
+    assert state is not None  # a table is created by its first event
+    return {**state, "reopened": True}
+
+
+_EVOLVE: dict[str, Callable[[Table | None, Event], Table]] = {
     "create": _on_create,
     "join": _on_join,
     "adjust": _on_adjust,
+    "reopen": _on_reopen,
     "roll": _on_draw,
     "coin": _on_draw,
     "first": _on_draw,
 }
 
 
-def evolve(state: dict | None, event: Event) -> dict:
+def evolve(state: Table | None, event: Event) -> Table:
     """The state after `event`. An undo is applied by `fold`, which sees the whole history."""
     if event.type == "undo":
         raise ValueError("an undo is applied by replaying the table's events: use fold()")
@@ -447,10 +413,13 @@ def evolve(state: dict | None, event: Event) -> dict:
         new = _EVOLVE[event.type](state, event)
     else:
         new, _ = own.apply(state, dict(event.data), False)
-    tracker = trackers.for_state(new)
+    tracker = _tracker_of(new)
     if tracker is None:
         return new
-    new = tracker.settle(new)
+    new = _settled(tracker, new)
+    fields = new.get("tracker")
+    if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
+        new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
     if own is not None and own.undoable:
         new["undo"] = {"seq": event.seq, "text": describe(event, new)}
     if own is not None and own.shown:
@@ -458,17 +427,22 @@ def evolve(state: dict | None, event: Event) -> dict:
     return new
 
 
-def public(state: dict) -> dict:
+def _settled(tracker: AnyTracker, state: Table) -> Table:
+    settled: Table = tracker.settle(state)
+    return settled
+
+
+def public(state: Table) -> Mapping[str, object]:
     """The state as every phone may see it: without what the tracker keeps hidden."""
     if "hidden" not in state:
         return state
     return {k: v for k, v in state.items() if k != "hidden"}
 
 
-_RULES_TEXT: dict[int, tuple[dict, str]] = {}  # id(rules) -> (rules, its JSON): kept alive, so ids stay unique
+_RULES_TEXT: dict[int, tuple[object, str]] = {}  # id(rules) -> (rules, its JSON): kept alive, so ids stay unique
 
 
-def dumps(state: dict) -> str:
+def dumps(state: Table) -> str:
     """The state as compact JSON. A table's rules never change once it has started, and every
     state of the table shares one rules object, so their text is made once and reused."""
     rules = state.get("rules")
@@ -487,48 +461,40 @@ def undone(events: Iterable[Event]) -> set[int]:
     return {e.data["target"] for e in events if e.type == "undo"}
 
 
-def fold(events: Iterable[Event]) -> dict:
-    """The state that `events` (from the table's first) lead to, leaving out undone ones."""
+def fold(events: Iterable[Event], state: Table | None = None) -> Table:
+    """The state that `events` lead to from `state` (from the table's first event when None),
+    leaving out those that their undos take back. A stored state (a checkpoint) may stand for
+    the events before it, as long as no undo among `events` reaches back past it."""
     events = list(events)
     skip = undone(events)
-    state = None
     for event in events:
         if event.type != "undo" and event.seq not in skip:
             state = evolve(state, event)
+    assert state is not None, "a table's events start with its 'create'"
     return state
 
 
 # ---------------------------------------------------------------------------- the log
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"\N{MINUS SIGN}{-n}"
-
-
-def _name(state: dict, index: int | None) -> str:
-    return state["players"][index]["name"] if index is not None and index < len(state["players"]) else "someone"
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def describe(event: Event, state: dict) -> str:
+def describe(event: Event, state: Table) -> str:
     """One line of the table's log, in words a player reads."""
-    d, who = event.data, _name(state, event.by)
+    d, who = event.data, name(state, event.by)
     if event.type == "create":
-        return f"{who} started {d['title']} for {_and([p['name'] for p in d['players']])}"
+        return f"{who} started {d['title']} for {and_([p['name'] for p in d['players']])}"
     if event.type == "join":
         return f"{d['name']} joined" + (" as a new player" if d["new"] else "")
     if event.type == "adjust":
         spec = counter_spec(state, d["counter"])
-        owner = f"{_name(state, d['player'])}: " if d["player"] is not None else ""
-        text = f"{owner}{spec['label']} {_signed(d['delta'])} \N{RIGHTWARDS ARROW} {d['to']}"
+        owner = f"{name(state, d['player'])}: " if d["player"] is not None else ""
+        text = f"{owner}{spec['label']} {signed(d['delta'])} \N{RIGHTWARDS ARROW} {d['to']}"
         if d["to"] != d["from"] + d["delta"]:
             text += f" (stops at {d['to']})"
         return text + (f" (by {who})" if event.by != d["player"] else "")
     if event.type == "undo":
         return f"{who} undid: {d['text']}"
+    if event.type == "reopen":
+        return f"{who} reopened the finished game to change its numbers"
     if event.type == "roll":
         dice = f"{d['count']}d{d['sides']}"
         total = " + ".join(map(str, d["results"])) + (f" = {sum(d['results'])}" if d["count"] > 1 else "")
@@ -536,19 +502,19 @@ def describe(event: Event, state: dict) -> str:
     if event.type == "coin":
         return f"{who} flipped a coin: {d['result']}"
     if event.type == "first":
-        return f"{who} drew who goes first: {_name(state, d['player'])}"
+        return f"{who} drew who goes first: {name(state, d['player'])}"
     own = _tracker_action(state, event.type)
     if own is not None:
         return own.describe(d, state)
     return event.type
 
 
-def shown_data(event: Event, state: dict) -> dict:
+def shown_data(event: Event, state: Table) -> Data:
     """An event's data as the log shows it: its hidden draws left out, unless the game's tracker
     says they may be shown now (a round's chamber, once the round is over)."""
     data = dict(event.data)
     hidden = data.pop("hidden", None)
-    tracker = trackers.for_state(state)
+    tracker = _tracker_of(state)
     if hidden and tracker:
         revealed = tracker.reveal(event.data, state)
         if revealed:
@@ -556,13 +522,13 @@ def shown_data(event: Event, state: dict) -> dict:
     return data
 
 
-def secret(event: Event, state: dict) -> dict | None:
+def secret(event: Event, state: Table) -> Data | None:
     """What a private action (a look at the chamber) shows the phone that made it, and no other."""
     own = _tracker_action(state, event.type)
     return event.data.get("hidden") if own is not None and own.private else None
 
 
-def log_entry(event: Event, state: dict, undone_seqs: set[int]) -> dict:
+def log_entry(event: Event, state: Table, undone_seqs: set[int]) -> LogEntry:
     """An event as the log shows it."""
     return {
         "seq": event.seq,

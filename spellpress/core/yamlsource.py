@@ -7,8 +7,10 @@ last), and stop alias chains that expand without end before they eat the machine
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import yaml
 from yaml.composer import Composer
@@ -17,29 +19,47 @@ from yaml.resolver import Resolver
 
 from .problems import Problem, display_path, format_path
 
+
+class _Mark(Protocol):
+    """Where a node or an event starts, 0-based: PyYAML's Mark, or libyaml's."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
 class _TooDeep(Exception):
-    def __init__(self, mark):
+    def __init__(self, mark: _Mark | None):
         self.mark = mark
+
+    @property
+    def where(self) -> tuple[int, int]:
+        """The 1-based (line, column) it was found at, (0, 0) if the parser gave none."""
+        return (self.mark.line + 1, self.mark.column + 1) if self.mark else (0, 0)
+
+
+# What PyYAML asks a resolver: the kind of node, a scalar's text (None for a list or a mapping),
+# and whether its tag was left out (for a scalar, as (plain, quoted)).
+_Implicit = bool | tuple[bool, bool]
 
 
 class CachedResolver(Resolver):
     """PyYAML tells each plain scalar's type (int, float, bool...) by trying regexes on it;
     card and icon files repeat the same few values thousands of times, so remember them."""
 
-    _tags: dict = {}
+    _tags: ClassVar[dict[tuple[str | None, _Implicit], str]] = {}
 
-    def resolve(self, kind, value, implicit):
+    def resolve(self, kind: type[yaml.Node], value: str | None, implicit: _Implicit) -> str:
         if kind is not yaml.ScalarNode:
-            return super().resolve(kind, value, implicit)
+            resolved: str = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]  # untyped in types-PyYAML
+            return resolved
         key = (value, implicit)
         tag = self._tags.get(key)
         if tag is None:
-            tag = self._tags[key] = super().resolve(kind, value, implicit)
+            tag = self._tags[key] = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]  # as above
         return tag
-
-
-class FastLoader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader, CachedResolver):
-    """libyaml's loader, for files that need no positions (the icons)."""
 
 
 class _DepthLimit(Composer):
@@ -47,42 +67,63 @@ class _DepthLimit(Composer):
 
     _depth = 0
 
-    def compose_node(self, parent, index):
+    if TYPE_CHECKING:  # the parser's, mixed in beside this class (libyaml's or PyYAML's own)
+
+        def peek_event(self) -> yaml.Event | None: ...
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise _TooDeep(self.peek_event().start_mark)
+                event = self.peek_event()
+                raise _TooDeep(event.start_mark if event else None)
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
 
 
+class _PyFastLoader(yaml.SafeLoader, CachedResolver):
+    """PyYAML's pure-Python loader, for files that need no positions, where it has no libyaml."""
+
+
+class _PyLoader(_DepthLimit, yaml.SafeLoader, CachedResolver):
+    """PyYAML's pure-Python loader, with the same depth limit, where it has no libyaml."""
+
+
+# Both loaders are libyaml's where PyYAML was built with it, else PyYAML's own (slower) ones.
+FastLoader: type[_PyFastLoader] | type[_CFastLoader]
+_Loader: type[_PyLoader] | type[_CLoader]
 try:
     from yaml._yaml import CParser
+except ImportError:  # PyYAML built without libyaml
+    FastLoader, _Loader = _PyFastLoader, _PyLoader
+else:
 
-    class _Loader(_DepthLimit, CParser, SafeConstructor, CachedResolver):
+    class _CFastLoader(yaml.CSafeLoader, CachedResolver):
+        """libyaml's loader, for files that need no positions (the icons)."""
+
+    class _CLoader(_DepthLimit, CParser, SafeConstructor, CachedResolver):
         """libyaml's fast parser under PyYAML's Python composer.
 
         libyaml's own composer recurses in C and crashes the process on deeply nested input.
         """
 
-        def __init__(self, stream):
+        def __init__(self, stream: str):
             CParser.__init__(self, stream)
             Composer.__init__(self)
             SafeConstructor.__init__(self)
             Resolver.__init__(self)
 
-except ImportError:  # PyYAML built without libyaml
-
-    class _Loader(_DepthLimit, yaml.SafeLoader, CachedResolver):
-        """PyYAML's pure-Python loader, with the same depth limit."""
+    FastLoader, _Loader = _CFastLoader, _CLoader
 
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 100
 MAX_VALUES = 100_000  # values after alias expansion; a card file has a few thousand
 
-Loc = tuple  # ('spells', 3, 'cost', 1)
+# Where a value is: the keys and list indexes down to it, ('spells', 3, 'cost', 1). A key may
+# be any YAML scalar (a number, true, null), as the file writes it.
+Loc = tuple[Hashable, ...]
 
 
 @dataclass
@@ -93,7 +134,7 @@ class Document:
     data: object
     value_at: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     key_at: dict[Loc, tuple[int, int]] = field(default_factory=dict)
-    blocks: set = field(default_factory=set)  # locs of block scalars ('|' or '>')
+    blocks: set[Loc] = field(default_factory=set)  # locs of block scalars ('|' or '>')
     lines: list[str] = field(default_factory=list)
 
     @property
@@ -175,11 +216,7 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
     except yaml.YAMLError as exc:
         return fail(f"YAML syntax error: {exc}")
     except _TooDeep as deep:
-        return fail(
-            f"values are nested more than {MAX_DEPTH} deep here; a card file needs a few levels",
-            deep.mark.line + 1,
-            deep.mark.column + 1,
-        )
+        return fail(f"values are nested more than {MAX_DEPTH} deep here; a card file needs a few levels", *deep.where)
     finally:
         loader.dispose()
 
@@ -192,11 +229,7 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
     try:
         doc.data = builder.value(root, ())
     except _TooDeep as deep:
-        return fail(
-            f"values are nested more than {MAX_DEPTH} deep here; a card file needs a few levels",
-            deep.mark.line + 1,
-            deep.mark.column + 1,
-        )
+        return fail(f"values are nested more than {MAX_DEPTH} deep here; a card file needs a few levels", *deep.where)
     except _TooLarge:
         return fail(
             f"aliases (*name) expand to more than {MAX_VALUES:,} values; "
@@ -215,14 +248,15 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
 
 
 class _Builder:
-    def __init__(self, doc: Document, problems: list[Problem], loader):
+    def __init__(self, doc: Document, problems: list[Problem], loader: _PyLoader | _CLoader):
         self.doc = doc
         self.problems = problems
         self.loader = loader
         self.count = 0
         self.open: set[int] = set()  # nodes being built, to catch self-referring aliases
 
-    def value(self, node: yaml.Node, loc: Loc):
+    def value(self, node: yaml.Node, loc: Loc) -> Any:
+        """The value as YAML gives it: a mapping, a list or a scalar, of any type YAML knows."""
         self.count += 1
         if self.count > MAX_VALUES:
             raise _TooLarge
@@ -239,11 +273,12 @@ class _Builder:
         try:
             if isinstance(node, yaml.SequenceNode):
                 return [self.value(item, loc + (i,)) for i, item in enumerate(node.value)]
+            assert isinstance(node, yaml.MappingNode)  # the one kind of node left
             return self.mapping(node, loc)
         finally:
             self.open.discard(id(node))
 
-    def scalar(self, node: yaml.ScalarNode, loc: Loc):
+    def scalar(self, node: yaml.ScalarNode, loc: Loc) -> Any:
         try:
             return self.loader.construct_object(node)
         except yaml.YAMLError:
@@ -252,10 +287,10 @@ class _Builder:
             )
             return None
 
-    def mapping(self, node: yaml.MappingNode, loc: Loc) -> dict:
-        out: dict = {}
-        first_at: dict = {}
-        merges = []
+    def mapping(self, node: yaml.MappingNode, loc: Loc) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        first_at: dict[Any, tuple[int, int]] = {}
+        merges: list[yaml.Node] = []
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 merges.append(value_node)
@@ -287,10 +322,10 @@ class _Builder:
                 out.setdefault(key, value)
         return out
 
-    def merge(self, node: yaml.Node, loc: Loc) -> dict:
+    def merge(self, node: yaml.Node, loc: Loc) -> dict[Any, Any]:
         """`<<: *base` or `<<: [*a, *b]`: earlier mappings win, explicit keys win over all."""
         sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
-        merged: dict = {}
+        merged: dict[Any, Any] = {}
         for source in sources:
             if not isinstance(source, yaml.MappingNode):
                 self.problems.append(self.doc.problem(loc, "'<<' merges only mappings"))

@@ -71,11 +71,11 @@ def _ask(game: Game, helper: str, inputs: dict) -> dict:
     """A rule helper's answer, for a worked example: the book's examples are worked out by the
     same code as the companion's calculators. An example the helper refuses is the template's
     mistake, reported like one."""
-    from ..core import rules
-    from ..core.trackers.base import Invalid
+    from ..core import games
+    from ..core.play.errors import Invalid
 
     try:
-        return rules.ask(game, helper, inputs)
+        return games.ask(game, helper, inputs)
     except Invalid as exc:
         raise jinja2.TemplateRuntimeError(f"the example ask('{helper}', ...) is refused: {exc}") from None
 

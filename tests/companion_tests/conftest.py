@@ -60,7 +60,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         command = [sys.executable, "-m", "spellpress.cli", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--db", str(self.db), "--cards", str(self.cards)]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -120,7 +120,7 @@ def test_a_repeated_request_id_is_applied_once(client):
     assert first.json["repeated"] is False and again.json["repeated"] is True
     assert again.json["event"]["seq"] == first.json["event"]["seq"] == 2
     assert snapshot(client, t)["state"]["players"][0]["counters"]["points"] == 93
-    assert act(client, t, {**action, "request_id": "x" * 65}).status_code == 422
+    assert act(client, t, {**action, "request_id": "x" * 65}).status_code == 400
 
 
 def test_the_state_survives_a_new_app_on_the_same_file(make_app):
@@ -150,8 +150,8 @@ def test_codes_expire_and_any_seat_can_issue_a_new_one(make_app):
     expired = client.post("/api/tables/join", json={"code": t["code"], "name": "Cy"})
     assert expired.status_code == 410 and "expired" in expired.json["error"]
     assert client.get(f"/api/tables/{t['id']}/code", headers=auth(ben["token"])).json == {"code": None, "expires": None}
-    assert client.post(f"/api/tables/{t['id']}/code").status_code == 401
-    renewed = client.post(f"/api/tables/{t['id']}/code", headers=auth(ben["token"])).json
+    assert client.post(f"/api/tables/{t['id']}/code", json={}).status_code == 401
+    renewed = client.post(f"/api/tables/{t['id']}/code", json={}, headers=auth(ben["token"])).json
     assert renewed["code"] != t["code"] and renewed["expires"] == clock[0] + 60
     assert client.get(f"/api/tables/{t['id']}/code", headers=auth(t["token"])).json == renewed
     assert client.post("/api/tables/join", json={"code": renewed["code"], "name": "Cy"}).status_code == 200
@@ -313,10 +313,13 @@ def test_the_stream_sends_the_state_then_each_change(client):
     assert first.startswith("retry: 1000\nid: 1\nevent: state\n")
     act(client, t, {"type": "adjust", "counter": "lives", "delta": -1})
     message = next(chunks).decode()
-    assert message.startswith("id: 2\nevent: state\n")
+    assert message.startswith("id: 2\nevent: patch\n")
     data = json.loads(message.split("data: ", 1)[1])
-    assert data["state"]["counters"]["lives"] == 2
+    assert data["base"] == 1 and data["set"]["counters"]["lives"] == 2
+    assert "rules" not in data["set"] and "players" not in data["set"], "what did not change is not sent again"
     assert [e["text"] for e in data["events"]] == ["Lives \N{MINUS SIGN}1 \N{RIGHTWARDS ARROW} 2 (by Ann)"]
+    whole = json.loads(first.split("data: ", 1)[1])["state"]
+    assert {**whole, **data["set"]} == snapshot(client, t)["state"], "the patch on the first state is the table now"
     response.close()
 
 
@@ -342,5 +345,5 @@ def test_another_process_writing_the_file_reaches_the_stream(make_app):
     act(writer, t, {"type": "adjust", "player": 1, "counter": "points", "delta": 5})
     message = next(chunks).decode()
     assert time.monotonic() - began < 1
-    assert json.loads(message.split("data: ", 1)[1])["state"]["players"][1]["counters"]["points"] == 105
+    assert json.loads(message.split("data: ", 1)[1])["set"]["players"][1]["counters"]["points"] == 105
     response.close()

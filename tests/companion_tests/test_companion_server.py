@@ -99,7 +99,7 @@ def test_a_change_reaches_listening_phones_within_a_second(server):
     server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "adjust", "counter": "challenge", "delta": 1}, t["token"])
     for connection, response in streams:
         message = read_events(response, 1)[0]
-        assert message["state"]["counters"]["challenge"] == 2
+        assert message["base"] == 1 and message["set"]["counters"]["challenge"] == 2
         assert message["events"][0]["text"].startswith("Challenge +1")
         connection.close()
     assert time.monotonic() - began < 1.0

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from spellpress.core import rules
-from spellpress.core.rules.base import MAX_ITEMS
+from spellpress.core.games import ruleset_of
+from spellpress.core.play.helper import MAX_ITEMS
 
 
 def starting_inputs(helper: dict) -> dict:
@@ -34,7 +34,7 @@ def all_helpers(client, games) -> list[tuple[str, dict]]:
 def test_every_game_lists_its_helpers_with_their_inputs(client, games):
     for slug, game in games.items():
         listed = client.get(f"/api/rules/{slug}").json["helpers"]
-        assert [h["id"] for h in listed] == list(rules.helpers(game))
+        assert [h["id"] for h in listed] == list(ruleset_of(game).helpers)
         for helper in listed:
             assert helper["title"] and helper["question"].endswith("?")
             for field in helper["fields"]:

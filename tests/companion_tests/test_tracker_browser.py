@@ -105,7 +105,7 @@ def test_a_round_of_spellchamber_to_its_end(server, phone, games):
 def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     game = games["magicka-mayhem"]
     c = game.constants
-    maximum = next(l for l in c.mayhem_levels if l.method == "always")
+    maximum = next(lv for lv in c.mayhem_levels if lv.method == "always")
     summon = next(card for card in game.cards if card.type == "summon")
     ann = phone()
     ann.goto(server.url + "/new/magicka-mayhem")

@@ -13,10 +13,12 @@ from collections import Counter
 
 import pytest
 
-from spellpress.core import table, trackers
-from spellpress.core.rules import ask
-from spellpress.core.rules.magicka_mayhem import INTERACTIVE_MODES
-from spellpress.core.table import Conflict, Event, Invalid
+from spellpress.core import table
+from spellpress.core.games import RULESETS, ask, ruleset_of
+from spellpress.core.games.magicka_mayhem.helpers import INTERACTIVE_MODES
+from spellpress.core.games.spellchamber.options import SHUFFLED
+from spellpress.core.play.errors import Conflict, Invalid
+from spellpress.core.table import Event
 
 
 class Table:
@@ -69,7 +71,7 @@ class Table:
 
 
 def rules(game):
-    return trackers.for_game(game).rules(game, {})
+    return ruleset_of(game).tracker.rules(game, {})
 
 
 def names(n):
@@ -135,7 +137,7 @@ def test_each_scenarios_chamber_yields_exactly_its_cards(games, players):
 
 
 def test_the_table_shows_the_odds_the_next_shot_helper_gives(games):
-    from spellpress.core.rules import ask
+    from spellpress.core.games import ask
 
     game = games["spellchamber"]
     card = max(scenarios(game, 2), key=lambda c: len({k for k in game.constants.ammo if c[k]}))
@@ -167,7 +169,7 @@ def test_a_shuffled_table_starts_with_any_scenario(games):
     game = games["spellchamber"]
     firsts = set()
     for seed in range(30):
-        t = Table(game, names(2), {"scenario": table.SHUFFLED}, rolls=random.Random(seed).randrange)
+        t = Table(game, names(2), {"scenario": SHUFFLED}, rolls=random.Random(seed).randrange)
         start_round(t)
         firsts.add(t.t["scenario"]["id"])
     assert len(firsts) > 1 and firsts <= {c.id for c in scenarios(game, 2)}
@@ -392,7 +394,7 @@ def test_only_the_battle_player_shoots(games):
 
 
 def level(game, method):
-    return next(l for l in game.constants.mayhem_levels if l.method == method)
+    return next(lv for lv in game.constants.mayhem_levels if lv.method == method)
 
 
 def mayhem_deck(game):
@@ -637,7 +639,7 @@ def test_mana_resets_to_the_yamls_value_each_turn_and_never_carries_over(games):
     assert t.counter("mana", 0) == c.mana_per_turn and t.counter("mana", 1) == 0
     assert first.data["skipped_draw"] is c.first_player_skips_draw
     assert t.t["draw"]["skipped"] is c.first_player_skips_draw
-    for i in range(c.max_conversions):
+    for _ in range(c.max_conversions):
         t.act({"type": "convert", "player": 0}, version=False)
     assert t.counter("mana", 0) == c.mana_per_turn + c.max_conversions * c.mana_per_conversion
     t.refused({"type": "convert", "player": 0}, Invalid, "the most a turn allows", version=False)
@@ -782,7 +784,8 @@ def test_the_tracker_lands_every_attack_where_the_rule_helper_does(games):
                               "health": attack["health"], "ready": True}).data["unit"]
                 event = t.act({"type": "attack", "unit": unit, "target": target})
             else:
-                event = t.act({"type": "cast", "player": 0, "damage": attack["damage"], "area": area, **({} if area else {"target": target})})
+                aimed = {} if area else {"target": target}
+                event = t.act({"type": "cast", "player": 0, "damage": attack["damage"], "area": area, **aimed})
             answer = ask(game, "attack", {"attack": attack.id, "target": None if aim is None else creatures[aim].id,
                                           "blockers": [blocker.id], "creatures": [card.id for card in creatures]})
             helper = [(f"Ben's {h['name']}", h["damage"]) for h in answer["blockers"] + answer["creatures"] if h["damage"]]
@@ -853,10 +856,12 @@ def test_the_empty_deck_halves_everyone_rounding_down(games):
 
 def test_attacks_and_healing_use_the_cards_values(games):
     game = games["powermage-54"]
-    cards = {k: sorted((c for c in game.cards if c.type == k), key=lambda c: c.get("value", c.get("multiplier"))) for k in ("attack", "defense", "health", "thump")}
+    cards = {k: sorted((c for c in game.cards if c.type == k), key=lambda c: c.get("value", c.get("multiplier")))
+             for k in ("attack", "defense", "health", "thump")}
     attack, thump, defense = cards["attack"][-1], cards["thump"][-1], cards["defense"][0]
     t = Table(game, names(2))
-    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "defense": defense.id}, version=False)
+    hit = t.act({"type": "attack", "attacker": 0, "target": 1, "attack": attack.id, "thump": thump.id, "defense": defense.id},
+                version=False)
     damage = max(0, attack["value"] * thump["multiplier"] - defense["value"])
     assert hit.data["damage"] == damage and t.counter("points", 1) == max(0, game.constants.starting_points - damage)
     blocked = t.act({"type": "attack", "attacker": 1, "target": 0, "attack": cards["attack"][0].id,
@@ -887,7 +892,7 @@ def test_each_challenge_has_its_yaml_level_and_modifiers(games):
     for number in range(1, game.constants.challenges_per_game + 1):
         assert t.counter("challenge") == number
         lvl = t.t["level"]
-        yaml = next(l for l in game.constants.levels if l.first <= number <= l.last)
+        yaml = next(lv for lv in game.constants.levels if lv.first <= number <= lv.last)
         assert (lvl["name"], lvl["modifiers"]) == (yaml.name, yaml.modifiers)
         seen.append(lvl["number"])
         if number < game.constants.challenges_per_game:
@@ -957,9 +962,9 @@ def test_a_double_up_multiplies_the_reward_by_the_yamls_number(games):
 def test_every_game_has_a_tracker_and_every_action_is_known(games, slug):
     game = games[slug]
     t = Table(game, names(game.players.min))
-    tracker = trackers.for_state(t.state)
+    tracker = RULESETS[t.state["ruleset"]].tracker
     assert tracker is not None and t.state["rules"] == tracker.rules(game, {})
-    with pytest.raises(Invalid, match="the types are: adjust, undo, roll, coin, first, " + ", ".join(tracker.actions)):
+    with pytest.raises(Invalid, match="the types are: adjust, undo, reopen, roll, coin, first, " + ", ".join(tracker.actions)):
         t.act({"type": "cheat"})
     public = table.public(t.state)
     assert "hidden" not in public and public["tracker"] == t.state["tracker"]

@@ -1,0 +1,17 @@
+"""Magicka Mayhem: its constants and checks (`ruleset`), the options a table starts with (`options`),
+its tracker at the table (`tracker`) and its rule helpers (`helpers`)."""
+
+from __future__ import annotations
+
+from ...ruleset import Ruleset
+from .options import options
+from .ruleset import SLUG, Constants, check
+
+RULESET = Ruleset(
+    slug=SLUG,
+    constants=Constants,
+    check=check,
+    options=options,
+    tracker_module=f"{__name__}.tracker",
+    helpers_module=f"{__name__}.helpers",
+)

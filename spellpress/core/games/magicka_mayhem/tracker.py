@@ -1,0 +1,839 @@
+"""Magicka Mayhem: turns, creatures, shield barriers, wet and frozen, and the Mayhem Muster.
+
+The Mayhem Muster of a spell card spell is flipped on the server at the table's Mayhem level
+(the YAML's `mayhem_levels`: always, a coin, a die, or a chance of the table's own); on a hit
+the wizard who musters may draw the top card of the YAML's Mayhem deck, shuffled on the server
+(and again from the discards whenever it runs out), its order hidden from every phone. A
+countered spell musters for its caster and its target, a reflected one for its new target (its
+caster) alone, a disrupted one and summons not at all.
+
+Creatures belong to the wizard who summoned them and stay in play when that wizard dies: a dead
+wizard with creatures still takes turns, and wins if only they (or their creatures) stand. A
+creature cannot attack in the turn it arrived. A shield barrier, on any wizard or creature,
+absorbs damage up to its strength; a target behind one cannot be healed, frozen, zapped, dried
+or made wet. A frozen wizard skips their next turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Literal, NotRequired, TypedDict, cast
+
+from ...models import Card, Game
+from ...play import units
+from ...play.errors import Conflict, Invalid
+from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
+from ...play.state import (
+    RandBelow,
+    TableState,
+    mine,
+    move,
+    name,
+    pad_players,
+    player,
+    settled,
+    settled_players,
+    shuffled,
+    value,
+    with_mine,
+    with_tracker,
+)
+from ...play.tracker import Action, Data, Sent, Tracker
+from ...play.words import ARROW, plain_text, plural
+from .helpers import INTERACTIONS, MUSTERS, SPELL_TYPES, SUMMON_TYPE, absorb, after, held, interactive_modes
+from .ruleset import Constants
+
+HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
+MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
+
+
+class Level(TypedDict):
+    id: str
+    name: str
+    method: str  # always, coin, die or custom
+    hits: int  # a hit is a roll of `hits` or less out of `out_of`
+    out_of: int
+
+
+class MayhemCard(TypedDict):
+    id: str
+    name: str
+    text: str
+    count: int
+
+
+class Spell(TypedDict):
+    id: str
+    name: str
+    summon: bool
+    cost: list[str]
+    attack: NotRequired[int]  # a summon's
+    health: NotRequired[int]
+
+
+class BarrierRules(TypedDict):
+    shield_cost: int
+    strength: int
+    per_extra_shield: int
+    repair_per_shield: int
+
+
+class Rules(TypedDict):
+    health: str
+    levels: list[Level]
+    mayhem: list[MayhemCard]
+    spells: list[Spell]
+    threshold: int
+    barrier: BarrierRules
+    freeze_turns: int
+    zap_damage: int
+    interactive_modes: list[str]
+
+
+class Barrier(TypedDict):
+    strength: int
+    max: int
+
+
+class Status(TypedDict, total=False):
+    """What a wizard and a creature both may be: wet, frozen (for turns) and behind a barrier."""
+
+    wet: bool
+    frozen: int
+    barrier: Barrier | None
+
+
+class Creature(units.Unit):
+    card: str | None  # the summon's card, or None for one typed in
+    held: int | None  # the turn it was frozen in, and could not attack
+    wet: bool
+    frozen: int
+    barrier: Barrier | None
+
+
+class DeckCount(TypedDict):
+    size: int
+    left: int
+    discard: int
+
+
+class Fields(TypedDict):
+    turn: int
+    player: int | None  # whose turn it is
+    next: int | None
+    level: Level  # the table's Mayhem level
+    units: list[Creature]
+    next_unit: int
+    deck: DeckCount  # the Mayhem deck
+    last_muster: Data | None  # the latest Mayhem Muster, as its event says it
+    winner: int | None
+    over: bool
+
+
+class Mine(TypedDict):
+    dead: bool
+    wet: bool
+    frozen: int
+    barrier: Barrier | None
+
+
+class Hidden(TypedDict):
+    pile: list[str]  # the Mayhem cards not shuffled yet
+    deck: list[str]  # the shuffled deck, top first
+    discard: list[str]
+
+
+State = TableState[Fields, Mine, Rules, Hidden]
+Target = tuple[Literal["player"], int] | tuple[Literal["unit"], str]
+
+
+def _spell(card: Card) -> Spell:
+    spell: Spell = {"id": card.id, "name": card.name, "summon": card.type == SUMMON_TYPE, "cost": list(card.get("cost", ()))}
+    if card.type == SUMMON_TYPE:
+        spell["attack"], spell["health"] = card.get("attack", 0), card.get("health", 1)
+    return spell
+
+
+def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
+    c = game.constants_as(Constants)
+    if not any(counter.id == HEALTH and counter.scope == "player" for counter in game.counters):
+        return None
+    elements = [e.name for e in game.elements]
+    deck = game.decks.get(MAYHEM_DECK)
+    spells = [card for card in game.cards if card.type in SPELL_TYPES]
+    return {
+        "health": HEALTH,
+        "levels": [{"id": lv.id, "name": lv.name, "method": lv.method, "hits": lv.hits, "out_of": lv.out_of} for lv in c.mayhem_levels],
+        "mayhem": [
+            {"id": card.id, "name": card.name, "text": plain_text(card.get("text", ""), elements), "count": card.count}
+            for card in (deck.cards if deck else ())
+        ],
+        "spells": [_spell(card) for card in spells],
+        "threshold": c.interaction_threshold,
+        "barrier": {
+            "shield_cost": c.barrier.shield_cost, "strength": c.barrier.strength,
+            "per_extra_shield": c.barrier.per_extra_shield, "repair_per_shield": c.barrier.repair_per_shield,
+        },
+        "freeze_turns": c.freeze_turns,
+        "zap_damage": c.zap_damage,
+        "interactive_modes": [m.id for m in interactive_modes(c)],
+    }
+
+
+PLAYER: Mine = {"dead": False, "wet": False, "frozen": 0, "barrier": None}
+
+
+
+def _level(rules: Rules, level_id: str | None) -> Level:
+    return next((lv.copy() for lv in rules["levels"] if lv["id"] == level_id), rules["levels"][0].copy())
+
+
+def initial(state: State) -> State:
+    r = state["rules"]
+    cards = [card["id"] for card in r["mayhem"] for _ in range(card["count"])]
+    tracker: Fields = {
+        "turn": 0,
+        "player": None,
+        "next": None,
+        "level": _level(r, state["options"].get("mayhem")),
+        "units": [],
+        "next_unit": 1,
+        "deck": {"size": len(cards), "left": len(cards), "discard": 0},
+        "last_muster": None,
+        "winner": None,
+        "over": False,
+    }
+    # Cards not yet shuffled ("pile"), the shuffled deck, and the discards: the first draw shuffles.
+    return {**state, "tracker": tracker, "hidden": {"pile": cards, "deck": [], "discard": []}}
+
+
+# ---------------------------------------------------------------------------- settling
+
+
+def _standing(state: State, i: int) -> bool:
+    return value(state, HEALTH, i) > 0 or bool(units.owned(state["tracker"]["units"], i))
+
+
+def _next_after(state: State, current: int | None) -> int | None:
+    n = len(state["players"])
+    start = (current + 1) if current is not None else (state.get("first_player") or 0)
+    for step in range(n):
+        i = (start + step) % n
+        if _standing(state, i):
+            return i
+    return None
+
+
+def settle(state: State) -> State:
+    state = pad_players(state, PLAYER)
+    state = settled_players(state, lambda i, p: {**p["tracker"], "dead": p["counters"].get(HEALTH, 0) <= 0})
+    n = len(state["players"])
+    t = state["tracker"]
+    standing = [i for i in range(n) if _standing(state, i)]
+    over = n >= 2 and len(standing) <= 1
+    turn = t["turn"]
+    ready: list[Creature] = []
+    moved = False
+    for u in t["units"]:
+        can = u["owner"] == t["player"] and u["turn"] < turn and u.get("attacked") != turn and u.get("held") != turn
+        moved |= u.get("ready") != can
+        ready.append(u if u.get("ready") == can else {**u, "ready": can})
+    return settled(state, lambda f: {
+        **f, "units": ready if moved else t["units"], "over": over, "winner": standing[0] if over and standing else None,
+        "next": None if over else _next_after(state, t["player"]),
+    })
+
+
+def _refuse_if_over(state: State) -> None:
+    t = state["tracker"]
+    if t["over"]:
+        won = f"{name(state, t['winner'])} has won" if t["winner"] is not None else "nobody is standing"
+        raise Conflict(f"the game is over: {won}")
+
+
+def _alive(state: State, i: int, doing: str) -> None:
+    if mine(state, i).get("dead"):
+        raise Invalid(f"{name(state, i)} is dead, and dead wizards {doing}")
+
+
+# ---------------------------------------------------------------------------- targets
+
+
+def _units(state: State, uid: str, unit: Creature | None) -> State:
+    """The state with unit `uid` changed to `unit`, or gone if `unit` is None."""
+    return with_tracker(state, lambda f: {**f, "units": units.replaced(f["units"], uid, unit)})
+
+
+def _holder(state: State, target: Target) -> Mine | Creature:
+    """The status fields (wet, frozen, barrier) of a wizard or a creature."""
+    if target[0] == "player":
+        return mine(state, target[1])
+    return units.find(state["tracker"]["units"], target[1])
+
+
+def _set(state: State, target: Target, status: Status) -> State:
+    if target[0] == "player":
+        return with_mine(state, target[1], lambda m: {**m, **status})
+    unit = units.get(state["tracker"]["units"], target[1])
+    return _units(state, target[1], {**unit, **status}) if unit else state
+
+
+def _called(state: State, target: Target) -> str:
+    if target[0] == "player":
+        return name(state, target[1])
+    unit = units.get(state["tracker"]["units"], target[1])
+    return units.called(state, unit) if unit else "a creature"
+
+
+def _target(state: State, action: Sent, key: str = "target") -> Data:
+    kind, ref = units.target(state, state["tracker"]["units"], action.get(key), key)
+    return {key: ref}
+
+
+def _ref(data: Mapping[str, Any], key: str = "target") -> Target:
+    ref = data[key]
+    return ("unit", ref) if isinstance(ref, str) else ("player", ref)
+
+
+def _exists(state: State, target: Target) -> bool:
+    return target[0] == "player" or units.get(state["tracker"]["units"], target[1]) is not None
+
+
+def _hurt(state: State, target: Target, amount: int) -> tuple[State, Data]:
+    """Damage through the target's barrier first; a creature at 0 health is destroyed."""
+    holder = _holder(state, target)
+    result: Data = {}
+    barrier = holder.get("barrier")
+    if barrier:
+        absorbed, amount, left = absorb(barrier["strength"], amount)
+        state = _set(state, target, {"barrier": {**barrier, "strength": left} if left else None})
+        result.update(absorbed=absorbed, barrier=left)
+    if target[0] == "player":
+        state, before, after = move(state, HEALTH, -amount, target[1])
+        result.update({"from": before, "to": after})
+    else:
+        ref = target[1]
+        unit = units.find(state["tracker"]["units"], ref)
+        health = unit["health"] - amount
+        result.update({"from": unit["health"], "to": max(health, 0)})
+        if health <= 0:
+            state = _units(state, ref, None)
+            result["destroyed"] = True
+        else:
+            state = _units(state, ref, {**unit, "health": health})
+    return state, result
+
+
+def _hurt_text(state: State, data: Mapping[str, Any], target: Target, who: str) -> str:
+    text = ""
+    if data.get("absorbed"):
+        text += f" The barrier absorbs {data['absorbed']}" + ("." if data.get("barrier") else " and collapses.")
+    if "to" in data and data["to"] != data["from"]:
+        text += f" {who}: health {data['from']} {ARROW} {data['to']}."
+    if data.get("destroyed"):
+        text += f" {who} is destroyed."
+    return text
+
+
+# ---------------------------------------------------------------------------- the Mayhem Muster
+
+
+def _parse_muster(state: State, action: Sent) -> Data:
+    data: Data = {
+        "caster": player(state, action.get("caster"), "caster"),
+        "target": player(state, action.get("target", action.get("caster")), "target"),
+        "interaction": choice(action.get("interaction", "none"), "interaction", INTERACTIONS),
+        "draw": flag(action.get("draw"), "draw", default=True),
+    }
+    if action.get("spell") is not None:
+        data["spell"] = card_of(state["rules"]["spells"], action.get("spell"), "spell")["id"]
+    return data
+
+
+def _subjects(data: Mapping[str, Any]) -> list[int]:
+    """Who musters: the caster for a spell that goes as cast (the target flips, the caster draws);
+    both for a countered one; the caster alone, as its new target, for a reflected one."""
+    return list(dict.fromkeys(data[role] for role in MUSTERS[data["interaction"]]))
+
+
+def _check_muster(state: State, data: Mapping[str, Any]) -> None:
+    _refuse_if_over(state)
+    r = state["rules"]
+    if data["interaction"] == "disrupted":
+        raise Invalid("a disrupted spell fails with no effect, so it is not mustered")
+    spell = next((s for s in r["spells"] if s["id"] == data.get("spell")), None)
+    if spell and spell["summon"]:
+        raise Invalid(f"{spell['name']} is a summoning spell, and summons are never mustered")
+    if data["interaction"] != "none":
+        mode = state["options"].get("mode")
+        if mode not in r["interactive_modes"]:
+            raise Invalid(f"in this mode no snap spell is cast at a spell, so nothing is {data['interaction']}")
+        if spell and not held(spell["cost"], r["threshold"]):
+            raise Invalid(
+                f"{spell['name']} holds no {r['threshold']} of the same element, so it cannot be {data['interaction']}"
+            )
+    _alive(state, data["caster"], "cast no spells")
+
+
+def _draw_cards(hidden: Hidden, hits: int, shuffle: Callable[[list[str]], Sequence[str]]) -> tuple[Hidden, list[str], list[list[str]]]:
+    """Draw `hits` cards from the Mayhem deck; an empty deck is shuffled again from the pile of
+    unshuffled cards, or else from the discards. `shuffle(cards)` gives the new order."""
+    deck, pile, discard = list(hidden["deck"]), list(hidden["pile"]), list(hidden["discard"])
+    drawn: list[str] = []
+    shuffles: list[list[str]] = []
+    for _ in range(hits):
+        if not deck:
+            source = pile or discard
+            if not source:
+                break
+            deck = list(shuffle(source))
+            shuffles.append(list(deck))
+            if pile:
+                pile = []
+            else:
+                discard = []
+        card = deck.pop(0)
+        discard.append(card)
+        drawn.append(card)
+    return {"deck": deck, "pile": pile, "discard": discard}, drawn, shuffles
+
+
+def _draw_muster(state: State, inputs: Data, randbelow: RandBelow) -> Data:
+    _check_muster(state, inputs)
+    level = state["tracker"]["level"]
+    flips: list[Data] = []
+    for who in _subjects(inputs):
+        roll = randbelow(level["out_of"]) + 1
+        flip: Data = {"player": who, "roll": roll, "hit": roll <= level["hits"]}
+        if level["method"] == "coin":
+            flip["face"] = "heads" if flip["hit"] else "tails"
+        flips.append(flip)
+    hits = sum(f["hit"] for f in flips) if inputs["draw"] else 0
+    _, _, shuffles = _draw_cards(state["hidden"], hits, lambda cards: shuffled(cards, randbelow))
+    out: Data = {"flips": flips}
+    if shuffles:
+        out["hidden"] = {"shuffles": shuffles}
+    return out
+
+
+def _apply_muster(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    r = state["rules"]
+    flips = data.get("flips", [])
+    recorded = list(data.get("hidden", {}).get("shuffles", []))
+    hits = sum(f["hit"] for f in flips) if data["draw"] else 0
+    hidden, drawn, _ = _draw_cards(state["hidden"], hits, lambda cards: recorded.pop(0) if recorded else list(cards))
+    cards = {c["id"]: c for c in r["mayhem"]}
+    musters: list[Data] = []
+    queue: Iterator[str | None] = iter(drawn)
+    for flip in flips:
+        entry = dict(flip)
+        if flip["hit"] and data["draw"]:
+            drawn_id = next(queue, None)
+            card = cards.get(drawn_id) if drawn_id is not None else None
+            entry["card"] = {"id": card["id"], "name": card["name"], "text": card["text"]} if card else None
+        musters.append(entry)
+    level = state["tracker"]["level"]
+    results: Data = {"musters": musters, "level": level["name"], "shuffled": len(data.get("hidden", {}).get("shuffles", []))}
+    spell = next((s for s in r["spells"] if s["id"] == data.get("spell")), None)
+    last = {
+        "caster": data["caster"], "target": data["target"], "interaction": data["interaction"],
+        "spell": spell["name"] if spell else None, **results,
+    }
+    size = state["tracker"]["deck"]["size"]
+    state = {**state, "hidden": {**state["hidden"], **hidden}}
+    state = with_tracker(state, lambda f: {
+        **f, "last_muster": last,
+        "deck": {"size": size, "left": len(hidden["deck"]) + len(hidden["pile"]), "discard": len(hidden["discard"])},
+    })
+    return state, results
+
+
+def _describe_muster(data: Mapping[str, Any], state: State) -> str:
+    caster, target = name(state, data["caster"]), name(state, data["target"])
+    spell = next((s["name"] for s in state["rules"]["spells"] if s["id"] == data.get("spell")), "spell")
+    what = f"{caster}'s {spell}" + (f" at {target}" if data["target"] != data["caster"] else "")
+    head = {
+        "none": f"Mayhem Muster for {what}",
+        "countered": f"{what} was countered: Mayhem Muster for both",
+        "reflected": f"{what} was reflected back: Mayhem Muster for {caster}",
+    }.get(data["interaction"], f"Mayhem Muster for {what}")
+    parts = []
+    for m in data.get("musters", []):
+        who = name(state, m["player"])
+        level = state["tracker"]["level"]
+        if level["method"] == "always":
+            rolled = "every spell is Mayhemified"
+        elif "face" in m:
+            rolled = m["face"]
+        else:
+            rolled = f"rolled {m['roll']} of {level['out_of']}"
+        part = f"{who}: {rolled}" + (", Mayhem!" if m["hit"] else ", the spell goes on as cast.")
+        if m.get("card"):
+            card = m["card"]["name"]
+            part += f" {who} draws {card}" + ("" if card[-1:] in ".!?" else ".")
+        elif m["hit"] and data["draw"] and "card" in m:
+            part += " The Mayhem deck is empty."
+        parts.append(part)
+    shuffled_note = " (The Mayhem deck was shuffled.)" if data.get("shuffled") else ""
+    return f"{head}. " + " ".join(parts) + shuffled_note
+
+
+def _parse_level(state: State, action: Sent) -> Data:
+    r = state["rules"]
+    level = _level(r, choice(action.get("level"), "level", [lv["id"] for lv in r["levels"]]))
+    if level["method"] == "custom":
+        hits = whole(action.get("hits", level["hits"]), "hits", 1, 100)
+        out_of = whole(action.get("out_of", level["out_of"]), "out_of", hits, 100)
+        level["hits"], level["out_of"] = hits, out_of
+    elif "hits" in action or "out_of" in action:
+        raise Invalid(f"{level['name']} has its own chance; only a custom level takes hits and out_of")
+    return {"level": level}
+
+
+def _apply_level(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    if strict and data["level"] == state["tracker"]["level"]:
+        raise Invalid(f"the table plays {data['level']['name']} already")
+    level = cast(Level, dict(data["level"]))  # the level as the event's data keeps it
+    return with_tracker(state, lambda f: {**f, "level": level}), {}
+
+
+def _describe_level(data: Mapping[str, Any], state: State) -> str:
+    level = data["level"]
+    chance = f": {level['hits']} in {level['out_of']}" if level["method"] == "custom" else ""
+    return f"The table now plays {level['name']}{chance}"
+
+
+# ---------------------------------------------------------------------------- turns
+
+
+def _parse_player(state: State, action: Sent) -> Data:
+    return {"player": player(state, action.get("player"))}
+
+
+def _next_or_same(state: State, who: int) -> int:
+    following = _next_after(state, who)
+    return following if following is not None else who
+
+
+def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    t = state["tracker"]
+    who = data["player"]
+    if strict:
+        _refuse_if_over(state)
+        if not _standing(state, who):
+            raise Invalid(f"{name(state, who)} is dead and has no creatures, so takes no turns")
+        if t["player"] == who:
+            raise Conflict(f"it is {name(state, who)}'s turn already")
+    n = len(state["players"])
+    skipped: list[int] = []
+    for _ in range(n * 20):  # a frozen wizard skips a turn; all frozen at once thaw in turn
+        if not _standing(state, who):
+            who = _next_or_same(state, who)
+            continue
+        frozen = mine(state, who).get("frozen", 0)
+        if frozen <= 0:
+            break
+        state = _set(state, ("player", who), {"frozen": frozen - 1})
+        skipped.append(who)
+        who = _next_or_same(state, who)
+    turn = t["turn"] + 1
+    for unit in units.owned(state["tracker"]["units"], who):
+        if unit.get("frozen", 0) > 0:
+            state = _units(state, unit["id"], {**unit, "frozen": unit["frozen"] - 1, "held": turn})
+    state = with_tracker(state, lambda f: {**f, "turn": turn, "player": who})
+    return state, {"turn": turn, "started": who, "skipped": skipped}
+
+
+def _describe_turn(data: Mapping[str, Any], state: State) -> str:
+    if "started" not in data:
+        return f"{name(state, data['player'])}'s turn"
+    skipped = "".join(f"{name(state, i)} is frozen and skips a turn. " for i in data["skipped"])
+    return f"{skipped}Turn {data['turn']}: {name(state, data['started'])}"
+
+
+# ---------------------------------------------------------------------------- creatures
+
+
+def _parse_summon(state: State, action: Sent) -> Data:
+    data: Data = {"owner": player(state, action.get("owner"), "owner")}
+    if action.get("card") is not None:
+        card = card_of([s for s in state["rules"]["spells"] if s["summon"]], action.get("card"), "summon")
+        data.update(
+            card=card["id"], name=card["name"],
+            attack=card["attack"] + whole(action.get("attack_bonus", 0), "attack_bonus", 0, MAX_AMOUNT),
+            health=card["health"] + whole(action.get("health_bonus", 0), "health_bonus", 0, MAX_AMOUNT),
+        )
+    else:
+        data.update(
+            card=None, name=label(action.get("name"), "a creature's name"),
+            attack=whole(action.get("attack"), "attack", 0, MAX_AMOUNT),
+            health=whole(action.get("health"), "health", 1, MAX_AMOUNT),
+        )
+    return data
+
+
+def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    if strict:
+        _refuse_if_over(state)
+        _alive(state, data["owner"], "summon no creatures")
+    t = state["tracker"]
+    unit: Creature = {
+        "id": units.new_id(t["units"], t["next_unit"]),
+        "owner": data["owner"], "kind": "creature", "name": data["name"], "card": data["card"],
+        "attack": data["attack"], "health": data["health"], "max": data["health"],
+        "turn": t["turn"], "attacked": None, "held": None,
+        "wet": False, "frozen": 0, "barrier": None, "ready": False,
+    }
+    state = with_tracker(state, lambda f: {**f, "units": [*f["units"], unit], "next_unit": f["next_unit"] + 1})
+    return state, {"unit": unit["id"]}
+
+
+def _describe_summon(data: Mapping[str, Any], state: State) -> str:
+    return f"{name(state, data['owner'])} summoned {data['name']} (attack {data['attack']}, health {data['health']})"
+
+
+def _parse_attack(state: State, action: Sent) -> Data:
+    unit = units.find(state["tracker"]["units"], action.get("unit"))
+    return {"unit": unit["id"], **_target(state, action)}
+
+
+def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    t = state["tracker"]
+    unit = units.get(state["tracker"]["units"], data["unit"])
+    target = _ref(data)
+    if strict:
+        _refuse_if_over(state)
+        assert unit is not None, "parse found it"
+        if unit["owner"] != t["player"]:
+            whose = f"{name(state, t['player'])}'s" if t["player"] is not None else "nobody's (start a turn)"
+            raise Invalid(f"it is {whose} turn: {units.called(state, unit)} attacks on {name(state, unit['owner'])}'s turns")
+        if unit["turn"] >= t["turn"]:
+            raise Invalid(f"{unit['name']} arrived this turn and cannot attack until its summoner's next turn")
+        if unit.get("held") == t["turn"]:
+            raise Invalid(f"{unit['name']} is frozen this turn")
+        if unit.get("attacked") == t["turn"]:
+            raise Invalid(f"{unit['name']} has attacked this turn already")
+        if target == ("unit", unit["id"]):
+            raise Invalid(f"{unit['name']} cannot attack itself")
+        if target[0] == "player":
+            _alive(state, target[1], "cannot be hurt any more")
+    if unit is None or not _exists(state, target):
+        return state, {}
+    who, attacker = _called(state, target), units.called(state, unit)
+    state = _units(state, unit["id"], {**unit, "attacked": t["turn"]})
+    state, result = _hurt(state, target, unit["attack"])
+    return state, {"damage": unit["attack"], "who": who, "attacker": attacker, **result}
+
+
+def _describe_attack(data: Mapping[str, Any], state: State) -> str:
+    target = _ref(data)
+    who = data.get("who") or _called(state, target)
+    return f"{data.get('attacker', 'A creature')} attacked {who} for {data.get('damage', 0)}." + _hurt_text(state, data, target, who)
+
+
+def _parse_unit(state: State, action: Sent) -> Data:
+    return {"unit": units.find(state["tracker"]["units"], action.get("unit"))["id"]}
+
+
+def _apply_remove(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    unit = units.get(state["tracker"]["units"], data["unit"])
+    if unit is None:
+        return state, {}
+    return _units(state, unit["id"], None), {"name": unit["name"], "owner": unit["owner"]}
+
+
+def _describe_remove(data: Mapping[str, Any], state: State) -> str:
+    return f"{name(state, data.get('owner'))}'s {data.get('name', 'creature')} left play"
+
+
+# ---------------------------------------------------------------------------- damage, healing, statuses
+
+
+def _parse_amount(state: State, action: Sent) -> Data:
+    return {**_target(state, action), "amount": whole(action.get("amount"), "amount", 1, MAX_AMOUNT)}
+
+
+def _apply_damage(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    target = _ref(data)
+    if strict and target[0] == "player":
+        _alive(state, target[1], "cannot be hurt any more")
+    if not _exists(state, target):
+        return state, {}
+    who = _called(state, target)
+    state, result = _hurt(state, target, data["amount"])
+    return state, {"who": who, **result}
+
+
+def _describe_damage(data: Mapping[str, Any], state: State) -> str:
+    target = _ref(data)
+    who = data.get("who") or _called(state, target)
+    return f"{who} takes {data['amount']} damage." + _hurt_text(state, data, target, who)
+
+
+def _no_barrier(state: State, target: Target, doing: str) -> None:
+    if _holder(state, target).get("barrier"):
+        raise Invalid(f"a shield barrier keeps {_called(state, target)} from being {doing}")
+
+
+def _apply_heal(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    target = _ref(data)
+    if strict:
+        if target[0] == "player":
+            _alive(state, target[1], "cannot be healed: dead is dead")
+        _no_barrier(state, target, "healed")
+    if not _exists(state, target):
+        return state, {}
+    who = _called(state, target)
+    if target[0] == "player":
+        state, before, after = move(state, HEALTH, data["amount"], target[1])
+        return state, {"who": who, "from": before, "to": after}
+    unit = units.find(state["tracker"]["units"], target[1])
+    return _units(state, unit["id"], {**unit, "health": unit["health"] + data["amount"]}), {
+        "who": who, "from": unit["health"], "to": unit["health"] + data["amount"]}
+
+
+def _describe_heal(data: Mapping[str, Any], state: State) -> str:
+    text = f"{data.get('who') or _called(state, _ref(data))} is healed by {data['amount']}"
+    return text + (f": health {data['from']} {ARROW} {data['to']}" if "to" in data else "")
+
+
+def _parse_switch(state: State, action: Sent, default: bool | None = None) -> Data:
+    on = action.get("on", default)
+    if not isinstance(on, bool):
+        raise Invalid("on must be true or false")
+    return {**_target(state, action), "on": on}
+
+
+def _apply_wet(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    target = _ref(data)
+    if strict:
+        if target[0] == "player":
+            _alive(state, target[1], "stay as they are")
+        _no_barrier(state, target, "made wet or dried")
+        if bool(_holder(state, target).get("wet")) == data["on"]:
+            raise Invalid(f"{_called(state, target)} is {'wet' if data['on'] else 'dry'} already")
+    if not _exists(state, target):
+        return state, {}
+    return _set(state, target, {"wet": data["on"]}), {"who": _called(state, target)}
+
+
+def _describe_wet(data: Mapping[str, Any], state: State) -> str:
+    return f"{data.get('who') or _called(state, _ref(data))} is {'wet' if data['on'] else 'dried'}"
+
+
+def _apply_freeze(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    target = _ref(data)
+    turns = state["rules"]["freeze_turns"]
+    if strict:
+        if target[0] == "player":
+            _alive(state, target[1], "stay as they are")
+        if data["on"]:
+            _no_barrier(state, target, "frozen")
+        elif not _holder(state, target).get("frozen"):
+            raise Invalid(f"{_called(state, target)} is not frozen")
+    if not _exists(state, target):
+        return state, {}
+    who = _called(state, target)
+    if data["on"]:
+        holder = _holder(state, target)
+        wet, frozen = after("freezes", holder.get("wet"), holder.get("frozen"), turns)
+        return _set(state, target, {"frozen": frozen, "wet": wet}), {"who": who, "turns": turns}
+    return _set(state, target, {"frozen": 0}), {"who": who}
+
+
+def _describe_freeze(data: Mapping[str, Any], state: State) -> str:
+    who = data.get("who") or _called(state, _ref(data))
+    if data["on"]:
+        return f"{who} is frozen for {plural(data.get('turns', 1), 'turn')}"
+    return f"{who} thaws"
+
+
+def _apply_zap(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    target = _ref(data)
+    if strict:
+        if target[0] == "player":
+            _alive(state, target[1], "cannot be hurt any more")
+        _no_barrier(state, target, "zapped")
+        if not _holder(state, target).get("wet"):
+            raise Invalid(f"only a wet target can be zapped, and {_called(state, target)} is dry")
+    if not _exists(state, target):
+        return state, {}
+    who = _called(state, target)
+    holder = _holder(state, target)
+    wet, frozen = after("zaps", holder.get("wet"), holder.get("frozen"), state["rules"]["freeze_turns"])
+    state = _set(state, target, {"wet": wet, "frozen": frozen})
+    state, result = _hurt(state, target, state["rules"]["zap_damage"])
+    return state, {"damage": state["rules"]["zap_damage"], "who": who, **result}
+
+
+def _describe_zap(data: Mapping[str, Any], state: State) -> str:
+    target = _ref(data)
+    who = data.get("who") or _called(state, target)
+    return f"{who} is zapped for {data.get('damage', 0)}." + _hurt_text(state, data, target, who)
+
+
+def _parse_shield(state: State, action: Sent) -> Data:
+    return {**_target(state, action), "shields": whole(action.get("shields"), "shields", 1, MAX_AMOUNT)}
+
+
+def _apply_shield(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    target = _ref(data)
+    b = state["rules"]["barrier"]
+    if not _exists(state, target):
+        return state, {}
+    barrier = _holder(state, target).get("barrier")
+    if strict and target[0] == "player":
+        _alive(state, target[1], "need no barrier")
+    if barrier is None:
+        if strict and data["shields"] < b["shield_cost"]:
+            raise Invalid(f"a barrier takes at least {b['shield_cost']} Shield elements")
+        strength = b["strength"] + (data["shields"] - b["shield_cost"]) * b["per_extra_shield"]
+        return _set(state, target, {"barrier": {"strength": strength, "max": strength}}), {
+            "raised": True, "strength": strength, "who": _called(state, target)}
+    if strict and barrier["strength"] >= barrier["max"]:
+        raise Invalid(f"{_called(state, target)}'s barrier is at its full strength of {barrier['max']}")
+    strength = min(barrier["max"], barrier["strength"] + data["shields"] * b["repair_per_shield"])
+    return _set(state, target, {"barrier": {**barrier, "strength": strength}}), {
+        "raised": False, "strength": strength, "who": _called(state, target)}
+
+
+def _describe_shield(data: Mapping[str, Any], state: State) -> str:
+    who = data.get("who") or _called(state, _ref(data))
+    if data.get("raised"):
+        return f"A shield barrier of strength {data['strength']} rises around {who}"
+    return f"{who}'s barrier is repaired to {data.get('strength')}"
+
+
+def _apply_unshield(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    target = _ref(data)
+    if strict and not _holder(state, target).get("barrier"):
+        raise Invalid(f"{_called(state, target)} has no barrier")
+    if not _exists(state, target):
+        return state, {}
+    return _set(state, target, {"barrier": None}), {"who": _called(state, target)}
+
+
+def _describe_unshield(data: Mapping[str, Any], state: State) -> str:
+    return f"{data.get('who') or _called(state, _ref(data))}'s barrier is destroyed"
+
+
+TRACKER: Tracker[State] = Tracker(
+    rules=rules,
+    initial=initial,
+    settle=settle,
+    actions={
+        "muster": Action(_parse_muster, _apply_muster, _describe_muster, draw=_draw_muster, ordered=True, undoable=False, shown=True),
+        "mayhem_level": Action(_parse_level, _apply_level, _describe_level),
+        "start_turn": Action(_parse_player, _apply_turn, _describe_turn),
+        "summon": Action(_parse_summon, _apply_summon, _describe_summon),
+        "attack": Action(_parse_attack, _apply_attack, _describe_attack),
+        "remove": Action(_parse_unit, _apply_remove, _describe_remove),
+        "damage": Action(_parse_amount, _apply_damage, _describe_damage),
+        "heal": Action(_parse_amount, _apply_heal, _describe_heal),
+        "wet": Action(lambda s, a: _parse_switch(s, a, True), _apply_wet, _describe_wet),
+        "freeze": Action(lambda s, a: _parse_switch(s, a, True), _apply_freeze, _describe_freeze),
+        "zap": Action(lambda s, a: _target(s, a), _apply_zap, _describe_zap),
+        "shield": Action(_parse_shield, _apply_shield, _describe_shield),
+        "unshield": Action(lambda s, a: _target(s, a), _apply_unshield, _describe_unshield),
+    },
+)

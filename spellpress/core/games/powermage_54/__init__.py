@@ -1,0 +1,15 @@
+"""PowerMage 54: its constants and checks (`ruleset`), its tracker at the table (`tracker`) and its
+rule helpers (`helpers`)."""
+
+from __future__ import annotations
+
+from ...ruleset import Ruleset
+from .ruleset import SLUG, Constants, check
+
+RULESET = Ruleset(
+    slug=SLUG,
+    constants=Constants,
+    check=check,
+    tracker_module=f"{__name__}.tracker",
+    helpers_module=f"{__name__}.helpers",
+)

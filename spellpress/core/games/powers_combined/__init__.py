@@ -1,0 +1,16 @@
+"""Powers Combined: its constants and checks (`ruleset`), its tracker at the table (`tracker`) and its
+rule helpers (`helpers`)."""
+
+from __future__ import annotations
+
+from ...ruleset import Ruleset
+from .ruleset import SLUG, Constants, check
+
+RULESET = Ruleset(
+    slug=SLUG,
+    constants=Constants,
+    check=check,
+    die=lambda game: game.constants_as(Constants).die_sides,
+    tracker_module=f"{__name__}.tracker",
+    helpers_module=f"{__name__}.helpers",
+)

@@ -1,0 +1,147 @@
+"""Sorcerer Duel: mana per turn, card conversions, the hand limit, each player's own deck, and
+where an attack's damage lands on a side with blockers (`one_target`, `whole_side`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pydantic
+
+from ...models import Card, Game
+from ...problems import did_you_mean
+from ...ruleset import Report
+from ...schema import Flag, Ident, Model, NonNegativeInt, PositiveInt
+from ..checks import decks_exist
+
+SLUG = "sorcerer-duel"
+
+
+class Constants(Model):
+    starting_health: PositiveInt
+    starting_hand: PositiveInt
+    draws_per_turn: PositiveInt
+    mana_per_turn: PositiveInt  # reset every turn, never carried over
+    max_conversions: NonNegativeInt  # cards a player may turn into mana each turn
+    mana_per_conversion: PositiveInt
+    hand_limit: PositiveInt  # at the limit a player does not draw
+    first_player_skips_draw: Flag
+    draws_on_creature_death: NonNegativeInt
+    player_decks: tuple[Ident, ...] = pydantic.Field(min_length=1)  # decks a player may pick
+
+
+def most_mana(c: Constants) -> int:
+    """The most mana a player can have in one turn without a sorcerer's help."""
+    return c.mana_per_turn + c.max_conversions * c.mana_per_conversion
+
+
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
+    decks_exist(game, [(("player_decks", i), d) for i, d in enumerate(c.player_decks)], report)
+    for deck_id in c.player_decks:
+        deck = game.decks.get(deck_id)
+        if deck is None:
+            continue
+        types_here = {card.type for card in deck.cards}
+        cards_here = {card.id: card for card in deck.cards}
+        for card in deck.cards:
+            cost = card.get("cost")
+            if cost is not None and cost > most_mana(c):
+                report.card(card, ("cost",), (
+                    f"it costs {cost} mana but a turn gives at most {most_mana(c)} "
+                    f"(mana_per_turn {c.mana_per_turn} + max_conversions {c.max_conversions} "
+                    f"x mana_per_conversion {c.mana_per_conversion})"))
+            _check_requirement(game, card, types_here, cards_here, report)
+
+
+def _check_requirement(game: Game, card: Card, types_here: set[str], cards_here: dict[str, Card], report: Report) -> None:
+    """A summoning requirement names (in `needs`) a card type or a card that its own deck holds,
+    and its printed text says that name."""
+    requirement, needs = card.get("requirement"), card.get("needs")
+    if requirement is None and needs is None:
+        return
+    if needs is None:
+        report.card(card, ("requirement",), (
+            "a summoning requirement needs 'needs': the card type (creature, blocker) or the "
+            "id of the card of this deck that it names"))
+        return
+    if requirement is None:
+        report.card(card, ("needs",), "'needs' goes with a 'requirement': say on the card what the player must do")
+        return
+    if needs in game.card_types:
+        if needs not in types_here:
+            report.card(card, ("needs",), f"deck '{card.deck}' holds no {needs} card, so the requirement can never be met")
+            return
+        name = game.card_types[needs].name
+    elif needs in cards_here:
+        if needs == card.id:
+            report.card(card, ("needs",), "a creature cannot need itself to be summoned")
+            return
+        name = cards_here[needs].name
+    else:
+        known = sorted(game.card_types) + sorted(cards_here)
+        elsewhere = any(other.id == needs for other in game.cards)
+        hint = f"; '{needs}' is in another deck" if elsewhere else (did_you_mean(needs, known) or "")
+        report.card(card, ("needs",), (
+            f"'{needs}' is neither a card type nor a card of deck '{card.deck}'{hint}"))
+        return
+    if name.lower() not in requirement.lower():
+        report.card(card, ("requirement",), f"the requirement names '{needs}' in 'needs' but its text never says '{name}'")
+
+
+# ---------------------------------------------------------------------------- damage
+
+
+@dataclass(frozen=True)
+class Blow:
+    """Where an attack's damage lands on one side."""
+
+    blockers: tuple[int, ...]  # what each blocker takes, in its owner's order
+    creatures: tuple[int, ...]  # what each creature takes
+    sorcerer: int
+    lost: int = 0  # damage past a one-target creature's health: it goes nowhere
+    odd: int = 0  # a whole-side attack's points that did not share evenly (the attacker places them)
+
+
+def through_blockers(damage: int, blockers: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    """What each blocker (by health left, in its owner's order) takes, and what gets past them all."""
+    taken = []
+    for health in blockers:
+        take = min(damage, health)
+        taken.append(take)
+        damage -= take
+    return tuple(taken), damage
+
+
+def one_target(damage: int, blockers: Sequence[int], creatures: Sequence[int], target: int | None) -> Blow:
+    """An attack at the sorcerer (`target` None) or at creature number `target`: the blockers
+    first, what is left to the target; past a creature's health it is lost."""
+    taken, left = through_blockers(damage, blockers)
+    hits = [0] * len(creatures)
+    if target is None:
+        return Blow(taken, tuple(hits), left)
+    hits[target] = min(left, creatures[target])
+    return Blow(taken, tuple(hits), 0, left - hits[target])
+
+
+def whole_side(damage: int, blockers: Sequence[int], creatures: Sequence[int]) -> Blow:
+    """A whole-side attack: one pool, the blockers first; what gets past them is shared as evenly
+    as possible among the creatures and the sorcerer. A creature that needs less than its share
+    takes only what it needs and the rest is shared among the others. The odd points go to the
+    sorcerer first, then the creatures in order (the attacker may place them otherwise)."""
+    taken, pool = through_blockers(damage, blockers)
+    hits = [0] * len(creatures)
+    standing = list(range(len(creatures)))
+    while True:
+        share = pool // (len(standing) + 1)
+        dying = [i for i in standing if creatures[i] <= share]
+        if not dying:
+            break
+        for i in dying:
+            hits[i] = creatures[i]
+            pool -= creatures[i]
+            standing.remove(i)
+    share, odd = divmod(pool, len(standing) + 1)
+    for n, i in enumerate(standing, start=1):
+        hits[i] = share + (1 if n < odd else 0)
+    return Blow(taken, tuple(hits), share + (1 if odd else 0), odd=odd)

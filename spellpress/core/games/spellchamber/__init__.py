@@ -1,0 +1,18 @@
+"""Spellchamber: its constants and checks (`ruleset`), the options a table starts with (`options`),
+its tracker at the table (`tracker`) and its rule helpers (`helpers`)."""
+
+from __future__ import annotations
+
+from ...ruleset import Ruleset
+from .options import options
+from .ruleset import SLUG, Constants, check
+
+RULESET = Ruleset(
+    slug=SLUG,
+    constants=Constants,
+    check=check,
+    options=options,
+    die=lambda game: game.constants_as(Constants).die_sides,
+    tracker_module=f"{__name__}.tracker",
+    helpers_module=f"{__name__}.helpers",
+)

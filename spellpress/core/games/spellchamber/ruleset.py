@@ -1,0 +1,103 @@
+"""Spellchamber: the Wizard Gun's chamber, ammo effects, scenario decks and spell slots."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pydantic
+
+from ...models import Game
+from ...problems import did_you_mean, one_of
+from ...ruleset import Loc, Report
+from ...schema import Flag, FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Range, Text
+from ..checks import decks_exist
+
+SLUG = "spellchamber"
+AMMO_KINDS = ("live", "magic", "blank")
+
+
+class AmmoEffect(Model):
+    """What a revealed ammo card does to the wizard who was shot."""
+
+    name: Text
+    life_loss: NonNegativeInt = 0
+    drafts: NonNegativeInt = 0  # spells drafted from the top of the spell deck
+    extra_turn_if_self: Flag = False  # shooting yourself with it gives one more battle turn
+
+
+class ScenarioDeck(Model):
+    deck: Ident
+    players: Range
+
+
+class Constants(Model):
+    starting_life: PositiveInt
+    die_sides: PositiveInt
+    spell_slots: PositiveInt
+    ammo: FrozenMap[Ident, AmmoEffect]
+    max_extra_turns_per_turn: NonNegativeInt
+    scenario_decks: FrozenMap[Ident, ScenarioDeck]
+    scenarios_per_deck: PositiveInt
+    beginner_scenario: PositiveInt
+    ghosts_from_players: PositiveInt
+    ghost_drafts: PositiveInt  # spells a ghost drafts from the spell deck as its battle turn begins
+    spell_deck: Ident
+    ammo_deck: Ident
+
+    @pydantic.field_validator("ammo")
+    @classmethod
+    def _three_kinds(cls, ammo: Mapping[str, AmmoEffect]) -> Mapping[str, AmmoEffect]:
+        if tuple(ammo) != AMMO_KINDS:
+            raise ValueError(f"ammo must declare exactly {', '.join(AMMO_KINDS)}, in that order")
+        return ammo
+
+
+def check(game: Game, report: Report) -> None:
+    c = game.constants_as(Constants)
+    decks: list[tuple[Loc, str]] = [(("scenario_decks", k, "deck"), s.deck) for k, s in c.scenario_decks.items()]
+    decks += [(("spell_deck",), c.spell_deck), (("ammo_deck",), c.ammo_deck)]
+    decks_exist(game, decks, report)
+    for spec in c.scenario_decks.values():
+        deck = game.decks.get(spec.deck)
+        if deck is None:
+            continue
+        seen: dict[int, str] = {}
+        for card in deck.cards:
+            if sum(card.get(kind, 0) for kind in AMMO_KINDS) == 0:
+                report.card(card, (), "the scenario's chamber is empty: give it at least one Live, Magic or Blank")
+            number = card.get("number")
+            if number in seen:
+                report.card(card, ("number",), f"scenario number {number} is used already by '{seen[number]}'")
+            seen.setdefault(number, card.id)
+            if number is not None and number > c.scenarios_per_deck:
+                report.card(card, ("number",), f"scenario number {number} is more than scenarios_per_deck ({c.scenarios_per_deck})")
+        if deck.cards and c.beginner_scenario not in seen:
+            report.constant(("beginner_scenario",), f"deck '{spec.deck}' has no scenario numbered {c.beginner_scenario}")
+    ammo = game.decks.get(c.ammo_deck)
+    supply = dict.fromkeys(c.ammo, 0)
+    for card in ammo.cards if ammo else ():
+        kind = card.get("kind")
+        if kind not in c.ammo:
+            hint = did_you_mean(kind, list(c.ammo)) or f"; the kinds are {one_of(c.ammo)}"
+            report.card(card, ("kind",), f"unknown ammo kind '{kind}'{hint}")
+        else:
+            supply[kind] += card.count
+    # The chamber deck is built from the ammo cards in the box: each scenario must fit in it.
+    if ammo and ammo.cards:
+        for spec in c.scenario_decks.values():
+            deck = game.decks.get(spec.deck)
+            for card in deck.cards if deck else ():
+                for kind in AMMO_KINDS:
+                    if card.get(kind, 0) > supply[kind]:
+                        needs = f"the scenario needs {card.get(kind)} {c.ammo[kind].name} ammo"
+                        report.card(card, (kind,), f"{needs} but deck '{c.ammo_deck}' holds {supply[kind]}")
+    spells = game.decks.get(c.spell_deck)
+    for card in spells.cards if spells else ():
+        slots = card.get("slots")
+        if slots is not None and slots > c.spell_slots:
+            report.card(card, ("slots",), f"the spell takes {slots} slots but a wizard has only {c.spell_slots} (spell_slots)")
+        hybrid, powered_text = card.get("kind") == "hybrid", card.get("powered_text")
+        if hybrid and not powered_text:
+            report.card(card, (), "a hybrid spell needs a 'powered_text': what it does when its caster is powered up")
+        elif powered_text and not hybrid:
+            report.card(card, ("powered_text",), "only a hybrid spell has a 'powered_text'; make the spell's kind 'hybrid' or remove it")

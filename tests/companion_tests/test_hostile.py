@@ -1,0 +1,340 @@
+"""Hostile neighbours: nobody on the Wi-Fi or at the table can stop, spoil or read what is not theirs.
+
+One test (or a few) per attack the companion was found open to; each uses a real server or a
+real SQLite file, and failed before the companion was hardened against it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import socket
+import stat
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from test_companion_api import act, auth, snapshot, start
+
+from companion.store import CHECKPOINT_EVERY, MAX_STATE, Store
+from spellpress.core import table
+from spellpress.core.play.errors import Conflict
+
+
+def _room_for(sockets: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < sockets + 200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, sockets + 200), hard))
+
+
+def _raw(port: int, request: bytes, source: str = "127.0.0.1") -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    if request:
+        s.sendall(request)
+    return s
+
+
+def _status(s: socket.socket) -> tuple[int, bytes]:
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return int(head.split(b" ", 2)[1]), head
+
+
+# ---------------------------------------------------------------------------- 1. connections
+
+
+def test_a_thousand_hostile_sockets_do_not_delay_the_other_phones(server):
+    _room_for(1100)
+    _, t = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben"]})
+    stream = f"GET /api/tables/{t['id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    hostile = []
+    for i in range(1000):  # from another loopback address than the phone's
+        kind = i % 5
+        request = b"GET /api/ga" if kind < 2 else b"" if kind < 4 else stream
+        hostile.append(_raw(server.port, request, source="127.0.0.2"))
+    latencies = []
+    for _ in range(30):
+        began = time.perf_counter()
+        status, _ = server.call("POST", f"/api/tables/{t['id']}/actions",
+                                {"type": "adjust", "player": 0, "counter": "points", "delta": -1}, t["token"])
+        latencies.append(time.perf_counter() - began)
+        assert status == 200
+    assert max(latencies) <= 0.5, f"the phone waited {max(latencies) * 1000:.0f} ms"
+    for s in hostile:
+        s.close()
+
+
+def test_a_half_sent_request_is_dropped_after_its_header_time(server):
+    s = _raw(server.port, b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+    began = time.monotonic()
+    s.settimeout(15)
+    assert s.recv(100) == b"", "the server closes the connection without answering"
+    assert 4 <= time.monotonic() - began <= 9
+    s.close()
+
+
+def test_streams_are_capped_per_address_and_the_next_one_is_told_when_to_come_back(server):
+    _, t = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben"]})
+    request = f"GET /api/tables/{t['id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    held = [_raw(server.port, request, source="127.0.0.3") for _ in range(16)]
+    assert all(_status(s)[0] == 200 for s in held)
+    status, head = _status(_raw(server.port, request, source="127.0.0.3"))
+    assert status == 429 and b"Retry-After: 30" in head
+    status, _ = _status(_raw(server.port, request, source="127.0.0.4"))  # another phone still gets one
+    assert status == 200
+    for s in held:
+        s.close()
+
+
+def test_past_the_servers_total_a_stream_is_refused_with_503(make_app):
+    client = make_app(STREAMS_TOTAL=1).test_client()
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    first = client.get(f"/api/tables/{t['id']}/stream", buffered=False)
+    assert first.status_code == 200
+    second = client.get(f"/api/tables/{t['id']}/stream", buffered=False)
+    assert second.status_code == 503 and second.headers["Retry-After"] == "30" and "every few seconds" in second.json["error"]
+    first.close()
+    again = client.get(f"/api/tables/{t['id']}/stream", buffered=False)
+    assert again.status_code == 200
+    again.close()
+
+
+# ---------------------------------------------------------------------------- 3. one fault, its own
+
+
+def test_one_bad_request_fails_alone_while_other_tables_write(server):
+    _, good = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben"]})
+    _, bad = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben"]})
+    bodies = [b'{"type": ["x"]}', b'{"type": {"a": 1}}',
+              b'{"type": "adjust", "player": 0, "counter": "points", "delta": 1, "request_id": "\\ud800"}',
+              b'{"type": "adjust", "player": 0, "counter": "points", "delta": 1, "x": "\\udfff\\ud800"}']
+
+    def post(table_id: str, token: str, body: bytes) -> int:
+        request = urllib.request.Request(f"{server.url}/api/tables/{table_id}/actions", data=body, method="POST",
+                                         headers={"Content-Type": "application/json", **auth(token)})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status
+        except urllib.error.HTTPError as err:
+            return err.code
+
+    good_body = json.dumps({"type": "adjust", "player": 1, "counter": "points", "delta": -1}).encode()
+    with ThreadPoolExecutor(16) as pool:
+        goods = [pool.submit(post, good["id"], good["token"], good_body) for _ in range(60)]
+        bads = [pool.submit(post, bad["id"], bad["token"], bodies[i % len(bodies)]) for i in range(60)]
+        good_statuses = [f.result() for f in goods]
+        bad_statuses = [f.result() for f in bads]
+    assert good_statuses == [200] * 60
+    assert set(bad_statuses) <= {400, 422}, bad_statuses
+    _, now = server.call("GET", f"/api/tables/{good['id']}")
+    assert now["state"]["players"][1]["counters"]["points"] == 40 and now["version"] == 61
+
+
+# ---------------------------------------------------------------------------- 4. undo
+
+
+def _store(tmp_path, **kw) -> Store:
+    return Store(tmp_path / "companion.db", code_ttl=3600, join_failures=(10, 300), **kw)
+
+
+def _counting_evolve(monkeypatch) -> list[int]:
+    replayed: list[int] = []
+    evolve = table.evolve
+    monkeypatch.setattr(table, "evolve", lambda state, event: (replayed.append(event.seq), evolve(state, event))[1])
+    return replayed
+
+
+def test_undo_at_the_twenty_thousandth_event_replays_no_more_than_a_checkpoints_worth(tmp_path, games, monkeypatch):
+    store = _store(tmp_path)
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    for i in range(20_000):
+        delta = 1 if (i // 2) % 2 else -1  # each player down one, then up one: nobody falls
+        store.act(seat.table_id, seat.token, {"type": "adjust", "player": i % 2, "counter": "points", "delta": delta},
+                  lambda n: 0)
+    full = store.replay(seat.table_id)
+    replayed = _counting_evolve(monkeypatch)
+    # the latest change, undone by the process that made it: the state before it is in memory
+    undone = store.act(seat.table_id, seat.token, {"type": "undo", "version": 20_001}, lambda n: 0)
+    assert replayed == []
+    # by a process that did not make it (a second worker, a restarted server): from a checkpoint
+    other = _store(tmp_path)
+    other.act(seat.table_id, seat.token, {"type": "coin"}, lambda n: 0)
+    again = other.act(seat.table_id, seat.token, {"type": "undo", "version": 20_003}, lambda n: 0)
+    assert 0 < len(replayed) <= 2 * CHECKPOINT_EVERY, f"an undo replayed {len(replayed)} events"
+    monkeypatch.undo()
+    assert undone.table.state != full and again.table.state == other.replay(seat.table_id)
+
+
+def test_undo_from_memory_or_checkpoint_is_the_state_the_whole_log_folds_to(tmp_path, games):
+    import random
+
+    rng = random.Random(7)
+    stores = [_store(tmp_path), _store(tmp_path)]  # two processes' worth of memory on one file
+    seat, *_ = stores[0].create(games["magicka-mayhem"], ["Ann", "Ben", "Cy"], None, "phone")
+    for _ in range(400):
+        store = rng.choice(stores)
+        now = store.read(seat.table_id)
+        roll = rng.random()
+        if roll < 0.55:
+            action = {"type": "adjust", "player": rng.randrange(3), "counter": "health", "delta": rng.choice([-2, -1, 1, 2])}
+        elif roll < 0.85 and now.state["undo"]:
+            action = {"type": "undo", "version": now.version}
+        else:
+            action = {"type": "coin"}
+        try:
+            store.act(seat.table_id, seat.token, action, rng.randrange)
+        except Conflict:
+            store.act(seat.table_id, seat.token, {"type": "reopen"}, rng.randrange)
+        assert store.read(seat.table_id).state == store.replay(seat.table_id)
+
+
+# ---------------------------------------------------------------------------- 6. limits
+
+
+def test_table_creation_is_rate_limited_per_client(make_app):
+    client = make_app(CREATIONS=(3, 3600)).test_client()
+    for _ in range(3):
+        start(client, "powermage-54", ["Ann", "Ben"])
+    refused = client.post("/api/tables", json={"game": "powermage-54", "players": ["Ann", "Ben"]})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 3000
+    assert "started many tables" in refused.json["error"]
+    other = client.post("/api/tables", json={"game": "powermage-54", "players": ["Ann", "Ben"]},
+                        environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 201
+
+
+@pytest.mark.parametrize("headers, status, reason", [
+    ({"Content-Type": "text/plain"}, 415, "JSON"),
+    ({"Content-Type": "application/x-www-form-urlencoded"}, 415, "JSON"),
+    ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "evil.example"),
+    ({"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403, "another site"),
+    ({"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"}, 403, "another site"),
+])
+def test_a_post_from_another_web_site_changes_nothing(client, headers, status, reason):
+    body = json.dumps({"game": "powermage-54", "players": ["Ann", "Ben"]})
+    response = client.post("/api/tables", data=body, headers=headers)
+    assert response.status_code == status and reason in response.json["error"]
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    moved = client.post(f"/api/tables/{t['id']}/actions", headers={**headers, **auth(t["token"])},
+                        data=json.dumps({"type": "adjust", "player": 0, "counter": "points", "delta": -50}))
+    assert moved.status_code == status
+    assert snapshot(client, t)["version"] == 1
+
+
+def test_the_companions_own_pages_may_post(client):
+    same = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    response = client.post("/api/tables", json={"game": "powermage-54", "players": ["Ann", "Ben"]}, headers=same)
+    assert response.status_code == 201
+
+
+def test_idle_tables_are_archived_and_come_back_when_opened(tmp_path, games):
+    clock = [1_000_000.0]
+    store = _store(tmp_path, clock=lambda: clock[0], archive_after=30 * 86400)
+    old, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    store.act(old.table_id, old.token, {"type": "adjust", "player": 0, "counter": "points", "delta": -9}, lambda n: 0)
+    was = store.read(old.table_id)
+    clock[0] += 31 * 86400
+    fresh = Store(tmp_path / "companion.db", code_ttl=3600, join_failures=(10, 300), clock=lambda: clock[0])
+    fresh.create(games["powermage-54"], ["Cy", "Dee"], None, "phone")  # a sweep runs at most hourly, here
+    db = fresh.connection()
+    assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == 1
+    assert db.execute("SELECT count(*) FROM events WHERE table_id = ?", (old.table_id,)).fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM archive").fetchone()[0] == 1
+    assert fresh.seat(old.table_id, old.token) == 0, "a phone coming back brings its table back"
+    back = fresh.read(old.table_id)
+    assert (back.version, back.state) == (was.version, was.state) and fresh.replay(old.table_id) == was.state
+    assert db.execute("SELECT count(*) FROM archive").fetchone()[0] == 0
+
+
+# ---------------------------------------------------------------------------- 7. secrets
+
+
+def test_a_peek_is_shown_to_the_seat_that_asked_and_its_request_id_to_nobody(client):
+    t = start(client, "spellchamber", ["Ann", "Ben"])
+    thief = client.post("/api/tables/join", json={"code": t["code"], "name": "Ann"}).json  # joins as Ann
+    started = act(client, t, {"type": "start_round", "version": 2}).json
+    battle = started["state"]["tracker"]["turn"]["player"]
+    peek = {"type": "peek", "player": battle, "count": 1, "version": started["version"], "request_id": "peek-ann-0123456789"}
+    looked = act(client, t, peek)
+    assert looked.status_code == 200 and looked.json["secret"]["cards"]
+    log = client.get(f"/api/tables/{t['id']}/log").json["events"]
+    assert "peek-ann-0123456789" not in json.dumps(log) and log[-1]["request_tag"] == "peek-ann"
+    replay = act(client, t, peek, thief["token"])
+    assert "secret" not in (replay.json or {}), "the same request id from another seat shows nothing"
+    again = act(client, t, peek)
+    assert again.json["repeated"] and again.json["secret"] == looked.json["secret"]
+
+
+# ---------------------------------------------------------------------------- 9. bounded state
+
+
+def test_a_tables_state_is_bounded(client):
+    t = start(client, "sorcerer-duel", ["Ann", "Ben"])
+    assert act(client, t, {"type": "start_turn", "player": 0, "version": 1}).status_code == 200
+    codes = []
+    for i in range(61):
+        body = {"type": "summon", "player": 0, "name": f"Imp {i}", "attack": 1, "health": 1}
+        codes.append(act(client, t, body).status_code)
+    assert codes[:60] == [200] * 60 and codes[60] == 422
+    assert len(client.get(f"/api/tables/{t['id']}").data) < MAX_STATE
+
+
+# ---------------------------------------------------------------------------- 10. finished games
+
+
+def test_a_finished_game_refuses_plain_changes_until_it_is_reopened(client):
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    act(client, t, {"type": "adjust", "player": 1, "counter": "points", "delta": -100})
+    over = snapshot(client, t)["state"]["tracker"]
+    assert over["over"] and over["winner"] == 0
+    refused = act(client, t, {"type": "adjust", "player": 1, "counter": "points", "delta": 5})
+    assert refused.status_code == 409 and "reopen" in refused.json["error"]
+    assert snapshot(client, t)["state"]["tracker"]["winner"] == 0, "the winner stays the winner"
+    reopened = act(client, t, {"type": "reopen"})
+    assert reopened.status_code == 200 and reopened.json["event"]["text"] == "Ann reopened the finished game to change its numbers"
+    assert act(client, t, {"type": "adjust", "player": 1, "counter": "points", "delta": 5}).status_code == 200
+    state = snapshot(client, t)["state"]
+    assert not state["tracker"]["over"] and "reopened" not in state
+    assert act(client, t, {"type": "reopen"}).status_code == 409
+
+
+# ---------------------------------------------------------------------------- 11. the file
+
+
+def test_the_database_file_is_readable_by_its_owner_alone(tmp_path, games):
+    store = Store(tmp_path / "private" / "companion.db", code_ttl=3600, join_failures=(10, 300))
+    store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    for name in ("companion.db", "companion.db-wal", "companion.db-shm"):
+        mode = stat.S_IMODE(os.stat(tmp_path / "private" / name).st_mode)
+        assert mode == 0o600, f"{name} is {oct(mode)}"
+    assert stat.S_IMODE(os.stat(tmp_path / "private").st_mode) == 0o700
+
+
+def test_a_slow_writer_does_not_hold_others(server):
+    """A body sent a byte at a time holds its own connection, nobody else's."""
+    _, t = server.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben"]})
+    slow = _raw(server.port, f"POST /api/tables/{t['id']}/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                             f"Content-Length: 5000\r\nAuthorization: Bearer {t['token']}\r\n\r\n{{".encode())
+    stop = threading.Event()
+
+    def trickle():
+        while not stop.wait(0.2):
+            try:
+                slow.sendall(b" ")
+            except OSError:
+                return
+
+    threading.Thread(target=trickle, daemon=True).start()
+    began = time.perf_counter()
+    status, _ = server.call("POST", f"/api/tables/{t['id']}/actions",
+                            {"type": "adjust", "player": 0, "counter": "points", "delta": -1}, t["token"])
+    assert status == 200 and time.perf_counter() - began < 0.5
+    stop.set()
+    slow.close()
