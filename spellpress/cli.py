@@ -62,9 +62,11 @@ def cmd_validate(args) -> int:
         from .press.plan import plan  # layouts: every text must fit its box, the rulebooks must read
 
         try:
-            plan(Options(cards=Path(args.cards), templates=Path(args.templates)))
+            _, warnings = plan(Options(cards=Path(args.cards), templates=Path(args.templates)))
         except ValidationFailed as failed:
             return _report(failed, args.cards)
+        for warning in warnings:  # as `build` prints them: a missing or a blurry picture
+            print(f"warning: {warning}", file=sys.stderr)
     else:
         note = f" (layouts not checked: no templates directory {args.templates})"
     print(f"ok: {len(games)} games, {sum(len(g.decks) for g in games)} decks, {cards} unique cards in {args.cards}{note}")

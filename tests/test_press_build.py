@@ -136,7 +136,7 @@ def test_missing_art_warns_and_draws_a_placeholder(workspace):
 def test_art_is_drawn_when_the_file_exists(workspace):
     art = workspace / "cards" / GAME / "art"
     art.mkdir()
-    Image.new("RGB", (400, 300), (10, 200, 30)).save(art / "backfire.png")
+    Image.new("RGB", (1200, 1000), (10, 200, 30)).save(art / "backfire.png")  # sharp at 300 dpi
     edit(workspace / "cards" / GAME / "mayhem.yaml", "    name: Backfire\n", "    name: Backfire\n    art: art/backfire.png\n")
     report = build(options(workspace, kinds=("png", "sheets"), papers=("a4",)))
     assert report.warnings == []

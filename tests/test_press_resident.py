@@ -3,6 +3,7 @@ started, makes the same files as a build in the command's own process, and is ne
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -135,3 +136,159 @@ def test_the_socket_lives_where_only_its_user_can_reach(tmp_path, monkeypatch):
     (tmp_path / "spellpress").chmod(0o700)
     assert resident.address(tmp_path).parent == tmp_path / "spellpress"
     assert resident.address(tmp_path) != resident.address(shared)
+
+
+# ---------------------------------------------------------------------------- a builder that ends
+
+
+@pytest.fixture()
+def every_game(tmp_path, cards_dir):
+    """A project of every game, whose cold build of everything (booklets too) takes most of a
+    minute on two cores: a build that is honestly long. Every builder process the test meets
+    is ended afterwards, whatever state it was left in."""
+    shutil.copytree(cards_dir, tmp_path / "cards")
+    shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {**os.environ, "SPELLPRESS_RESIDENT": "1", "XDG_RUNTIME_DIR": str(runtime), "SPELLPRESS_RESIDENT_IDLE": "120"}
+    met: list[int] = []
+    yield tmp_path, env, met
+    spellpress(tmp_path, env, "resident", "stop")
+    for pid in met:
+        for member in group(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(member, signal.SIGCONT)
+                os.kill(member, signal.SIGKILL)
+
+
+LONG_BUILD = ["build", "--booklet"]  # every game, every kind
+CHEAP_BUILD = ["build", "powermage-54", "--only", "overview"]  # a few seconds cold: starts the builder
+
+
+def builder_pid(cwd: Path, env: dict, met: list[int]) -> int:
+    wait_for_builder(cwd, env)
+    pid = int(spellpress(cwd, env, "resident", "status").stdout.split("pid ")[1].split(",")[0])
+    met.append(pid)
+    return pid
+
+
+def group(pgid: int) -> list[int]:
+    """The live processes of a process group (a builder and the workers it forked)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(int(stat.parent.name))
+    return found
+
+
+def gone(pid: int, within: float = 10) -> bool:
+    deadline = time.monotonic() + within
+    while group(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_status_and_stop_answer_during_a_long_build_and_stop_ends_it_at_once(every_game):
+    ws, env, met = every_game
+    assert spellpress(ws, env, *CHEAP_BUILD).returncode == 0
+    pid = builder_pid(ws, env, met)
+    long = subprocess.Popen([sys.executable, "-m", "spellpress.cli", *LONG_BUILD], cwd=ws, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while "building since" not in (now := spellpress(ws, env, "resident", "status").stdout):
+            assert time.monotonic() < deadline and long.poll() is None, now
+            time.sleep(0.2)
+        assert now.startswith(f"resident builder: pid {pid}, 1 builds served") and "it gives up after 10 minutes" in now
+        while (os.cpu_count() or 1) > 1 and len(group(pid)) < 2:  # well into the build: its workers are at work
+            assert time.monotonic() < deadline and long.poll() is None
+            time.sleep(0.2)
+        start = time.monotonic()
+        stopped = spellpress(ws, env, "resident", "stop")
+        assert stopped.stdout == "stopped this directory's resident builder during a build (its command is told)\n"
+        out, err = long.communicate(timeout=10)
+        assert time.monotonic() - start < 8
+    finally:
+        if long.poll() is None:
+            long.kill()
+    assert long.returncode == 1
+    assert err.startswith("the resident builder was stopped (`spellpress resident stop`): every file it finished is whole")
+    assert gone(pid)  # the builder, and the workers of its build
+    assert spellpress(ws, env, "resident", "status").stdout.startswith("no resident builder here")
+
+
+def test_a_build_past_the_timeout_is_given_up_and_the_next_build_works(every_game):
+    ws, env, met = every_game
+    env["SPELLPRESS_RESIDENT_TIMEOUT"] = "3"
+    assert spellpress(ws, env, *CHEAP_BUILD).returncode == 0
+    pid = builder_pid(ws, env, met)
+    start = time.monotonic()
+    given_up = spellpress(ws, env, *LONG_BUILD)
+    assert given_up.returncode == 1 and time.monotonic() - start < 20
+    assert given_up.stderr.startswith("the resident builder gave up on this build after 3 s (SPELLPRESS_RESIDENT_TIMEOUT): "
+                                      "every file it finished is whole, and the rest are as they were. It has stopped; "
+                                      "the next `spellpress build` starts a fresh one"), given_up.stderr
+    assert gone(pid)
+    assert spellpress(ws, env, "resident", "status").stdout.startswith("no resident builder here")
+    again = spellpress(ws, env, *CHEAP_BUILD)  # in the command's own process, as without a builder
+    assert again.returncode == 0 and again.stdout.startswith("built in"), again.stderr
+    assert builder_pid(ws, env, met) != pid  # and a fresh builder took its place
+
+
+def test_a_wedged_builder_is_ended_and_replaced_and_never_hangs_a_command(every_game):
+    from spellpress.press.resident import ANSWER_SECONDS
+
+    ws, env, met = every_game
+    assert spellpress(ws, env, *CHEAP_BUILD).returncode == 0
+    pid = builder_pid(ws, env, met)
+    os.kill(pid, signal.SIGSTOP)  # it holds its socket and its lock, and answers nothing
+    start = time.monotonic()
+    status = spellpress(ws, env, "resident", "status")
+    assert status.stdout.startswith(f"resident builder: pid {pid} does not answer (stopped or stuck)")
+    assert time.monotonic() - start < ANSWER_SECONDS + 5
+    start = time.monotonic()
+    build = spellpress(ws, env, *CHEAP_BUILD)
+    assert time.monotonic() - start < ANSWER_SECONDS + 20
+    assert build.returncode == 0 and build.stdout.startswith("built in")
+    assert build.stderr == (f"the resident builder (pid {pid}) did not take this build within 5 s: it is ended, this build "
+                            "runs here, and a fresh builder starts after it\n")
+    assert gone(pid)
+    fresh = builder_pid(ws, env, met)
+    assert fresh != pid
+    os.kill(fresh, signal.SIGSTOP)
+    stop = spellpress(ws, env, "resident", "stop")
+    assert stop.stdout == f"ended this directory's resident builder (pid {fresh}), which did not answer\n"
+    assert gone(fresh)
+
+
+def test_a_builder_wedged_during_a_build_is_ended_and_its_command_goes_on_alone(every_game):
+    import select
+
+    from spellpress.press.resident import SILENT_SECONDS
+
+    ws, env, met = every_game
+    assert spellpress(ws, env, *CHEAP_BUILD).returncode == 0
+    pid = builder_pid(ws, env, met)
+    long = subprocess.Popen([sys.executable, "-m", "spellpress.cli", *LONG_BUILD], cwd=ws, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while "building since" not in spellpress(ws, env, "resident", "status").stdout:
+            assert time.monotonic() < deadline and long.poll() is None
+            time.sleep(0.2)
+        os.kill(pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+        ready, _, _ = select.select([long.stderr], [], [], SILENT_SECONDS + 15)
+        assert ready, "the command waited on its wedged builder"
+        said = long.stderr.readline()
+        assert time.monotonic() - stopped < SILENT_SECONDS + 10
+        assert said == (f"the resident builder (pid {pid}) fell silent for 30 s during this build: it is ended, this build "
+                        "runs here, and a fresh builder starts after it\n")
+        assert gone(pid) and long.poll() is None  # and the command builds on, by itself
+    finally:
+        long.kill()
+        long.communicate()

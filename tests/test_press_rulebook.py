@@ -3,6 +3,7 @@
 import json
 import re
 import shutil
+import time
 
 import pytest
 import yaml
@@ -254,3 +255,37 @@ def test_table_columns_are_never_narrower_than_their_longest_word():
     assert _share(300, [1, 1, 1], [10, 10, 10]) == pytest.approx([100, 100, 100])
     squeezed = _share(100, [1, 1], [80, 80])  # no room for both: shared as the weights say
     assert sum(squeezed) == pytest.approx(100)
+
+
+ENDLESS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+
+
+@pytest.mark.parametrize("new,where,message", [
+    # a loop in a loop that writes nothing: stopped by the time it takes, at the inner loop's line
+    (f"# The {{{{ c.deck_size }}}} cards\n{ENDLESS}", "powermage-54.md.j2:6:1",
+     "rulebook template: it takes longer than 5 s to fill in (a loop that never ends?)"),
+    # a loop that writes and writes: stopped at its size
+    ("# The {{ c.deck_size }} cards\n{% for i in range(100000) %}{% for j in range(100) %}a line of text\n"
+     "{% endfor %}{% endfor %}", "powermage-54.md.j2:6:1",
+     "rulebook template: it comes to more than 1,000,000 characters"),
+    # one expression that would take all the memory there is
+    ("# The {{ c.deck_size }} cards\n{{ 'x' * 10 ** 9 }}", "powermage-54.md.j2:6:1",
+     "rulebook template: repeating something 1000000000 times makes more than 100,000 characters"),
+])
+def test_a_rulebook_template_past_its_budget_is_a_problem_at_its_line(tmp_path, cards_dir, capsys, new, where, message):
+    templates = broken_rulebook(tmp_path, cards_dir, "powermage-54", "# The {{ c.deck_size }} cards", new)
+    start = time.monotonic()
+    assert main(["validate", str(cards_dir), "--templates", str(templates)]) == 1
+    assert time.monotonic() - start < 30
+    [reported] = [line for line in capsys.readouterr().err.splitlines() if "rulebook/" in line]
+    assert f"rulebook/{where}: " in reported and message in reported, reported
+
+
+def test_a_rulebook_template_cannot_reach_past_the_sandbox(tmp_path, cards_dir):
+    templates = broken_rulebook(tmp_path, cards_dir, "powermage-54", "# The {{ c.deck_size }} cards",
+                                "# {{ game.__class__.__init__.__globals__ }}")
+    with pytest.raises(ValidationFailed) as failed:
+        plan(Options(cards=cards_dir, templates=templates, games=("powermage-54",), kinds=("rulebook",)))
+    [problem] = failed.value.problems
+    assert problem.file.endswith("rulebook/powermage-54.md.j2") and problem.line == 5
+    assert "unsafe" in problem.message

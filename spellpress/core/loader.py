@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import ruletext
+from . import paths, ruletext
 from .games import RULESETS
 from .models import (
     CARD_KEYS,
@@ -295,6 +295,11 @@ class _GameLoader:
         for opt in ("art", "flavor"):
             if opt in raw and not (isinstance(raw[opt], str) and raw[opt].strip()):
                 bad((opt,), f"expected text, got {describe(raw[opt])}")
+        if isinstance(raw.get("art"), str) and raw["art"].strip():
+            try:  # a picture elsewhere on the machine is never read, nor is it said whether it exists
+                paths.inside(self.root, raw["art"])
+            except paths.Outside as exc:
+                bad(("art",), str(exc))
 
         fields: dict[str, FieldValue] = {}
         if ctype is not None:
@@ -330,6 +335,7 @@ class _GameLoader:
             art=raw.get("art"),
             flavor=raw.get("flavor"),
             where="{}:{}:{}".format(doc.shown, *doc.position(loc)),
+            art_where="{}:{}:{}".format(doc.shown, *doc.position(loc + ("art",))) if "art" in raw else "",
         )
 
     # -- rendering text with the constants

@@ -235,6 +235,7 @@ class Card:
     art: str | None = None  # path relative to the game's directory
     flavor: str | None = None
     where: str = field(default="", compare=False)  # 'file:line:column' of the card, for messages
+    art_where: str = field(default="", compare=False)  # 'file:line:column' of its art's path, if it has one
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.fields.get(name, default)

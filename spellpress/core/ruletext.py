@@ -11,7 +11,7 @@ import functools
 import re
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -39,11 +39,7 @@ class OverBudget(Exception):
 
 
 @functools.cache
-def _env() -> ImmutableSandboxedEnvironment:
-    """jinja2, imported only for texts that need more than a constant's name (most do not).
-    Its sandbox already refuses unsafe attributes and ranges over 100,000; `*` and `**` are
-    bounded here too, since one of them can take all the memory or time there is."""
-    import jinja2
+def _bounded_class() -> type[ImmutableSandboxedEnvironment]:
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     class Bounded(ImmutableSandboxedEnvironment):
@@ -58,44 +54,84 @@ def _env() -> ImmutableSandboxedEnvironment:
                 raise OverBudget(f"repeating something {right} times makes more than {MAX_TEXT:,} characters")
             return super().call_binop(context, operator, left, right)
 
-    return Bounded(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    return Bounded
+
+
+def sandbox(**options: Any) -> ImmutableSandboxedEnvironment:
+    """A jinja2 environment for a template a stranger wrote: jinja2's immutable sandbox, which
+    refuses unsafe attributes and ranges over 100,000, with `*` and `**` bounded too (at most
+    MAX_TEXT characters, powers up to MAX_POWER), since one of them can take all the memory or
+    time there is. `options` are jinja2.Environment's. Its rendering is bounded by `bounded`."""
+    return _bounded_class()(**options)
+
+
+@functools.cache
+def _env() -> ImmutableSandboxedEnvironment:
+    """jinja2, imported only for texts that need more than a constant's name (most do not)."""
+    import jinja2
+
+    return sandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
 
 
 _LOOP = re.compile(r"\{%-?\s*for\b")
 
 
-def _bounded_render(template: jinja2.Template, context: Mapping[str, object], looping: bool) -> str:
-    """The text, or OverBudget once it has taken BUDGET_SECONDS or grown past MAX_TEXT: a loop
-    in a loop over a long list may print nothing for a long while, so the time is checked as
-    the template's own lines run (a trace on them alone), not only as it writes."""
-    deadline = time.monotonic() + BUDGET_SECONDS
+def bounded(
+    pieces: Iterator[str],
+    in_template: Callable[[FrameType], bool],
+    line_of: Callable[[FrameType], int],
+    *,
+    seconds: float = BUDGET_SECONDS,
+    max_text: int = MAX_TEXT,
+    traced: bool = True,
+) -> Iterator[str]:
+    """The pieces of a template's rendering as it makes them, or OverBudget once it has taken
+    `seconds` or the pieces come to more than `max_text` characters. A loop in a loop over a
+    long list may print nothing for a long while, so the time is checked as the template's own
+    lines run (a trace on the frames `in_template` says are the template's, and nothing else; the
+    OverBudget is raised in the template's frame, at `line_of` it), not only as it writes.
+    `traced=False` checks the time and size between pieces only, for a template without a loop."""
+    deadline = time.monotonic() + seconds
     lines = 0
 
-    def in_template(frame: FrameType, event: str, arg: object) -> Any:
+    def lines_run(frame: FrameType, event: str, arg: object) -> Any:
         nonlocal lines
         lines += 1
         if lines % 1024 == 0 and time.monotonic() > deadline:
-            line = template.get_corresponding_lineno(frame.f_lineno)
-            raise OverBudget(f"it takes longer than {BUDGET_SECONDS:g} s to fill in (a loop that never ends?)", line)
-        return in_template
+            raise OverBudget(f"it takes longer than {seconds:g} s to fill in (a loop that never ends?)", line_of(frame))
+        return lines_run
 
     def calls(frame: FrameType, event: str, arg: object) -> Any:
-        return in_template if frame.f_code.co_filename == "<template>" else None
+        return lines_run if in_template(frame) else None
 
-    parts: list[str] = []
     size = 0
-    before = sys.gettrace()
-    if looping:  # only a loop can run long without writing: the other texts go untraced
-        sys.settrace(calls)
-    try:
-        for part in template.generate(context):
-            size += len(part)
-            if size > MAX_TEXT:
-                raise OverBudget(f"it comes to more than {MAX_TEXT:,} characters")
-            parts.append(part)
-    finally:
-        sys.settrace(before)
-    return "".join(parts)
+    while True:
+        before = sys.gettrace()
+        if traced:
+            sys.settrace(calls)
+        try:
+            piece = next(pieces, None)
+        finally:
+            sys.settrace(before)
+        if piece is None:
+            return
+        size += len(piece)
+        if size > max_text:
+            raise OverBudget(f"it comes to more than {max_text:,} characters")
+        if time.monotonic() > deadline:
+            raise OverBudget(f"it takes longer than {seconds:g} s to fill in")
+        yield piece
+
+
+def _bounded_render(template: jinja2.Template, context: Mapping[str, object], looping: bool) -> str:
+    """The text, or OverBudget once it has taken BUDGET_SECONDS or grown past MAX_TEXT: only a
+    loop can run long without writing, so the other texts go untraced."""
+    return "".join(bounded(
+        template.generate(context),
+        lambda frame: frame.f_code.co_filename == "<template>",
+        lambda frame: template.get_corresponding_lineno(frame.f_lineno),
+        traced=looping,
+    ))
 
 
 @dataclass(frozen=True)

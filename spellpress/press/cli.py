@@ -124,11 +124,26 @@ def cmd_resident(args) -> int:
         print("no resident builder on this system: every build runs in its own process")
         return 0
     if args.action == "stop":
-        print("stopped this directory's resident builder" if resident.stop() else "no resident builder here")
+        found = resident.stop()
+        if found is None:
+            print("no resident builder here")
+        elif found.get("wedged"):
+            print(f"ended this directory's resident builder (pid {found['pid']}), which did not answer")
+        else:
+            during = " during a build (its command is told)" if found.get("since") else ""
+            print(f"stopped this directory's resident builder{during}")
         return 0
     found = resident.status()
     if found is None:
         print("no resident builder here; the next `spellpress build` starts one")
+    elif found.get("wedged"):
+        print(f"resident builder: pid {found['pid']} does not answer (stopped or stuck); the next `spellpress build` "
+              "ends it and starts a fresh one, or `spellpress resident stop` ends it now")
     else:
-        print(f"resident builder: pid {found['pid']}, {found['builds']} builds served, in {found['cwd']}")
+        line = f"resident builder: pid {found['pid']}, {found['builds']} builds served, in {found['cwd']}"
+        if found.get("since"):
+            began = time.strftime("%H:%M:%S", time.localtime(found["since"]))
+            line += (f"; building since {began} ({time.time() - found['since']:.0f} s; it gives up after "
+                     f"{resident.duration(resident.BUILD_SECONDS)})")
+        print(line)
     return 0

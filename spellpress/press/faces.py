@@ -50,7 +50,7 @@ class FaceMemo:
     faces are as they were, and laying them out was most of a plan. A face's key holds all its
     layout reads: the face's own values and picture, its layout, and the game's side (the text
     context its references resolve in, the elements, the placeholders, the icons, the fonts).
-    A face whose layout reported a problem is never kept, so its problem is reported again.
+    A face whose layout reported a problem or a warning is never kept, so it is reported again.
     """
 
     def __init__(self, kept: dict[str, tuple[Drawing, str]], game: Game, layouter: Layouter, icons: IconSet, base: str):
@@ -69,10 +69,10 @@ class FaceMemo:
         memo = hashlib.sha256(self.game_key + self.layout_keys[id(layout)] + value_bytes(own)).hexdigest()
         found = self.before.get(memo) or self.now.get(memo)
         if found is None:
-            problems = len(self.layouter.problems)
+            problems, warnings = len(self.layouter.problems), len(self.layouter.warnings)
             out = _face(key, self.layouter.draw(face, layout), self.base)
-            if len(self.layouter.problems) > problems:
-                return out
+            if len(self.layouter.problems) > problems or len(self.layouter.warnings) > warnings:
+                return out  # laid out again next time, so that its problem or warning is told again
             found = (out.drawing, out.hash)
         self.now[memo] = found
         return FaceOut(key, *found)

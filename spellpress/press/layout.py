@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core import ruletext
+from ..core import paths, ruletext
 from ..core.models import Card, Deck, Game
 from ..core.problems import Problem, did_you_mean, display_path
-from . import fonts
+from . import art, fonts
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
 from .templates import Box, Layout
@@ -51,6 +51,8 @@ class Face:
     seed: str  # varies the generated art
     label: str  # how problems name it: "card 'fire-bolt'"
     where: tuple[str, int, int] = ("", 0, 0)  # the card's file, line and column
+    art_px: tuple[int, int] | None = None  # the picture's width and height
+    art_about: str = ""  # how warnings name the picture: "cards/x/spells.yaml:4:10: card 'fire-bolt': art 'art/bolt.png'"
 
 
 class Layouter:
@@ -86,14 +88,32 @@ class Layouter:
                 # '{cost_icons}' in a layout's text shows the elements as inline icons
                 values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
                 values[f"{key}_or"] = " or ".join(names)
-        art = None
-        if card.art:
-            art = self.game.root / card.art
-            if not art.is_file():
-                self.warnings.append(f"{card.where}: card '{card.id}': art file {card.art} not found; drawing a placeholder")
-                art = None
+        art, art_px = self._art_file(card) if card.art else (None, None)
         file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
-        return Face(values, tuple(dict.fromkeys(elements)), art, card.id, f"card '{card.id}'", (file, int(line), int(column)))
+        return Face(values, tuple(dict.fromkeys(elements)), art, card.id, f"card '{card.id}'", (file, int(line), int(column)),
+                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'")
+
+    def _art_file(self, card: Card) -> tuple[Path | None, tuple[int, int] | None]:
+        """The card's picture and its size in pixels, or None (a placeholder is drawn) and a
+        problem or a warning why. A path out of the game's directory was refused when the game
+        loaded; it is checked again here, where the file is read."""
+        file, line, column = (card.art_where or card.where or "::").rsplit(":", 2)
+        at = (file, int(line or 0), int(column or 0))
+        try:
+            path = paths.inside(self.game.root, card.art)
+        except paths.Outside as exc:
+            self.problems.append(Problem(*at, "", f"card '{card.id}': art {exc}"))
+            return None, None
+        if not path.exists():
+            self.warnings.append(f"{card.art_where or card.where}: card '{card.id}': art file {card.art} not found; "
+                                 "drawing a placeholder")
+            return None, None
+        try:
+            picture = art.check(path)
+        except art.Refused as exc:
+            self.problems.append(Problem(*at, "", f"card '{card.id}': art '{card.art}' {exc}"))
+            return None, None
+        return path, (picture.width, picture.height)
 
     def deck_face(self, deck: Deck) -> Face:
         values = {"name": deck.name, "deck": deck.name, "game": self.game.title, "flavor": "",
@@ -355,9 +375,14 @@ class Layouter:
     # -- art
 
     def _art(self, face: Face, x, y, w, h, layout: Layout) -> list[Primitive]:
-        if face.art is not None:
-            return [Image(str(face.art), x, y, w, h)]
-        return placeholder(face, x, y, w, h, self, layout)
+        if face.art is None:
+            return placeholder(face, x, y, w, h, self, layout)
+        if face.art_px is not None:
+            needed = art.Picture(face.art, *face.art_px).needed(w, h)
+            if needed:
+                self.warnings.append(f"{face.art_about} is {face.art_px[0]} x {face.art_px[1]} px; its box ({w:g} x {h:g} mm) "
+                                     f"needs at least {needed[0]} x {needed[1]} px to print sharp at {art.PRINT_DPI} dpi")
+        return [Image(str(face.art), x, y, w, h)]
 
 
 def _holds(condition: str, values: dict) -> bool:

@@ -95,6 +95,9 @@ def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: G
         where = display_path(Path(exc.filename or root / "rulebook"))
         problems.append(Problem(where, exc.lineno or 0, 1, "", f"rulebook template: {exc.message}"))
         return None
+    except templatelines.OverBudget as exc:
+        problems.append(Problem(display_path(Path(exc.file)), exc.line, 1 if exc.line else 0, "", f"rulebook template: {exc}"))
+        return None
     except jinja2.TemplateError as exc:
         file, line = templatelines.raised_at(exc) or (root / "rulebook" / f"{game.slug}.md.j2", 0)
         problems.append(Problem(display_path(Path(file)), line, 1 if line else 0, "", f"rulebook template: {exc}"))

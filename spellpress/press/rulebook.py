@@ -18,6 +18,7 @@ from reportlab.lib.pagesizes import A4, letter
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from ..core import ruletext
 from ..core.models import Game
 from . import fonts, markup, rlinternals, templatelines
 from .displaylist import Drawing
@@ -51,21 +52,29 @@ class Book:
     fanned: tuple[Drawing, ...]  # cards shown on the cover
 
 
+# A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
+# sandbox with `*` and `**` bounded (core/ruletext.py), and has a budget. Today's books come
+# to 11,000-16,000 characters in well under 0.1 s; a template past either bound is a problem
+# at its line, not a build that never ends or fills the memory.
+BUDGET_SECONDS = 5.0  # of rendering one rulebook's markup
+MAX_MARKUP = 1_000_000  # characters of markup: some 400 pages
+
+
 def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendered:
     """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base; with the
-    template line each line of it comes from."""
-    env = jinja2.Environment(
+    template line each line of it comes from. Past its budget, templatelines.OverBudget."""
+    env = ruletext.sandbox(
         loader=jinja2.FileSystemLoader(str(templates / "rulebook")),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
     name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
-    return templatelines.render(
-        env.get_template(name),
+    variables = dict(
         game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
         cards_of=lambda card_type: [card for card in game.cards if card.type == card_type],
         card=game.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
         **extra,
     )
+    return templatelines.render(env.get_template(name), variables, seconds=BUDGET_SECONDS, max_text=MAX_MARKUP)
 
 
 def _ask(game: Game, helper: str, inputs: dict) -> dict:

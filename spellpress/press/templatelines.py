@@ -19,6 +19,8 @@ from types import FrameType, GeneratorType
 
 import jinja2
 
+from ..core import ruletext
+
 _TAG = re.compile(r"\{%.*?%\}|\{#.*?#\}")
 _EXPRESSION = re.compile(r"\{\{.*?\}\}")
 
@@ -45,21 +47,51 @@ class Rendered:
         return template.filename, first, 1
 
 
-def render(template: jinja2.Template, **variables) -> Rendered:
+class OverBudget(Exception):
+    """A template's rendering past its budget, at the template file and line it had reached."""
+
+    def __init__(self, message: str, file: str, line: int):
+        super().__init__(message)
+        self.file, self.line = file, line
+
+
+def render(template: jinja2.Template, variables: dict, *, seconds: float, max_text: int) -> Rendered:
     """What `template.render(**variables)` returns, with where each piece of it came from.
-    A template's error is raised as jinja2 raises it; `raised_at` tells where."""
+    A template's error is raised as jinja2 raises it; `raised_at` tells where. Its rendering
+    has a budget (core/ruletext.py's `bounded`): past `seconds`, or past `max_text`
+    characters, it stops with OverBudget."""
     pieces: list[str] = []
     starts: list[int] = []
     writers: list[tuple[jinja2.Template, int]] = []
     at = 0
     rendering = template.root_render_func(template.new_context(variables))
-    for piece in rendering:
-        frame = _writer(rendering)
-        pieces.append(piece)
-        starts.append(at)
-        writers.append((frame.f_globals["__jinja_template__"], frame.f_lineno))
-        at += len(piece)
+    try:
+        for piece in ruletext.bounded(rendering, _in_template, _template_line, seconds=seconds, max_text=max_text):
+            frame = _writer(rendering)
+            pieces.append(piece)
+            starts.append(at)
+            writers.append((frame.f_globals["__jinja_template__"], frame.f_lineno))
+            at += len(piece)
+    except ruletext.OverBudget as exc:
+        # Raised in the template's own code when the time ran out, else between two pieces:
+        # then the line that wrote the last one is where the text grew past its size.
+        where = raised_at(exc)
+        if where is None:
+            frame = _writer(rendering)
+            written = frame.f_globals["__jinja_template__"]
+            where = written.filename, written.get_corresponding_lineno(frame.f_lineno)
+        raise OverBudget(str(exc), *where) from None
+    finally:
+        rendering.close()
     return Rendered("".join(pieces), tuple(starts), tuple(writers))
+
+
+def _in_template(frame: FrameType) -> bool:
+    return "__jinja_template__" in frame.f_globals
+
+
+def _template_line(frame: FrameType) -> int:
+    return frame.f_globals["__jinja_template__"].get_corresponding_lineno(frame.f_lineno)
 
 
 def raised_at(exc: BaseException) -> tuple[str, int] | None:
