@@ -256,3 +256,17 @@ def test_table_columns_are_never_narrower_than_their_longest_word():
     assert _share(300, [1, 1, 1], [10, 10, 10]) == pytest.approx([100, 100, 100])
     squeezed = _share(100, [1, 1], [80, 80])  # no room for both: shared as the weights say
     assert sum(squeezed) == pytest.approx(100)
+
+
+def test_a_line_is_found_from_the_template_top_without_the_global_jinja2_keeps(tmp_path):
+    import jinja2
+
+    from spellpress.press import templatelines
+
+    (tmp_path / "book.md.j2").write_text("# Title\n{% if true %}\nSome text.\n::: nope\n{% endif %}\n")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tmp_path)), trim_blocks=True, lstrip_blocks=True)
+    template = env.get_template("book.md.j2")
+    assert templatelines.render(template).origin(3) == (template.filename, 4, 1)
+    del template.root_render_func.__globals__["__jinja_template__"]  # as a later jinja2 might
+    rendered = templatelines.render(template)
+    assert rendered.text == "# Title\nSome text.\n::: nope\n" and rendered.origin(3) == (template.filename, 4, 1)

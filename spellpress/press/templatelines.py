@@ -57,7 +57,9 @@ def render(template: jinja2.Template, **variables) -> Rendered:
         frame = _writer(rendering)
         pieces.append(piece)
         starts.append(at)
-        writers.append((frame.f_globals["__jinja_template__"], frame.f_lineno))
+        writer = frame.f_globals.get("__jinja_template__")  # as jinja2's own tracebacks find it
+        # (were it gone in a later jinja2, a line would be looked for from the template's top)
+        writers.append((writer, frame.f_lineno) if writer is not None else (template, 0))
         at += len(piece)
     return Rendered("".join(pieces), tuple(starts), tuple(writers))
 
