@@ -26,7 +26,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.core import load_games
 from spellpress.press import fonts
-from spellpress.press.build import Options, build
+from spellpress.press.build import build
+from spellpress.press.options import Options
 
 CARDS, TEMPLATES = Path("cards"), Path("templates")
 MM = 72 / 25.4

@@ -289,3 +289,17 @@ def test_a_rulebook_template_cannot_reach_past_the_sandbox(tmp_path, cards_dir):
     [problem] = failed.value.problems
     assert problem.file.endswith("rulebook/powermage-54.md.j2") and problem.line == 5
     assert "unsafe" in problem.message
+
+
+def test_a_line_is_found_from_the_template_top_without_the_global_jinja2_keeps(tmp_path):
+    import jinja2
+
+    from spellpress.press import templatelines
+
+    (tmp_path / "book.md.j2").write_text("# Title\n{% if true %}\nSome text.\n::: nope\n{% endif %}\n")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tmp_path)), trim_blocks=True, lstrip_blocks=True)
+    template = env.get_template("book.md.j2")
+    assert templatelines.render(template, {}, seconds=5, max_text=1_000_000).origin(3) == (template.filename, 4, 1)
+    del template.root_render_func.__globals__["__jinja_template__"]  # as a later jinja2 might
+    rendered = templatelines.render(template, {}, seconds=5, max_text=1_000_000)
+    assert rendered.text == "# Title\nSome text.\n::: nope\n" and rendered.origin(3) == (template.filename, 4, 1)

@@ -13,14 +13,11 @@ import json
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ..core import Game
 from .displaylist import Drawing, Image
-
-if TYPE_CHECKING:  # the output kinds read the renderer's version from here, on the command line's time
-    from ..core import Game
-    from .icons import IconSet
-    from .layout import Layouter
+from .icons import IconSet
+from .layout import Layouter
 
 RENDERER_VERSION = "2"  # bump when a change to the drawing code changes pictures
 

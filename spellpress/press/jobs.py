@@ -2,9 +2,7 @@
 
 A job is a small picklable value with `run(shared)`; `shared` is what the build handed its
 workers when they forked (see workers.py). An output's job is `Write`: a maker of its bytes,
-written whole. The command line reads the kinds' names without loading any renderer, and the
-kinds name these jobs: so each maker imports what draws it when it runs, in a worker, where
-the build has loaded it already.
+written whole.
 """
 
 from __future__ import annotations
@@ -12,15 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from . import images, playmat, rulebook, sheets
+from .displaylist import Drawing
 from .files import atomic_write
 from .papers import PAPERS
-
-if TYPE_CHECKING:
-    from .displaylist import Drawing
-    from .playmat import Mat
-    from .rulebook import Book
 
 
 @dataclass(frozen=True)
@@ -42,8 +36,6 @@ class Thumbnails:
     path: str
 
     def run(self, shared: dict) -> None:
-        from . import images
-
         images.thumbnails(self.drawing, Path(self.path))
 
 
@@ -63,8 +55,6 @@ class SheetsPdf:
     cache: str  # the directory of faces' cached PDF operators
 
     def __call__(self, shared: dict) -> bytes:
-        from . import sheets
-
         cards, cache = shared[self.cards], Path(self.cache)
         if self.layout == "printshop":
             return sheets.printshop_pdf(cards, self.size, self.title, cache)
@@ -77,26 +67,22 @@ class SheetsPdf:
 
 @dataclass(frozen=True)
 class RulebookPdf:
-    book: Book
+    book: rulebook.Book
     paper: str
     booklet: bool
     contents: str  # where the contents page's entries are kept between builds
 
     def __call__(self, shared: dict) -> bytes:
-        from . import rulebook
-
         data = rulebook.pdf(self.book, self.paper, booklet=self.booklet, contents=Path(self.contents))
         return rulebook.impose(data, self.paper) if self.booklet else data
 
 
 @dataclass(frozen=True)
 class PlaymatPdf:
-    mat: Mat
+    mat: playmat.Mat
     paper: str  # '' for the full-size mat
 
     def __call__(self, shared: dict) -> bytes:
-        from . import playmat
-
         return playmat.tiled_pdf(self.mat, self.paper) if self.paper else playmat.full_pdf(self.mat)
 
 
@@ -105,8 +91,6 @@ class FacePng:
     drawing: Drawing
 
     def __call__(self, shared: dict) -> bytes:
-        from . import images
-
         return images.face_png(self.drawing)
 
 

@@ -6,8 +6,8 @@ is made from (its key), the libraries that draw it (whose versions join the key 
 digest) and the job that makes it. `spellpress build --only` offers the kinds in the order
 they are declared. Adding a kind is adding one function here.
 
-The command line reads this module for the kinds' names before it loads any renderer, so
-what a kind needs only to list its outputs it imports when it lists them.
+The command line reads this module for the kinds' names, on every command: so what a kind
+needs to list its outputs (the jobs, the renderers) it imports when it lists them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .faces import RENDERER_VERSION, value_bytes
-from .jobs import Composed, Copied, FacePng, Given, PlaymatPdf, RulebookPdf, SheetsPdf
 from .libraries import BANDED, IMPOSED, PDF, RASTER
 
 if TYPE_CHECKING:
@@ -88,6 +86,8 @@ def _hash(text: str | bytes) -> str:
 
 
 def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str) -> list[Output]:
+    from .jobs import SheetsPdf
+
     cards, key, forms = game.once("sheet cards", lambda: _sheet_cards(game))
     first = next(iter(game.plan.fronts.values())).drawing
     size, offset = (first.width, first.height, first.bleed), game.options.back_offset
@@ -103,6 +103,7 @@ def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
     receive it with each PDF) under the name returned; the hash of that sequence of faces;
     and the cache files of their PDF forms."""
     from . import sheets
+    from .faces import RENDERER_VERSION
 
     p = game.plan
     cards, faces, forms = [], [RENDERER_VERSION], set()
@@ -138,12 +139,15 @@ def printshop(game: GameBuild) -> list[Output]:
 
 @kind("png", ("png/*.png",), IMAGES)
 def png(game: GameBuild) -> list[Output]:
+    from .jobs import FacePng
+
     return [Output(f"png/{face.key}.png", face.hash, RASTER, FacePng(face.drawing)) for face in game.faces()]
 
 
 @kind("tts", ("tts/*",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
 def tts(game: GameBuild) -> list[Output]:
     from . import images, sheets
+    from .jobs import Copied, Given
 
     p, outputs, index = game.plan, [], []
     for deck in p.game.decks.values():
@@ -168,6 +172,7 @@ def tts(game: GameBuild) -> list[Output]:
 
 def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> Output:
     from . import bandpng, images
+    from .jobs import Composed
 
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
     key = _hash("".join(t.name for t in [*thumbs, hidden]))
@@ -185,6 +190,7 @@ def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
 @kind("overview", ("overview.png",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
 def overview(game: GameBuild) -> list[Output]:
     from . import bandpng, images
+    from .jobs import Composed
 
     p = game.plan
     rows = [[game.thumb(p.fronts[c.id]) for c in deck.cards] + [game.thumb(p.deck_backs[deck.id])]
@@ -200,6 +206,9 @@ def overview(game: GameBuild) -> list[Output]:
 
 @kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json",))
 def rulebooks(game: GameBuild) -> list[Output]:
+    from .faces import RENDERER_VERSION, value_bytes
+    from .jobs import RulebookPdf
+
     book = game.plan.book
     if book is None:
         return []
@@ -216,6 +225,9 @@ def rulebooks(game: GameBuild) -> list[Output]:
 
 @kind("playmat", ("playmat.pdf", "playmat-tiled-{paper}.pdf"), PRINT)
 def playmats(game: GameBuild) -> list[Output]:
+    from .faces import RENDERER_VERSION, value_bytes
+    from .jobs import PlaymatPdf
+
     mat = game.plan.mat
     if mat is None:
         return []

@@ -70,7 +70,9 @@ def render(template: jinja2.Template, variables: dict, *, seconds: float, max_te
             frame = _writer(rendering)
             pieces.append(piece)
             starts.append(at)
-            writers.append((frame.f_globals["__jinja_template__"], frame.f_lineno))
+            writer = frame.f_globals.get("__jinja_template__")  # as jinja2's own tracebacks find it
+            # (were it gone in a later jinja2, a line would be looked for from the template's top)
+            writers.append((writer, frame.f_lineno) if writer is not None else (template, 0))
             at += len(piece)
     except ruletext.OverBudget as exc:
         # Raised in the template's own code when the time ran out, else between two pieces:
@@ -78,7 +80,7 @@ def render(template: jinja2.Template, variables: dict, *, seconds: float, max_te
         where = raised_at(exc)
         if where is None:
             frame = _writer(rendering)
-            written = frame.f_globals["__jinja_template__"]
+            written = frame.f_globals.get("__jinja_template__", template)
             where = written.filename, written.get_corresponding_lineno(frame.f_lineno)
         raise OverBudget(str(exc), *where) from None
     finally:
