@@ -88,9 +88,9 @@ class Layouter:
                 # '{cost_icons}' in a layout's text shows the elements as inline icons
                 values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
                 values[f"{key}_or"] = " or ".join(names)
-        art, art_px = self._art_file(card) if card.art else (None, None)
+        picture, art_px = self._art_file(card) if card.art else (None, None)
         file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
-        return Face(values, tuple(dict.fromkeys(elements)), art, card.id, f"card '{card.id}'", (file, int(line), int(column)),
+        return Face(values, tuple(dict.fromkeys(elements)), picture, card.id, f"card '{card.id}'", (file, int(line), int(column)),
                     art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'")
 
     def _art_file(self, card: Card) -> tuple[Path | None, tuple[int, int] | None]:

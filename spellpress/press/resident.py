@@ -369,7 +369,9 @@ class _Builder:
                 self.since, began[0] = time.time(), time.monotonic()
                 self.builds += 1
                 try:
-                    result["exit"] = self._run(request, lines)
+                    code = self._run(request, lines)
+                    if code is not None:  # else a fault of ours, logged: the command builds itself
+                        result["exit"] = code
                 finally:
                     self.since, self.last = None, time.monotonic()
                     done.set()
@@ -384,7 +386,7 @@ class _Builder:
                              "(SPELLPRESS_RESIDENT_TIMEOUT)")
         finally:
             self.waiting.pop(lines, None)
-        if "exit" in result:  # else a fault of ours, logged: the command builds itself
+        if "exit" in result:
             lines.send({"exit": result["exit"]})
 
     def _run(self, request: dict, lines: _Lines) -> int | None:
@@ -426,9 +428,13 @@ def serve() -> None:
 
     path = address(Path.cwd())
     lock = open(_lock_path(path), "a+")  # not "w": that would empty a running builder's pid
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    for _ in range(50):  # a command that asks who holds it holds it for a moment
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except OSError:
+            time.sleep(0.02)
+    else:
         return  # another builder serves this directory already
     lock.truncate(0)
     lock.write(str(os.getpid()))
