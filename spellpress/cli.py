@@ -12,11 +12,11 @@ if TYPE_CHECKING:  # the core (pydantic) is imported by the commands that load g
     from .core import Game, ValidationFailed
 
 
-def _load(cards: str) -> tuple[Game, ...] | None:
+def _load(cards: str, slugs: tuple[str, ...] = ()) -> tuple[Game, ...] | None:
     from .core import ValidationFailed, load_games
 
     try:
-        return load_games(Path(cards))
+        return load_games(Path(cards), list(slugs) or None)
     except ValidationFailed as failed:
         _report(failed, cards)
         return None
@@ -51,7 +51,14 @@ def _report(failed: ValidationFailed, where: str) -> int:
 
 
 def cmd_validate(args) -> int:
-    games = _load(args.cards)
+    from .targets import Unclear, resolve
+
+    try:
+        cards_dir, slugs = resolve(args.targets, args.cards)
+    except Unclear as unclear:
+        print(f"spellpress validate: {unclear}", file=sys.stderr)
+        return 2
+    games = _load(cards_dir, slugs)
     if games is None:
         return 1
     cards = sum(len(g.cards) for g in games)
@@ -62,14 +69,14 @@ def cmd_validate(args) -> int:
         from .press.plan import plan  # layouts: every text must fit its box, the rulebooks must read
 
         try:
-            _, warnings = plan(Options(cards=Path(args.cards), templates=Path(args.templates)))
+            _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates), games=slugs))
         except ValidationFailed as failed:
-            return _report(failed, args.cards)
+            return _report(failed, cards_dir)
         for warning in warnings:  # as `build` prints them: a missing or a blurry picture
             print(f"warning: {warning}", file=sys.stderr)
     else:
         note = f" (layouts not checked: no templates directory {args.templates})"
-    print(f"ok: {len(games)} games, {sum(len(g.decks) for g in games)} decks, {cards} unique cards in {args.cards}{note}")
+    print(f"ok: {len(games)} games, {sum(len(g.decks) for g in games)} decks, {cards} unique cards in {cards_dir}{note}")
     return 0
 
 
@@ -103,7 +110,9 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check every game's YAML and report every problem at once")
-    v.add_argument("cards", nargs="?", default="cards", metavar="CARDS_DIR", help="default: ./cards")
+    v.add_argument("targets", nargs="*", metavar="GAME",
+                   help="game slugs, game directories or a directory of games (default: every game in --cards)")
+    v.add_argument("--cards", default="cards", metavar="DIR", help="the directory of games (default: ./cards)")
     v.add_argument("--templates", default="templates", metavar="DIR", help="card layouts (default: ./templates)")
     v.set_defaults(run=cmd_validate)
 

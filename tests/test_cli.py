@@ -1,6 +1,7 @@
 """The `spellpress` command as a designer runs it."""
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -50,6 +51,44 @@ def test_help_lists_only_commands_that_work():
 
 def test_a_missing_cards_directory_is_one_clear_line(tmp_path):
     done = run("validate", "nowhere", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "spellpress validate: nowhere: no such game or directory (and no directory of games 'cards' here)"]
+    done = run("validate", "--cards", "nowhere", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.splitlines()[0] == "nowhere: no such directory of games"
     assert "Traceback" not in done.stderr
+
+
+def test_a_layout_that_does_not_exist_is_said_at_the_line_of_decks_yaml_that_names_it(cards_dir, tmp_path, capsys):
+    game = tmp_path / "cards" / "magicka-mayhem"
+    shutil.copytree(cards_dir / "magicka-mayhem", game)
+    decks = game / "decks.yaml"
+    text = decks.read_text()
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "template: magicka-mayhem/element" in row)
+    decks.write_text(text.replace("template: magicka-mayhem/element", "template: magicka-mayhem/elemnt", 1))
+    templates = cards_dir.parent / "templates"
+    assert main(["validate", str(tmp_path / "cards"), "--templates", str(templates)]) == 1
+    err = capsys.readouterr().err
+    assert f"decks.yaml:{line}:" in err
+    assert "no such layout 'magicka-mayhem/elemnt'" in err and "did you mean 'magicka-mayhem/element'" in err
+    assert "Traceback" not in err and "KeyError" not in err
+
+
+def test_validate_takes_slugs_game_directories_and_a_directory_of_games(cards_dir, tmp_path, monkeypatch, capsys):
+    cards = tmp_path / "cards"
+    shutil.copytree(cards_dir / "spellchamber", cards / "spellchamber")
+    shutil.copytree(cards_dir / "powermage-54", cards / "powermage-54")
+    (cards / "powermage-54" / "game.yaml").write_text("title: [\n")  # a broken game beside a sound one
+    monkeypatch.chdir(tmp_path)
+    for words in (["spellchamber"], ["cards/spellchamber"], [str(cards / "spellchamber")],
+                  ["--cards", "cards", "spellchamber"]):
+        assert main(["validate", *words, "--templates", "nowhere"]) == 0, words
+        assert capsys.readouterr().out.startswith("ok: 1 games, "), words
+    for words in (["cards"], [], ["powermage-54"], ["cards/powermage-54", "spellchamber"]):
+        assert main(["validate", *words, "--templates", "nowhere"]) == 1, words
+        assert "powermage-54/game.yaml:1:8: YAML syntax error: the '[' opened on line 1 is not closed" in capsys.readouterr().err, words
+    assert main(["validate", "cards/spellchamber", str(cards_dir / "spellchamber")]) == 2
+    assert "different directories" in capsys.readouterr().err
+    assert main(["validate", "cards/nothing-here"]) == 2
+    assert "no such directory" in capsys.readouterr().err

@@ -159,6 +159,7 @@ class _GameLoader:
             rules=rules,
             text_context=types.MappingProxyType(context),
             glossary=glossary,
+            layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
         )
         if not self.problems:
             ruleset.check(game, _Report(self, game_doc))
@@ -266,7 +267,8 @@ class _GameLoader:
             type_id = None  # the deck names a type that does not exist: reported with decks.yaml
         elif type_id not in deck.types:
             hint = did_you_mean(type_id, deck.types) or f"; deck '{deck_id}' holds {one_of(deck.types)}"
-            bad(("type",), f"unknown card type {describe(type_id)}{hint}")
+            said = f"'{type_id}'" if isinstance(type_id, str) else describe(type_id)
+            bad(("type",), f"unknown card type {said}{hint}")
             type_id = None
         ctype: CardTypeSpec | None = spec.card_types.get(type_id) if type_id else None
 
@@ -542,3 +544,15 @@ class _Report:
     def card(self, card: Card, loc: Loc, message: str) -> None:
         doc, card_loc = self.loader.card_at[card.id]
         self.loader.problems.append(doc.problem(card_loc + loc, message))
+
+
+def _layouts_named_at(spec: DecksFile, doc: Document) -> dict[str, str]:
+    """Each layout decks.yaml names (card types' fronts and backs, decks' backs), with where it
+    first names it: a missing layout is reported there, not at the file that is not there."""
+    named = [(t.template, ("card_types", tid, "template")) for tid, t in spec.card_types.items()]
+    named += [(t.back, ("card_types", tid, "back")) for tid, t in spec.card_types.items() if t.back]
+    named += [(d.back, ("decks", did, "back")) for did, d in spec.decks.items()]
+    out: dict[str, str] = {}
+    for name, loc in named:
+        out.setdefault(name, "{}:{}:{}".format(doc.shown, *doc.position(loc)))
+    return out

@@ -301,6 +301,8 @@ class Game:
     text_context: Mapping[str, Any]
     # what `{{ references }}` in rule and card text resolve to
     glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order
+    # layout name -> 'file:line:column' where decks.yaml first names it, for a layout that is missing
+    layouts_named_at: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def constants_as(self, schema: type[M]) -> M:
         """The constants as the ruleset's schema, which the loader read them with, types them."""

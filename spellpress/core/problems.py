@@ -21,6 +21,7 @@ class Problem:
     column: int  # 1-based; 0 when not known
     path: str  # the field's path inside the file, e.g. "spells[3].cost[1]"
     message: str
+    excerpt: str = ""  # the line quoted with a caret under the place, when that helps (syntax errors)
 
     def __str__(self) -> str:
         where = self.file
@@ -28,7 +29,8 @@ class Problem:
             where += f":{self.line}:{self.column}"
         head = f"{where}: " if where else ""
         field = f"{self.path}: " if self.path else ""
-        return f"{head}{field}{self.message}"
+        said = f"{head}{field}{self.message}"
+        return f"{said}\n{self.excerpt}" if self.excerpt else said
 
 
 class ValidationFailed(Exception):

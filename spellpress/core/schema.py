@@ -16,7 +16,7 @@ import pydantic
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import ErrorDetails
 
-from .problems import Problem, describe, did_you_mean, one_of, quote_hint
+from .problems import Problem, describe, did_you_mean, format_path, one_of, quote_hint
 from .yamlsource import Document, Loc
 
 
@@ -94,7 +94,11 @@ def _problem(model: type[BaseModel], err: ErrorDetails, doc: Document, prefix: L
             hint = f"; expected one of: {one_of(accepted)}"
         return doc.problem(full, f"unknown key '{loc[-1]}'{hint}", key=True)
     if kind == "missing":
-        return doc.problem(full, f"missing required key '{loc[-1]}'")
+        # Said at the key of the mapping that lacks it: the line where it belongs, not the next key's.
+        holder = full[:-1]
+        line, column = doc.position(holder, key=True) if holder else (1, 1)
+        under = f" under '{holder[-1]}'" if holder and isinstance(holder[-1], str) else (" here" if holder else " as a top-level key")
+        return Problem(doc.shown, line, column, format_path(full), f"missing required key '{loc[-1]}': add it{under}")
     return doc.problem(full, _message(kind, value, ctx, err["msg"]))
 
 

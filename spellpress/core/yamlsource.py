@@ -17,6 +17,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
+from . import yamlsyntax
 from .problems import Problem, display_path, format_path
 
 
@@ -203,16 +204,12 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
     try:
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        what = exc.problem or "invalid YAML"
-        if exc.context and exc.problem:
-            what = f"{exc.context}, {exc.problem}"
-            if exc.context_mark and mark and exc.context_mark.line != mark.line:
-                what = what.replace(exc.context, f"{exc.context} started on line {exc.context_mark.line + 1}", 1)
         if "single document" in (exc.context or ""):
-            what = "the file holds more than one YAML document ('---'); keep one per file"
-        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        return fail(f"YAML syntax error: {what}", line, column)
+            mark = exc.problem_mark
+            return fail("YAML syntax error: the file holds more than one YAML document ('---'); keep one per file",
+                        *((mark.line + 1, mark.column + 1) if mark else (0, 0)))
+        said = yamlsyntax.explain(exc, text.splitlines())
+        return None, [Problem(shown, said.line, said.column, "", f"YAML syntax error: {said.message}", said.excerpt)]
     except yaml.YAMLError as exc:
         return fail(f"YAML syntax error: {exc}")
     except _TooDeep as deep:

@@ -34,7 +34,8 @@ def add_commands(sub) -> None:
     for name, helptext in (("build", "make the print outputs into build/"),
                            ("watch", "build, then build again whenever a card or layout is saved")):
         p = sub.add_parser(name, help=helptext)
-        p.add_argument("games", nargs="*", metavar="GAME", help="game slugs (default: every game)")
+        p.add_argument("games", nargs="*", metavar="GAME",
+                       help="game slugs, game directories or a directory of games (default: every game in --cards)")
         p.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
         p.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
         p.add_argument("--out", default="build", metavar="DIR", help="default: ./build")
@@ -56,8 +57,15 @@ def add_commands(sub) -> None:
 
 
 def options(args) -> Options:
+    from ..targets import Unclear, resolve
+
+    try:
+        cards, games = resolve(args.games, args.cards)
+    except Unclear as unclear:  # as argparse says a bad argument, which the resident builder passes on too
+        print(f"spellpress {args.command}: error: {unclear}", file=sys.stderr)
+        raise SystemExit(2) from None
     o = Options(
-        cards=Path(args.cards), templates=Path(args.templates), out=Path(args.out), games=tuple(args.games),
+        cards=Path(cards), templates=Path(args.templates), out=Path(args.out), games=games,
         kinds=tuple(args.only or KINDS), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
         back_offset=args.back_offset, booklet=args.booklet,
     )

@@ -8,7 +8,7 @@ not fit, a rulebook directive the markup does not know) is reported by both alik
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
@@ -43,34 +43,35 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
     plans = []
     base = hashlib.sha256(f"{RENDERER_VERSION}:{fonts.fingerprint()}".encode()).hexdigest()
 
-    def layout(name: str):
+    def layout(game: Game, name: str):
         try:
             return templates.get(name)
         except ValidationFailed as failed:
-            problems.extend(failed.problems)
+            problems.extend(_where_named(game, name, options.templates, failed.problems))
             return None
 
     for game in games:
         layouter = Layouter(game, icons)
         faces = FaceMemo(session.faces.get(game.slug, {}), game, layouter, icons, base)
         p = GamePlan(game)
+        found = len(problems)
         for deck in game.decks.values():
-            back = layout(deck.back)
+            back = layout(game, deck.back)
             if back is not None:
                 p.deck_backs[deck.id] = faces.draw(f"back-{deck.id}", layouter.deck_face(deck), back)
             for card in deck.cards:
                 ctype = game.card_types[card.type]
-                front = layout(ctype.template)
+                front = layout(game, ctype.template)
                 if front is not None:
                     p.fronts[card.id] = faces.draw(card.id, layouter.card_face(card), front)
                 if ctype.back:
-                    own = layout(ctype.back)
+                    own = layout(game, ctype.back)
                     if own is not None:
                         p.backs[card.id] = faces.draw(f"{card.id}-back", layouter.card_face(card), own)
                 elif deck.id in p.deck_backs:
                     p.backs[card.id] = p.deck_backs[deck.id]
         session.faces[game.slug] = faces.now  # only this plan's faces: an edited card's old face is let go
-        if "rulebook" in options.kinds and not layouter.problems:
+        if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
             p.book = _book(game, options.templates, templates, layouter, p, problems)
         if "playmat" in options.kinds:
             try:
@@ -83,6 +84,17 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
     if problems:
         raise ValidationFailed(problems)
     return plans, list(dict.fromkeys(warnings))
+
+
+def _where_named(game: Game, name: str, root: Path, problems: list[Problem]) -> list[Problem]:
+    """A layout that does not exist is a mistake in decks.yaml: said at the line that names it."""
+    named = game.layouts_named_at.get(name)
+    if named is None or (root / f"{name}.yaml").is_file():
+        return problems
+    file, line, column = named.rsplit(":", 2)
+    missing = display_path(root / f"{name}.yaml")
+    return [replace(p, file=file, line=int(line), column=int(column), message=f"{p.message}; looked for {missing}")
+            if p.file == missing else p for p in problems]
 
 
 def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: GamePlan,
