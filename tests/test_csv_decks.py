@@ -84,3 +84,15 @@ def test_a_spreadsheet_named_for_no_deck_and_a_broken_row_are_said_plainly(cards
         load_games(cards, ["spellchamber"])
     assert any("unknown deck 'spels' (did you mean 'spells'?)" in str(p) and "file name is its deck's id" in str(p)
                for p in failed.value.problems)
+
+
+def test_text_that_a_spreadsheet_would_run_as_a_formula_is_exported_inert_and_reads_back_the_same(tmp_path):
+    from spellpress.core import csvsource
+
+    cards = [{"id": "x", "name": "=HYPERLINK(\"http://evil\")", "count": 2, "text": "-2 health\n"}]
+    table = csvsource.rows(cards, "game/deck")
+    assert table[1][1].startswith("'=") and table[1][3].startswith("'-")
+    path = tmp_path / "deck.csv"
+    csvsource.write(path, table)
+    doc, problems = csvsource.read(path, lambda type_id, column: "count" if column == "count" else "text")
+    assert problems == [] and doc.data == {"deck": cards}

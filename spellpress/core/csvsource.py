@@ -23,6 +23,7 @@ LIST_SEPARATOR = ";"
 LIST_FIELDS = ("elements",)  # field types whose value is a list
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _TRUE, _FALSE = ("true", "yes"), ("false", "no")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 # What a card's column holds, by card type ('' for a column no type of the deck knows): the
 # field's type ('int', 'elements', 'flag', ...), or 'count' / 'text' for the card keys.
@@ -127,6 +128,8 @@ def _card(cells: Mapping[str, str], kinds: Kinds) -> dict[str, object]:
 
 def _value(cell: str, kind: str) -> object:
     """A cell as its field's value; one that does not fit stays text, for the checks to name."""
+    if cell[:1] == "'" and cell[1:2] in _FORMULA_START:
+        cell = cell[1:]  # kept from being a formula when exported (see _cell)
     bare = cell.strip()
     if kind in ("int", "count") and _WHOLE.match(bare):
         return int(bare)
@@ -171,10 +174,14 @@ def rows(cards: list[dict[str, object]], where: str) -> list[list[str]]:
 def _cell(value: object, where: str) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, str)):
-        if isinstance(value, str) and not value.strip():
-            raise Unwritable(f"{where}: an empty text reads back as no value")
+    if isinstance(value, int):
         return str(value)
+    if isinstance(value, str):
+        if not value.strip():
+            raise Unwritable(f"{where}: an empty text reads back as no value")
+        # A spreadsheet runs a cell that starts like a formula: a card file from a stranger must
+        # not run anything on the designer's machine, so such text is written after a quote.
+        return "'" + value if value[:1] in _FORMULA_START else value
     if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
         items = [str(v) for v in value]
         if any(LIST_SEPARATOR in item or not item.strip() for item in items):
