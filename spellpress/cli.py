@@ -97,6 +97,38 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_export(args) -> int:
+    """Every deck of the games as a spreadsheet: `<out>/<slug>/<deck>.csv` (core/csvsource.py)."""
+    from .core import csvsource
+    from .core.loader import written_cards
+    from .targets import Unclear, resolve
+
+    try:
+        cards_dir, slugs = resolve(args.games, args.cards)
+    except Unclear as unclear:
+        print(f"spellpress export: {unclear}", file=sys.stderr)
+        return 2
+    games = _load(cards_dir, slugs)
+    if games is None:
+        return 1
+    tables = {}
+    try:
+        for game in games:
+            for deck, cards in written_cards(game).items():
+                tables[Path(args.out) / game.slug / f"{deck}.csv"] = csvsource.rows(cards, f"{game.slug}/{deck}")
+    except ValueError as exc:  # a value no cell can hold, or a file changed meanwhile: nothing is written
+        print(f"spellpress export: {exc}", file=sys.stderr)
+        return 1
+    try:
+        for path, table in tables.items():
+            csvsource.write(path, table)
+            print(f"{path}: {len(table) - 1} card{'' if len(table) == 2 else 's'}")
+    except OSError as exc:
+        print(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_serve(args) -> int:
     if _load(args.cards) is None:
         return 1
@@ -124,6 +156,13 @@ def parser() -> argparse.ArgumentParser:
     ls.add_argument("--json", action="store_true", help="print JSON (shape in the README)")
     ls.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     ls.set_defaults(run=cmd_list)
+
+    ex = sub.add_parser("export", help="write every deck as a spreadsheet (CSV) that reads back as the same cards")
+    ex.add_argument("format", choices=("csv",), help="csv: one card a row, one field a column")
+    ex.add_argument("games", nargs="*", metavar="GAME", help="game slugs or directories (default: every game)")
+    ex.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+    ex.add_argument("--out", default="build", metavar="DIR", help="writes DIR/<game>/<deck>.csv (default: ./build)")
+    ex.set_defaults(run=cmd_export)
 
     sv = sub.add_parser("serve", help="the table companion, for the phones on the local network")
     sv.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one, 0.0.0.0)")

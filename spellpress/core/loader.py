@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import types
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import paths, ruletext
+from . import csvsource, paths, ruletext
 from .games import RULESETS
 from .models import (
     CARD_KEYS,
@@ -49,6 +50,12 @@ Placed = tuple[Card, Document, Loc]
 def game_dirs(cards_dir: Path) -> list[Path]:
     """The game directories under `cards_dir`: those holding a game.yaml, by name."""
     return sorted(p for p in Path(cards_dir).iterdir() if (p / GAME_FILE).is_file())
+
+
+def card_files(root: Path) -> list[Path]:
+    """A game's card files: every YAML file but the fixed ones, and every deck's spreadsheet."""
+    fixed = {GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE}
+    return sorted(p for p in root.iterdir() if p.suffix in (".yaml", ".yml", ".csv") and p.name not in fixed)
 
 
 def load_games(cards_dir: Path | str = "cards", slugs: list[str] | None = None) -> tuple[Game, ...]:
@@ -201,10 +208,6 @@ class _GameLoader:
 
     # -- cards
 
-    def _card_files(self) -> list[Path]:
-        fixed = {GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE}
-        return sorted(p for p in self.root.iterdir() if p.suffix in (".yaml", ".yml") and p.name not in fixed)
-
     def _load_cards(
         self, spec: DecksFile | None, decks_doc: Document | None, elements: list[str] | None
     ) -> dict[str, list[Placed]] | None:
@@ -213,11 +216,11 @@ class _GameLoader:
         mentioned: set[str] = set()
         all_read = True
         names: dict[str, str] = {}
-        files = self._card_files()
+        files = card_files(self.root)
         if not files:
             self.problems.append(Problem(display_path(self.root), 0, 0, "", "no card files: add a YAML file whose keys are deck ids"))
         for path in files:
-            doc, found = read(path)
+            doc, found = csvsource.read(path, _column_kinds(spec, path.stem)) if path.suffix == ".csv" else read(path)
             self.problems += found
             if doc is None:
                 all_read = False
@@ -230,6 +233,8 @@ class _GameLoader:
             for deck_id, cards in doc.data.items():
                 if deck_id not in spec.decks:
                     hint = did_you_mean(deck_id, spec.decks) or f"; the decks (decks.yaml) are {one_of(spec.decks)}"
+                    if path.suffix == ".csv":
+                        hint += "; a spreadsheet's file name is its deck's id, like spells.csv"
                     self.problems.append(doc.problem((deck_id,), f"unknown deck '{deck_id}'{hint}", key=True))
                     continue
                 mentioned.add(deck_id)
@@ -556,3 +561,37 @@ def _layouts_named_at(spec: DecksFile, doc: Document) -> dict[str, str]:
     for name, loc in named:
         out.setdefault(name, "{}:{}:{}".format(doc.shown, *doc.position(loc)))
     return out
+
+
+def _column_kinds(spec: DecksFile | None, deck_id: str) -> csvsource.Kinds:
+    """What each column of a deck's spreadsheet holds, by the row's card type (csvsource.py)."""
+    deck = spec.decks.get(deck_id) if spec else None
+    return _kinds(spec.card_types if spec else {}, deck.types[0] if deck else None)
+
+
+def _kinds(card_types: Mapping[str, CardTypeSpec], default: str | None) -> csvsource.Kinds:
+    def kind(type_id: str | None, column: str) -> str:
+        if column == "count":
+            return "count"
+        ctype = card_types.get(type_id or default or "")
+        field = ctype.fields.get(column) if ctype else None
+        return field.type if field else ("text" if column in CARD_KEYS else "")
+
+    return kind
+
+
+def written_cards(game: Game) -> dict[str, list[dict[str, Any]]]:
+    """Each deck's cards as its card files write them (text before the constants are filled in),
+    in the order the loader reads them: what `spellpress export csv` writes."""
+    decks: dict[str, list[dict[str, Any]]] = {d: [] for d in game.decks}
+    for path in card_files(game.root):
+        if path.suffix == ".csv":
+            default = game.decks[path.stem].types[0] if path.stem in game.decks else None
+            doc, _ = csvsource.read(path, _kinds(game.card_types, default))
+        else:
+            doc, _ = read(path)
+        if doc is None or not isinstance(doc.data, dict):
+            raise ValueError(f"{display_path(path)} changed since the game was loaded; validate it again")
+        for deck_id, cards in doc.data.items():
+            decks[deck_id] += cards
+    return decks
