@@ -83,7 +83,7 @@ def table_page(table_id: str):
     return render_template(
         "table.html", table_id=table_id, version=now.version, die=die,
         dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, has_rules=bool(game and ruleset_of(game).helpers),
-        **_board_context(state),
+        ordered=list(table.ordered(state)), **_board_context(state),
     )
 
 

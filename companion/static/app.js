@@ -306,10 +306,10 @@ function tablePage() {
 
   // -- the game's own tracker (trackers.js draws it; the rules are the server's)
 
-  // Actions whose meaning depends on what the phone saw: they carry the version, and a stale
-  // one is refused (409) rather than applied to a table the player has not seen.
-  const ORDERED = new Set(["start_round", "shoot", "pass", "shuffle_chamber", "peek", "arrange",
-    "muster", "start_turn", "halve", "resolve"]);
+  // Actions whose meaning depends on what the phone saw (the server says which: core/table.py's
+  // `ordered`): they carry the version, and a stale one is refused (409) rather than applied to
+  // a table the player has not seen.
+  const ORDERED = new Set(document.body.dataset.ordered.split(" ").filter(Boolean));
 
   async function settled() {
     // Taps still waiting to be sent go first, so the version is the table's.

@@ -177,7 +177,7 @@ class _GameLoader:
         None if either cannot be told."""
         if doc is None:
             return None
-        name = spec.ruleset if spec else _mapping(doc).get("ruleset")
+        name = spec.ruleset if spec else _mapping(doc).get("ruleset", GameFile.model_fields["ruleset"].default)
         if not isinstance(name, str):
             return None
         ruleset = RULESETS.get(name)
@@ -186,7 +186,7 @@ class _GameLoader:
                 hint = did_you_mean(name, RULESETS) or f"; the rulesets are {one_of(RULESETS)}"
                 self.problems.append(doc.problem(("ruleset",), f"unknown ruleset '{name}'{hint}"))
             return None
-        raw = _mapping(doc).get("constants")
+        raw = _mapping(doc).get("constants", {})
         if not isinstance(raw, dict):  # reported by the GameFile schema
             return None
         constants = self._validate(ruleset.constants, doc, raw, ("constants",))

@@ -68,12 +68,12 @@ class CounterSpec(Model):
 
 class GameFile(Model):
     title: Text
-    ruleset: Ident
+    ruleset: Ident = "generic"  # a game of YAML alone (core/games/generic) unless it names one
     pitch: Text
     players: Range
     play_minutes: Range | None = None
     elements: tuple[Element, ...] = ()
-    constants: dict[str, Any]
+    constants: dict[str, Any] = Field(default_factory=dict)
     counters: tuple[CounterSpec, ...] = ()
 
 

@@ -19,6 +19,7 @@ PACKAGES = (
     "powermage_54",
     "powers_combined",
     "sorcerer_duel",
+    "generic",
 )
 
 RULESETS: dict[str, Ruleset] = {

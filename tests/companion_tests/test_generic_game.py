@@ -1,0 +1,143 @@
+"""A game made of YAML alone (no `ruleset:`, no Python): it validates, builds and is played at a
+table with its counters, dice, coin and a shuffled draw pile per deck."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from conftest import Server
+
+GAME = {
+    "game.yaml": """title: Goblin Market
+pitch: Haggle with goblins for the shiniest junk.
+players: {min: 2, max: 4}
+constants:
+  starting_gold: 5
+counters:
+  - {id: gold, label: Gold, scope: player, start: starting_gold, min: 0, max: 30}
+  - {id: round, label: Round, scope: table, start: 1, min: 1, max: 10}
+""",
+    "decks.yaml": """card_types:
+  junk:
+    name: Junk
+    template: card
+    fields:
+      text: {type: text}
+      price: {type: int, min: 0, max: 9}
+decks:
+  junk:
+    name: Junk
+    back: back
+    types: [junk]
+""",
+    "junk.yaml": """junk:
+  - {id: rusty-spoon, name: Rusty Spoon, count: 3, price: 1, text: "Worth {{ starting_gold }} gold to a goblin."}
+  - {id: cracked-crown, name: Cracked Crown, count: 1, price: 5, text: Everyone pays you 1 gold.}
+""",
+    "rules.yaml": """rules:
+  - id: setup
+    title: Setup
+    text: Each player starts with {{ starting_gold }} gold. Shuffle the junk deck.
+""",
+}
+
+
+@pytest.fixture
+def goblin_cards(tmp_path):
+    game = tmp_path / "cards" / "goblin-market"
+    game.mkdir(parents=True)
+    for name, text in GAME.items():
+        (game / name).write_text(text)
+    return tmp_path / "cards"
+
+
+def test_a_game_of_yaml_alone_loads_with_the_generic_ruleset(goblin_cards):
+    from spellpress.core import load_games
+
+    (game,) = load_games(goblin_cards)
+    assert game.ruleset == "generic" and game.text_context["starting_gold"] == 5
+    assert game.card("rusty-spoon").get("text") == "Worth 5 gold to a goblin."
+
+
+def _start(client, players=("Ann", "Bea")):
+    made = client.post("/api/tables", json={"game": "goblin-market", "players": list(players)})
+    assert made.status_code == 201, made.json
+    return made.json
+
+
+def _act(client, t, action):
+    return client.post(f"/api/tables/{t['id']}/actions", json=action, headers={"Authorization": f"Bearer {t['token']}"})
+
+
+def test_the_table_draws_discards_and_reshuffles_each_deck(make_app, goblin_cards):
+    client = make_app(CARDS=goblin_cards).test_client()
+    t = _start(client)
+    state = t["state"]
+    assert state["players"][0]["counters"]["gold"] == 5 and state["counters"]["round"] == 1
+    assert state["tracker"]["piles"]["junk"] == {"left": 4, "shuffled": False, "face_up": [], "discard": []}
+    version, drawn = t["version"], []
+    for _ in range(4):
+        done = _act(client, t, {"type": "draw", "deck": "junk", "player": 0, "version": version})
+        assert done.status_code == 200, done.json
+        version, state = done.json["version"], done.json["state"]
+        drawn.append(done.json["event"]["data"]["card"])
+        assert done.json["event"]["text"].startswith("Ann ") and "from Junk" in done.json["event"]["text"]
+    assert collections.Counter(drawn) == {"rusty-spoon": 3, "cracked-crown": 1}, "every copy is drawn once"
+    assert state["tracker"]["piles"]["junk"]["left"] == 0 and state["last_draw"]["text"].startswith("Ann drew")
+    empty = _act(client, t, {"type": "draw", "deck": "junk", "version": version})
+    assert empty.status_code == 409 and "reshuffle" in empty.json["error"]
+    kept = _act(client, t, {"type": "discard", "deck": "junk", "card": "cracked-crown", "version": version}).json
+    assert kept["state"]["tracker"]["piles"]["junk"]["discard"] == ["cracked-crown"]
+    assert kept["state"]["tracker"]["piles"]["junk"]["face_up"] == ["rusty-spoon"] * 3
+    again = _act(client, t, {"type": "reshuffle", "deck": "junk", "version": kept["version"]}).json
+    assert again["state"]["tracker"]["piles"]["junk"] == {"left": 4, "shuffled": True, "face_up": [], "discard": []}
+    for bad, status in (({"type": "draw", "deck": "nope"}, 422), ({"type": "discard", "deck": "junk", "card": "rusty-spoon"}, 422)):
+        refused = _act(client, t, {**bad, "version": again["version"]})
+        assert refused.status_code == status and refused.json["error"], bad
+    body = client.get(f"/api/tables/{t['id']}").get_data(as_text=True)
+    assert '"hidden"' not in body, "the pile's order never leaves the server"
+    rolled = _act(client, t, {"type": "roll", "sides": 6, "count": 1}).json
+    assert 1 <= rolled["event"]["data"]["results"][0] <= 6
+
+
+def test_a_game_of_yaml_alone_is_served(goblin_cards, tmp_path):
+    server = Server(tmp_path / "companion.db", goblin_cards).start()
+    try:
+        status, games = server.call("GET", "/api/games")
+        assert status == 200 and [g["slug"] for g in games["games"]] == ["goblin-market"]
+        status, made = server.call("POST", "/api/tables", {"game": "goblin-market", "players": ["Ann", "Bea"]})
+        assert status == 201
+        status, drawn = server.call("POST", f"/api/tables/{made['id']}/actions",
+                                    {"type": "draw", "deck": "junk", "version": made["version"]}, made["token"])
+        assert status == 200 and drawn["event"]["data"]["card"] in ("rusty-spoon", "cracked-crown")
+    finally:
+        server.stop()
+
+
+def test_two_phones_play_the_draw_pile_of_a_game_of_yaml_alone(goblin_cards, tmp_path, phone):
+    from playwright.sync_api import expect
+    from test_tracker_browser import fits_the_phone, seated
+
+    server = Server(tmp_path / "companion.db", goblin_cards).start()
+    try:
+        _, t = server.call("POST", "/api/tables", {"game": "goblin-market", "players": ["Ann", "Bea"]})
+        _, bea_seat = server.call("POST", "/api/tables/join", {"code": t["code"], "name": "Bea"})
+        ann = seated(phone(), server, t["id"], t["token"], 0)
+        bea = seated(phone("dark"), server, t["id"], bea_seat["token"], 1)
+        draw = ann.locator('#tracker [data-act="draw"]')
+        expect(draw).to_have_accessible_name("Draw from Junk, 4 cards left")
+        draw.click()
+        expect(bea.locator('#tracker [data-act="face-up"]')).to_have_count(1)
+        expect(bea.locator('#tracker [data-act="draw"]')).to_have_accessible_name("Draw from Junk, 3 cards left")
+        drawn = server.call("GET", f"/api/tables/{t['id']}")[1]["state"]["tracker"]["piles"]["junk"]["face_up"][0]
+        name = {"rusty-spoon": "Rusty Spoon", "cracked-crown": "Cracked Crown"}[drawn]
+        expect(bea.locator('#tracker [data-act="face-up"]')).to_have_text(name)
+        fits_the_phone(ann)
+        bea.locator('#tracker [data-act="face-up"]').click()
+        bea.locator("#ask-sheet .btn.pick").filter(has_text="Discard it").click()
+        expect(ann.locator('#tracker [data-act="face-up"]')).to_have_count(0)
+        expect(ann.locator("#tracker")).to_contain_text("3 cards left · 1 discarded")
+    finally:
+        server.stop()
