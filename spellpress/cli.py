@@ -129,6 +129,38 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_new(args) -> int:
+    """A new game from a game (a variant) or from nothing (a game of YAML alone): spellpress/newgame.py."""
+    from . import newgame
+    from .targets import Unclear, resolve
+
+    source = None
+    if args.source:
+        try:
+            cards_dir, slugs = resolve([args.source], args.cards)
+        except Unclear as unclear:
+            print(f"spellpress new: {unclear}", file=sys.stderr)
+            return 2
+        if not slugs or not (Path(cards_dir) / slugs[0] / "game.yaml").is_file():
+            print(f"spellpress new: no game '{args.source}' in {cards_dir}", file=sys.stderr)
+            return 2
+        source = Path(cards_dir) / slugs[0]
+    try:
+        made = newgame.make(args.slug, Path(args.cards), Path(args.templates), source, args.title)
+    except newgame.Refused as refused:
+        print(f"spellpress new: {refused}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot write {exc.filename or args.cards}: {exc.strerror or exc}; nothing was left half-made", file=sys.stderr)
+        return 1
+    for path in made.files:
+        print(f"wrote {path}")
+    checked = main(["validate", args.slug, "--cards", args.cards, "--templates", args.templates])
+    if checked == 0:
+        print(f"next: spellpress build {args.slug}, then open build/{args.slug}/; edit the cards in {Path(args.cards) / args.slug}")
+    return checked
+
+
 def cmd_serve(args) -> int:
     if _load(args.cards) is None:
         return 1
@@ -156,6 +188,14 @@ def parser() -> argparse.ArgumentParser:
     ls.add_argument("--json", action="store_true", help="print JSON (shape in the README)")
     ls.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     ls.set_defaults(run=cmd_list)
+
+    nw = sub.add_parser("new", help="start a game: a variant of a game (--from), or a game of YAML alone")
+    nw.add_argument("slug", metavar="SLUG", help="the new game's directory name, like goblin-market")
+    nw.add_argument("--from", dest="source", metavar="GAME", help="copy this game (slug or directory), layouts and all")
+    nw.add_argument("--title", help="the game's title (default: from the slug)")
+    nw.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+    nw.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
+    nw.set_defaults(run=cmd_new)
 
     ex = sub.add_parser("export", help="write every deck as a spreadsheet (CSV) that reads back as the same cards")
     ex.add_argument("format", choices=("csv",), help="csv: one card a row, one field a column")

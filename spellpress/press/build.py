@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from . import kinds, libraries
+from . import changes, kinds, libraries
+from .changes import Changes
 from .faces import FaceOut
 from .jobs import Thumbnails, Write
 from .kinds import COMPOSITE, IMAGES, PRINT
@@ -39,6 +40,7 @@ class Report:
     unchanged: list[Path] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    changes: dict[str, Changes] = field(default_factory=dict)  # game slug -> its cards changed since the last build
 
 
 def build(options: Options, session: BuildSession | None = None) -> Report:
@@ -136,6 +138,9 @@ class GameBuild:
         self._prune_cache()
         self._remove_stale()
         self.manifest.save()
+        if any(k.name in changes.CARD_KINDS for k in self.kinds):  # the cards were printed: say which changed
+            self.report.changes[self.plan.game.slug], now = changes.compare(self.out, self.plan)
+            changes.record(self.out, now)
 
     def _prune_cache(self) -> None:
         """Drop the cache files no output of this build is made with; a kind's files only when

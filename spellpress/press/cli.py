@@ -93,6 +93,13 @@ def run_once(o: Options, session: BuildSession | None = None) -> int:
         return 1
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    from . import changes
+
+    at = time.strftime("%H:%M:%S")
+    for slug, found in report.changes.items():
+        line = changes.said(slug, found, at)
+        if line:
+            print(line)
     print(f"built in {time.perf_counter() - start:.2f} s: {len(report.written)} written, "
           f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {o.out}")
     return 0

@@ -28,6 +28,13 @@ def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
     return seen
 
 
+def saved(before: dict[Path, tuple[int, int]], now: dict[Path, tuple[int, int]]) -> str:
+    """Which files were saved, added or removed, in a few words."""
+    moved = sorted(p for p in now.keys() | before.keys() if now.get(p) != before.get(p))
+    said = [f"{p} {'removed' if p not in now else 'added' if p not in before else 'saved'}" for p in moved[:3]]
+    return ", ".join(said) + (f" and {len(moved) - 3} more" if len(moved) > 3 else "")
+
+
 def watch(options, run: Callable, stop: threading.Event | None = None) -> int:
     roots = [options.cards, options.templates]
     before = snapshot(roots)  # taken before each build, so that a save during it is not missed
@@ -38,6 +45,7 @@ def watch(options, run: Callable, stop: threading.Event | None = None) -> int:
             time.sleep(POLL_SECONDS)
             now = snapshot(roots)
             if now != before:
+                print(f"{time.strftime('%H:%M:%S')} {saved(before, now)}: building", file=sys.stderr)
                 before = now
                 run(options)
     except KeyboardInterrupt:
