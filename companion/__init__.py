@@ -18,6 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from spellpress.core import Game, load_games
 
 from . import api, errors, pages
+from .catalog import Catalog
 from .context import Companion
 from .live import Hub
 from .store import Store
@@ -42,6 +43,7 @@ DEFAULTS = {
     "STREAMS_TOTAL": 5000,  # live streams the server holds open in all
     "PROXY_HOPS": 0,  # proxies in front whose X-Forwarded-* headers are to be trusted
     "LAN_URL": None,  # what a QR code points at when the page was opened on localhost
+    "RELOAD_EVERY": 1.0,  # seconds between looks at the cards' files for edits (catalog.py)
 }
 
 
@@ -68,7 +70,8 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
         app.config["DATABASE"], code_ttl=app.config["CODE_TTL"], join_failures=tuple(app.config["JOIN_FAILURES"]),
         creations=tuple(app.config["CREATIONS"]), archive_after=app.config["ARCHIVE_AFTER"],
     )
-    app.extensions["spellpress"] = Companion({g.slug: g for g in loaded}, store, Hub(store))
+    catalog = Catalog(Path(app.config["CARDS"]), {g.slug: g for g in loaded}, app.config["RELOAD_EVERY"])
+    app.extensions["spellpress"] = Companion(catalog, store, Hub(store))
     app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder))
 
     errors.register(app)

@@ -9,15 +9,21 @@ from flask import current_app
 
 from spellpress.core.models import Game
 
+from .catalog import Catalog
 from .live import Hub
 from .store import Store
 
 
 @dataclass(frozen=True)
 class Companion:
-    games: Mapping[str, Game]
+    catalog: Catalog
     store: Store
     hub: Hub
+
+    @property
+    def games(self) -> Mapping[str, Game]:
+        """The games as their YAML stands (catalog.py): what new tables are started with."""
+        return self.catalog.games
 
 
 def companion() -> Companion:
