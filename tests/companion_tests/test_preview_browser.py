@@ -9,8 +9,9 @@ import sys
 import time
 import urllib.request
 
-from conftest import ROOT, free_port
 from playwright.sync_api import expect
+
+from conftest import ROOT, free_port
 
 
 def _serve(project, port):
