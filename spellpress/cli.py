@@ -161,6 +161,24 @@ def cmd_new(args) -> int:
     return checked
 
 
+def cmd_preview(args) -> int:
+    """The live preview: spellpress/preview/."""
+    from .press.options import Options
+    from .targets import Unclear, resolve
+
+    try:
+        cards_dir, slugs = resolve(args.games, args.cards)
+    except Unclear as unclear:
+        print(f"spellpress preview: {unclear}", file=sys.stderr)
+        return 2
+    if _load(cards_dir, slugs) is None:
+        return 1
+    from .preview import run
+
+    options = Options(cards=Path(cards_dir), templates=Path(args.templates), out=Path(args.out), games=slugs)
+    return run(options, args.host, args.port)
+
+
 def cmd_serve(args) -> int:
     if _load(args.cards) is None:
         return 1
@@ -196,6 +214,15 @@ def parser() -> argparse.ArgumentParser:
     nw.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     nw.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
     nw.set_defaults(run=cmd_new)
+
+    pv = sub.add_parser("preview", help="a page on this computer with the cards, rulebook and playmat, redrawn on every save")
+    pv.add_argument("games", nargs="*", metavar="GAME", help="game slugs or directories (default: every game)")
+    pv.add_argument("--port", type=int, default=8001, help="default: 8001")
+    pv.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this computer only)")
+    pv.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+    pv.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
+    pv.add_argument("--out", default="build", metavar="DIR", help="where the images are built (default: ./build)")
+    pv.set_defaults(run=cmd_preview)
 
     ex = sub.add_parser("export", help="write every deck as a spreadsheet (CSV) that reads back as the same cards")
     ex.add_argument("format", choices=("csv",), help="csv: one card a row, one field a column")
