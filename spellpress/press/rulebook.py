@@ -207,19 +207,122 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return lines + ([line] if line else [])
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One part's label and the line from the part to it, in the figure's points (y up, the
+    card's trim corner at the bottom left)."""
+
+    label: str
+    anchor: tuple[float, float]  # the dot on the part
+    path: tuple[tuple[float, float], ...]  # the anchor, the elbow right of the card, the label's end
+    baseline: tuple[float, float]  # where the label's text starts
+    text_box: Box
+
+
+LABEL_FONT, LABEL_SIZE = "bold", 9.0
+_GAP = 1.6  # points between a leader and any text, and between an anchor and the text it follows
+_SPACING = 1.4 * MM  # least distance between two leaders' runs across the card
+
+
+def text_boxes(drawing: Drawing) -> list[Box]:
+    """Every line of text on the card, as the box its glyphs fill."""
+    from .displaylist import Text
+
+    height = drawing.height * MM
+    out = []
+    for item in drawing.items:
+        if isinstance(item, Text) and item.text.strip():
+            up, down = _extent(item.font, item.size)
+            x, y = item.x * MM, height - item.y * MM
+            out.append((x, y - down, x + fonts.width(item.text, item.font, item.size) * MM, y + up))
+    return out
+
+
+def _extent(font: str, size: float) -> tuple[float, float]:
+    """How far a font's glyphs reach above and below the baseline, in points."""
+    from reportlab.pdfbase import pdfmetrics
+
+    face = pdfmetrics.getFont(fonts.pdf_name(font)).face
+    return face.ascent * size / 1000, -face.descent * size / 1000
+
+
+def leaders(sample: Sample, label_x: float, bottom: float, top: float) -> list[Leader]:
+    """Where each part's leader runs: from a dot on the part straight right, between the card's
+    lines of text, to an elbow past the card's edge, then to its label in a column at `label_x`
+    (labels kept between `bottom` and `top`). A run is clear of every text it passes (a text
+    part's dot sits just after its own line); runs are at least _SPACING apart, and labels are
+    in the order of their runs, so no two leaders cross."""
+    d = sample.drawing
+    card_w, card_h = d.width * MM, d.height * MM
+    elbow = card_w + 4 * MM
+    texts = text_boxes(d)
+    taken: list[float] = []
+    anchors = []
+    for label, (x, y, w, h) in sorted(sample.parts, key=lambda p: p[1][1]):
+        box = (x * MM, card_h - (y + h) * MM, (x + w) * MM, card_h - y * MM)
+        at = _anchor(box, texts, taken)
+        if at is None:
+            continue  # no clear way out of this part: better unlabelled than struck through
+        taken.append(at[1])
+        anchors.append((label, at))
+    anchors.sort(key=lambda a: -a[1][1])
+    up, down = _extent(LABEL_FONT, LABEL_SIZE)
+    middle = (up - down) / 2  # a label's middle above its baseline
+    line = LABEL_SIZE * 1.45
+    bases = [ay - middle for _, (_, ay) in anchors]
+    for i in range(1, len(bases)):  # top down, each at least a line below the one above
+        bases[i] = min(bases[i], bases[i - 1] - line)
+    if bases and bases[-1] - down < bottom:  # then bottom up, back inside
+        bases[-1] = bottom + down
+        for i in range(len(bases) - 2, -1, -1):
+            bases[i] = max(bases[i], bases[i + 1] + line)
+    out = []
+    for (label, (ax, ay)), base in zip(anchors, bases):
+        base = min(base, top - up)
+        width = fonts.width(label, LABEL_FONT, LABEL_SIZE) * MM
+        path = ((ax, ay), (elbow, ay), (label_x - 2 * MM, base + middle))
+        out.append(Leader(label, (ax, ay), path, (label_x, base), (label_x, base - down, label_x + width, base + up)))
+    return out
+
+
+def _anchor(box: Box, texts: list[Box], taken: list[float]) -> tuple[float, float] | None:
+    """A point on the part from which a line straight to the right meets no text: at the height
+    of one of the part's own lines, just after it, else at the height nearest the part's middle
+    where the way is clear; across the part's middle, or after any text there."""
+    x0, y0, x1, y1 = box
+    own = [t for t in texts if x0 - 1 <= (t[0] + t[2]) / 2 <= x1 + 1 and y0 - 1 <= (t[1] + t[3]) / 2 <= y1 + 1]
+    middle = (y0 + y1) / 2
+    heights = sorted(((t[1] + t[3]) / 2 for t in own), key=lambda y: abs(y - middle))
+    steps = int((y1 - y0) / 2 / 0.5)
+    heights += [middle + sign * k * 0.5 for k in range(steps + 1) for sign in (1, -1)]
+    for y in heights:
+        if not y0 < y < y1 or any(abs(y - t) < _SPACING for t in taken):
+            continue
+        crossed = [t for t in texts if t[1] - _GAP < y < t[3] + _GAP]
+        after = max((t[2] for t in crossed), default=None)
+        ax = (x0 + x1) / 2
+        if after is not None:
+            ax = max(ax, after + _GAP)
+        if ax <= x1 - 0.5:
+            return ax, y
+    return None
+
+
 class _SampleFlowable(Flowable):
-    """The card at actual size, its parts named with leader lines."""
+    """The card at actual size, its parts named with leader lines (see `leaders`)."""
 
     def __init__(self, sample: Sample, st: markup.Styles):
         super().__init__()
         self.sample, self.st = sample, st
         d = sample.drawing
         self.card_w, self.card_h = d.width * MM, d.height * MM
-        self.width_needed = self.card_w + 70 * MM
         self.height_needed = self.card_h + 6 * MM
+        self.leaders = leaders(sample, self.card_w + 14 * MM, -3 * MM, self.card_h + 3 * MM)
 
     def wrap(self, available_width, available_height):
-        self.available = available_width
         return available_width, self.height_needed
 
     def draw(self):
@@ -231,22 +334,23 @@ class _SampleFlowable(Flowable):
         _clip_to_trim(c, d)
         draw_face(c, d)
         c.restoreState()
-        label_x = self.card_w + 14 * MM
-        parts = sorted(self.sample.parts, key=lambda p: p[1][1])
-        step = self.card_h / max(len(parts), 1)
-        c.setFont(fonts.pdf_name("bold"), 9)
-        for i, (label, (x, y, w, h)) in enumerate(parts):
-            tx, ty = (x + w / 2) * MM, self.card_h - (y + h / 2) * MM
-            ly = self.card_h - (i + 0.5) * step
-            c.setStrokeColor(self.st.accent)
+        c.setFont(fonts.pdf_name(LABEL_FONT), LABEL_SIZE)
+        c.setStrokeColor(self.st.accent)
+        c.setLineWidth(LEADER_WIDTH)
+        for leader in self.leaders:
             c.setFillColor(self.st.accent)
-            c.setLineWidth(0.6)
-            c.line(tx, ty, self.card_w + 4 * MM, ty)
-            c.line(self.card_w + 4 * MM, ty, label_x - 2 * MM, ly)
-            c.circle(tx, ty, 1.1, stroke=0, fill=1)
+            path = c.beginPath()
+            path.moveTo(*leader.path[0])
+            for point in leader.path[1:]:
+                path.lineTo(*point)
+            c.drawPath(path, stroke=1, fill=0)
+            c.circle(*leader.anchor, 1.1, stroke=0, fill=1)
             c.setFillColor(colors.HexColor("#231f1a"))
-            c.drawString(label_x, ly - 3, label)
+            c.drawString(*leader.baseline, leader.label)
         c.restoreState()
+
+
+LEADER_WIDTH = 0.6  # points; the figure's leaders are told apart from the card's lines by it
 
 
 def impose(pdf_bytes: bytes, paper: str) -> bytes:
