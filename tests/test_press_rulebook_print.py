@@ -112,7 +112,8 @@ def test_the_figures_leaders_cross_no_text_and_no_other_leader(books, games, slu
 class PageInk:
     texts: list[tuple[str, tuple[float, float, float, float], tuple[float, ...]]]  # text, box, fill colour
     strokes: list[tuple[float, tuple[float, ...], list[tuple[float, float]]]]  # line width, colour, points
-    fills: list[tuple[tuple[float, float, float, float], tuple[float, ...]]]  # rectangles filled, in order
+    fills: list[tuple[int, tuple[float, float, float, float], tuple[float, ...]]]  # when, rectangle, colour
+    shows: list[tuple[int, tuple[float, float], tuple[float, ...]]]  # when, where a text starts, its colour
 
 
 _FACES = {"Roman": "regular", "Bold": "bold", "Oblique": "italic", "BoldOblique": "bold-italic"}
@@ -125,12 +126,14 @@ def _apply(m, x, y):
 def read_page(page) -> PageInk:
     """The page's text boxes (with their fill colour), stroked paths and filled rectangles, in
     page coordinates, as its content stream draws them."""
-    ink = PageInk([], [], [])
+    ink = PageInk([], [], [], [])
     state = {"w": 1.0, "RG": (0.0,), "rg": (0.0,), "path": [], "rects": []}
     stack = []
 
     def before(op, args, cm, tm):
-        if op == b"q":
+        if op in (b"Tj", b"TJ", b"'", b'"'):
+            ink.shows.append((len(ink.shows) + len(ink.fills), _apply(cm, tm[4], tm[5]), state["rg"]))
+        elif op == b"q":
             stack.append(dict(state, path=list(state["path"])))
         elif op == b"Q" and stack:
             state.update(stack.pop())
@@ -152,7 +155,7 @@ def read_page(page) -> PageInk:
             if op in (b"S", b"s", b"B", b"B*", b"b", b"b*"):
                 ink.strokes += [(state["w"], state["RG"], p) for p in state["path"]]
             if op in (b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"):
-                ink.fills += [(r, state["rg"]) for r in state["rects"]]
+                ink.fills += [(len(ink.shows) + len(ink.fills), r, state["rg"]) for r in state["rects"]]
             state["path"], state["rects"] = [], []
 
     def text(t, cm, tm, font, size):
@@ -186,3 +189,66 @@ def test_in_the_pdf_no_leader_crosses_text_or_another_leader(built, books, games
         assert leader_problems(paths, [box for _, box, _ in ink.texts]) == [], name
         assert labels <= {t for t, _, _ in ink.texts}
     assert found == sum(len(sample.parts) for _, sample in book.samples)
+
+
+# -- contrast
+
+
+def _colour(values: tuple[float, ...]):
+    from reportlab.lib import colors
+
+    return colors.Color(*values) if len(values) == 3 else colors.Color(values[0], values[0], values[0])
+
+
+def contrast_problems(page) -> list[str]:
+    """Each text drawn in a colour that reads below 4.5:1 against the last rectangle filled
+    under where it starts (the white page if none)."""
+    from spellpress.press.markup import PAPER, contrast
+
+    ink = read_page(page)
+    problems = []
+    for when, (x, y), colour in ink.shows:
+        under = [c for w, (x0, y0, x1, y1), c in ink.fills if w < when and x0 <= x + 1 <= x1 and y0 <= y + 2 <= y1]
+        background = _colour(under[-1]) if under else PAPER
+        ratio = contrast(_colour(colour), background)
+        if ratio < 4.5:
+            problems.append(f"text at ({x:.0f}, {y:.0f}) in {colour} on {background.rgb()}: {ratio:.2f}:1")
+    return problems
+
+
+def test_the_contrast_reading_sees_dark_on_dark(tmp_path):
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(tmp_path / "x.pdf"))
+    canvas.setFillColorRGB(0.2, 0.2, 0.3)
+    canvas.rect(0, 0, 200, 200, stroke=0, fill=1)
+    canvas.setFillColorRGB(0.3, 0.3, 0.5)
+    canvas.drawString(10, 10, "dark on dark")
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.drawString(10, 50, "white on dark")
+    canvas.setFillColorRGB(0.6, 0.6, 0.6)
+    canvas.drawString(300, 300, "grey on the page")
+    canvas.save()
+    problems = contrast_problems(PdfReader(tmp_path / "x.pdf").pages[0])
+    assert len(problems) == 2 and "(10, 10)" in problems[0] and "(300, 300)" in problems[1]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_text_of_the_rulebook_reads_against_its_background(books, games, slug, monkeypatch, tmp_path):
+    """Every text the book sets (headings, tables' headers and cells with their element names,
+    lists, contents, labels, cover): the cards it shows are drawn by the card renderer and
+    are left out here."""
+    import io
+
+    from spellpress.press.markup import PAPER, ROWS, contrast, readable, styles
+
+    book = books[games[slug].title]
+    monkeypatch.setattr(rulebook, "draw_face", lambda canvas, face: None)
+    for paper in ("a4", "letter"):
+        reader = PdfReader(io.BytesIO(rulebook.pdf(book, paper)))
+        problems = [f"p{n + 1} {p}" for n, page in enumerate(reader.pages) for p in contrast_problems(page)]
+        assert problems == [], problems[:5]
+    st = styles(book.accent)
+    for name, colour in book.element_colors:  # an element named in a table's header, in its rows, on the page
+        for on in ((st.accent,), ROWS, (PAPER,)):
+            assert all(contrast(readable(rulebook.colors.HexColor(colour), *on), b) >= 4.5 for b in on), name

@@ -64,29 +64,69 @@ class Styles:
     h2: ParagraphStyle
     cell: ParagraphStyle
     head: ParagraphStyle
-    accent: colors.Color
+    accent: colors.Color  # the book's colour: table headers, rules, leaders
+    accent_text: colors.Color  # the accent as text on the page, dark enough to read
+
+
+PAPER = colors.white
+INK = colors.HexColor("#231f1a")
+ROWS = (colors.HexColor("#fbf8f1"), colors.HexColor("#f1ebdd"))  # a table's rows, by turns
+LEAST_CONTRAST = 4.5  # of any text against what is behind it: WCAG AA (GUIDE section 2)
+
+
+def luminance(colour: colors.Color) -> float:
+    """WCAG's relative luminance of an sRGB colour."""
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    return 0.2126 * linear(colour.red) + 0.7152 * linear(colour.green) + 0.0722 * linear(colour.blue)
+
+
+def contrast(a: colors.Color, b: colors.Color) -> float:
+    """WCAG's contrast ratio of two colours, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def readable(colour: colors.Color, *backgrounds: colors.Color) -> colors.Color:
+    """`colour`, or the least darkened or lightened version of it that reads at LEAST_CONTRAST
+    against every one of `backgrounds`: an element keeps its hue where it can."""
+    for step in range(21):
+        t = step / 20
+        for end in (colors.black, colors.white):
+            # as the PDF will hold it: to 1/255
+            mixed = colors.Color(*(round((v + (e - v) * t) * 255) / 255 for v, e in zip(colour.rgb(), end.rgb())))
+            if all(contrast(mixed, b) >= LEAST_CONTRAST for b in backgrounds):
+                return mixed
+    return colors.black
+
+
+def hex_of(colour: colors.Color) -> str:
+    return "#" + "".join(f"{round(v * 255):02x}" for v in colour.rgb())
 
 
 def styles(accent: str) -> Styles:
     regular = register_family()
     bold = fonts.pdf_name("bold")
-    ink = colors.HexColor("#231f1a")
     tint = colors.HexColor(accent)
-    body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=13.5, textColor=ink, spaceAfter=5)
+    tint_text = readable(tint, PAPER)
+    body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=13.5, textColor=INK, spaceAfter=5)
     return Styles(
         body=body,
         h1=ParagraphStyle("h1", parent=body, fontName=bold, fontSize=19, leading=23, spaceBefore=4, spaceAfter=9,
-                          textColor=tint, keepWithNext=True),
+                          textColor=tint_text, keepWithNext=True),
         h2=ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=9, spaceAfter=4,
-                          textColor=tint, keepWithNext=True),
+                          textColor=tint_text, keepWithNext=True),
         cell=ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5, spaceAfter=0),
-        head=ParagraphStyle("head", parent=body, fontName=bold, fontSize=8.5, leading=10.5, spaceAfter=0, textColor=colors.white),
+        head=ParagraphStyle("head", parent=body, fontName=bold, fontSize=8.5, leading=10.5, spaceAfter=0,
+                            textColor=readable(colors.white, tint)),
         accent=tint,
+        accent_text=tint_text,
     )
 
 
-def inline(text: str, element_colors: dict[str, str]) -> str:
-    """Escaped paragraph text with **bold**, *italic* and {element} names in colour."""
+def inline(text: str, element_colors: dict[str, str], on: tuple[colors.Color, ...] = (PAPER,)) -> str:
+    """Escaped paragraph text with **bold**, *italic* and {element} names in colour: the
+    element's own colour where it reads against the backgrounds `on`, else one near it."""
     out = escape(text)
     out = _BOLD.sub(r"<b>\1</b>", out)
     out = _ITALIC.sub(r"<i>\1</i>", out)
@@ -95,7 +135,8 @@ def inline(text: str, element_colors: dict[str, str]) -> str:
         name = next((n for n in element_colors if n.lower() == m.group(1)), None)
         if name is None:
             return m.group(1)
-        return f'<font color="{element_colors[name]}"><b>{escape(name)}</b></font>'
+        colour = readable(colors.HexColor(element_colors[name]), *on)
+        return f'<font color="{hex_of(colour)}"><b>{escape(name)}</b></font>'
 
     return _ICON.sub(icon, out)
 
@@ -238,7 +279,7 @@ def flowables(blocks: tuple[Block, ...], st: Styles, element_colors: dict[str, s
             items = [ListItem(Paragraph(inline(text, element_colors), st.body), leftIndent=14) for text in block.items]
             out.append(ListFlowable(items, bulletType="1" if block.numbered else "bullet",
                                     start="1" if block.numbered else None, bulletFontName=fonts.pdf_name("bold"),
-                                    bulletFontSize=9, leftIndent=14, bulletColor=st.accent))
+                                    bulletFontSize=9, leftIndent=14, bulletColor=st.accent_text))
         elif block.word == "pagebreak":
             out.append(PageBreak())
         elif block.word == "contents":
@@ -266,7 +307,8 @@ def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
         return Spacer(1, 1)
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
-    data = [[Paragraph(inline(c, element_colors), st.head if n == 0 else st.cell) for c in row] for n, row in enumerate(rows)]
+    data = [[Paragraph(inline(c, element_colors, (st.accent,) if n == 0 else ROWS), st.head if n == 0 else st.cell)
+             for c in row] for n, row in enumerate(rows)]
     weights = [min(max(max(len(_plain(r[k])) for r in rows), 4), 60) ** 0.8 for k in range(width)]
     least = [max(_longest_word(r[k], st.head if n == 0 else st.cell) for n, r in enumerate(rows)) + 2 * _CELL_PAD
              for k in range(width)]
@@ -274,7 +316,7 @@ def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
     table.setStyle(TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),  # else Helvetica, unembedded
         ("BACKGROUND", (0, 0), (-1, 0), st.accent),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.HexColor("#fbf8f1"), colors.HexColor("#f1ebdd")]),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), list(ROWS)),
         ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#c9bfa9")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), _CELL_PAD),

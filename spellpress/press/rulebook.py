@@ -50,6 +50,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
+    typeset: str = "2"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -148,7 +149,7 @@ class _Doc(BaseDocTemplate):
     def _page(self, canvas, doc):
         w, h = self.pagesize
         canvas.saveState()
-        canvas.setFillColor(self.st.accent)
+        canvas.setFillColor(self.st.accent_text)
         canvas.setFont(fonts.pdf_name("bold"), 8)
         canvas.drawString(self.leftMargin, h - self.topMargin + 8 * MM, self.book.title)
         canvas.setStrokeColor(self.st.accent)
@@ -162,9 +163,10 @@ class _Doc(BaseDocTemplate):
     def _cover(self, canvas, doc):
         w, h = self.pagesize
         canvas.saveState()
-        canvas.setFillColor(colors.HexColor(self.book.cover))
+        cover = colors.HexColor(self.book.cover)
+        canvas.setFillColor(cover)
         canvas.rect(0, 0, w, h, stroke=0, fill=1)
-        canvas.setFillColor(colors.white)
+        canvas.setFillColor(markup.readable(colors.white, cover))
         size = 40 if w > 420 else 28
         canvas.setFont(fonts.pdf_name("bold"), size)
         canvas.drawCentredString(w / 2, h * 0.78, self.book.title)
@@ -184,6 +186,7 @@ class _Doc(BaseDocTemplate):
             _clip_to_trim(canvas, face)
             draw_face(canvas, face)
             canvas.restoreState()
+        canvas.setFillColor(markup.readable(colors.white, cover))  # the cards drew in their own colours
         canvas.setFont(fonts.pdf_name("regular"), 8)
         canvas.drawCentredString(w / 2, 10 * MM, "Rules · made with Spellpress")
         canvas.restoreState()
@@ -345,7 +348,7 @@ class _SampleFlowable(Flowable):
                 path.lineTo(*point)
             c.drawPath(path, stroke=1, fill=0)
             c.circle(*leader.anchor, 1.1, stroke=0, fill=1)
-            c.setFillColor(colors.HexColor("#231f1a"))
+            c.setFillColor(markup.INK)
             c.drawString(*leader.baseline, leader.label)
         c.restoreState()
 
