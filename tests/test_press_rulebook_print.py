@@ -252,3 +252,45 @@ def test_every_text_of_the_rulebook_reads_against_its_background(books, games, s
     for name, colour in book.element_colors:  # an element named in a table's header, in its rows, on the page
         for on in ((st.accent,), ROWS, (PAPER,)):
             assert all(contrast(readable(rulebook.colors.HexColor(colour), *on), b) >= 4.5 for b in on), name
+
+
+# -- page breaks
+
+
+def body_lines(page) -> int:
+    """The lines of text a page's body holds: its distinct baselines, the running head and
+    the page number left out."""
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    margin = (16 if width > 420 else 12) * MM  # as rulebook._Doc sets its frame
+    ys = sorted(y for _, (x, y), _ in read_page(page).shows if margin + 2 * MM - 1 < y < height - margin - 4 * MM + 1)
+    return sum(1 for i, y in enumerate(ys) if i == 0 or y - ys[i - 1] > 3)  # a contents line's dots sit a little apart
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", [("a4", False), ("letter", False), ("a4", True), ("letter", True)])
+def test_no_page_holds_a_stray_line_or_ends_with_a_heading(books, games, slug, paper, booklet):
+    import io
+    from collections import defaultdict
+
+    placed: list[rulebook.Placed] = []
+    reader = PdfReader(io.BytesIO(rulebook.pdf(books[games[slug].title], paper, booklet, placed=placed)))
+    pages = defaultdict(list)
+    for p in placed:
+        if p.kind not in ("CondPageBreak", "PageBreak", "Spacer"):
+            pages[p.page].append(p)
+    for number, on_page in pages.items():
+        first, last = on_page[0], on_page[-1]
+        assert not (first.continued and first.lines < 2), (number, "begins with a paragraph's last line")
+        assert last.kind != "Heading", (number, "ends with a heading")
+    for number, page in enumerate(reader.pages[1:], start=2):  # the cover holds no body text
+        assert body_lines(page) >= 3, (number, "holds only one or two lines")
+
+
+def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
+    """Spellchamber's A4 booklet's contents, set at full size, spill 'Designer's note...16'
+    alone onto its page 3, as issue 14 saw."""
+    from spellpress.press import markup
+
+    monkeypatch.setattr(markup._Contents, "FIT", 1.0)
+    reader = PdfReader(__import__("io").BytesIO(rulebook.pdf(books[games["spellchamber"].title], "a4", True)))
+    assert min(body_lines(page) for page in reader.pages[1:]) < 3

@@ -50,7 +50,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
-    typeset: str = "2"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+    typeset: str = "3"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -91,13 +91,25 @@ def _ask(game: Game, helper: str, inputs: dict) -> dict:
         raise jinja2.TemplateRuntimeError(f"the example ask('{helper}', ...) is refused: {exc}") from None
 
 
-def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None) -> bytes:
+@dataclass(frozen=True)
+class Placed:
+    """A flowable as the last layout pass put it on a page: for checking the page breaks."""
+
+    page: int
+    kind: str  # its class: Heading, Text, Table, ...
+    lines: int  # a paragraph's lines; 0 for anything else
+    continued: bool  # a paragraph's part carried over from the page before
+
+
+def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None,
+        placed: list[Placed] | None = None) -> bytes:
     """The rulebook as a PDF on `paper`; `booklet` gives half-size pages, for imposing.
 
     The contents page needs the pages its headings land on, so platypus lays the book out
     again until they stop changing: twice from nothing. `contents` (a file) keeps the last
     build's entries; starting from them, a book whose headings did not move is laid out once.
     The bytes are the same either way: the last pass always draws the entries it confirms.
+    `placed`, if given, receives where the last pass put each flowable.
     """
     page = BOOKLET_PAGES[paper] if booklet else PAGES[paper]
     st = markup.styles(book.accent)
@@ -108,7 +120,7 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
     if contents is not None and tocs:
         rlinternals.set_contents_entries(tocs[0], _kept_entries(contents))
     out = io.BytesIO()
-    doc = _Doc(out, book, page, st)
+    doc = _Doc(out, book, page, st, placed)
     doc.multiBuild(story)
     if contents is not None and tocs:
         atomic_write(contents, json.dumps(rlinternals.contents_entries(tocs[0])).encode())
@@ -128,13 +140,13 @@ def _kept_entries(path: Path) -> list[tuple]:
 
 
 class _Doc(BaseDocTemplate):
-    def __init__(self, out, book: Book, page, st: markup.Styles):
+    def __init__(self, out, book: Book, page, st: markup.Styles, placed: list[Placed] | None = None):
         margin = 16 * MM if page[0] > 420 else 12 * MM
         super().__init__(out, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin + 4 * MM,
                          bottomMargin=margin + 2 * MM, title=f"{book.title}: rules", author="Spellpress",
                          creator="Spellpress", invariant=1,
                          initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
-        self.book, self.st = book, st
+        self.book, self.st, self.placed = book, st, placed
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
         cover = Frame(self.leftMargin, self.bottomMargin, self.width, self.height * 0.01, id="cover")
         self.addPageTemplates([
@@ -142,9 +154,17 @@ class _Doc(BaseDocTemplate):
             PageTemplate("body", [frame], onPage=self._page),
         ])
 
+    def beforeDocument(self):
+        if self.placed is not None:
+            self.placed.clear()  # a layout pass begins: only the last one's places count
+
     def afterFlowable(self, flowable):
         if isinstance(flowable, markup.Heading):
             self.notify("TOCEntry", (flowable.level, flowable.getPlainText(), self.page))
+        if self.placed is not None:
+            text = isinstance(flowable, markup.Text)
+            self.placed.append(Placed(self.page, type(flowable).__name__,
+                                      len(flowable.blPara.lines) if text else 0, text and flowable.continued))
 
     def _page(self, canvas, doc):
         w, h = self.pagesize
