@@ -2,7 +2,8 @@
 
 import jinja2
 
-from spellpress.core import ruletext, words
+from spellpress.core import ruletext
+from spellpress.core.play import words
 
 CONTEXT = {"starting_life": 4, "ammo": {"live": {"name": "Live", "life_loss": 1}}, "levels": [1, 2]}
 
