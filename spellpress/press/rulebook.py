@@ -50,7 +50,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
-    typeset: str = "3"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+    typeset: str = "4"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -283,14 +283,20 @@ def leaders(sample: Sample, label_x: float, bottom: float, top: float) -> list[L
     elbow = card_w + 4 * MM
     texts = text_boxes(d)
     taken: list[float] = []
-    anchors = []
-    for label, (x, y, w, h) in sorted(sample.parts, key=lambda p: p[1][1]):
-        box = (x * MM, card_h - (y + h) * MM, (x + w) * MM, card_h - y * MM)
-        at = _anchor(box, texts, taken)
-        if at is None:
-            continue  # no clear way out of this part: better unlabelled than struck through
-        taken.append(at[1])
-        anchors.append((label, at))
+    found: dict[str, tuple[float, float]] = {}
+    parts = sorted(sample.parts, key=lambda p: p[1][1])
+    # first the parts that can be pointed at just after a line of their own text, then the
+    # rest, between them: a title's dot is not pushed off its line by a badge beside it
+    for own_lines_only in (True, False):
+        for label, (x, y, w, h) in parts:
+            if label in found:
+                continue
+            box = (x * MM, card_h - (y + h) * MM, (x + w) * MM, card_h - y * MM)
+            at = _anchor(box, texts, taken, own_lines_only)
+            if at is not None:  # else no clear way out of it: better unlabelled than struck through
+                taken.append(at[1])
+                found[label] = at
+    anchors = list(found.items())
     anchors.sort(key=lambda a: -a[1][1])
     up, down = _extent(LABEL_FONT, LABEL_SIZE)
     middle = (up - down) / 2  # a label's middle above its baseline
@@ -311,16 +317,17 @@ def leaders(sample: Sample, label_x: float, bottom: float, top: float) -> list[L
     return out
 
 
-def _anchor(box: Box, texts: list[Box], taken: list[float]) -> tuple[float, float] | None:
+def _anchor(box: Box, texts: list[Box], taken: list[float], own_lines_only: bool = False) -> tuple[float, float] | None:
     """A point on the part from which a line straight to the right meets no text: at the height
-    of one of the part's own lines, just after it, else at the height nearest the part's middle
-    where the way is clear; across the part's middle, or after any text there."""
+    of one of the part's own lines, just after it, else (unless `own_lines_only`) at the height
+    nearest the part's middle where the way is clear; across the part's middle, or after any
+    text there."""
     x0, y0, x1, y1 = box
     own = [t for t in texts if x0 - 1 <= (t[0] + t[2]) / 2 <= x1 + 1 and y0 - 1 <= (t[1] + t[3]) / 2 <= y1 + 1]
     middle = (y0 + y1) / 2
     heights = sorted(((t[1] + t[3]) / 2 for t in own), key=lambda y: abs(y - middle))
-    steps = int((y1 - y0) / 2 / 0.5)
-    heights += [middle + sign * k * 0.5 for k in range(steps + 1) for sign in (1, -1)]
+    steps = 0 if own_lines_only else int((y1 - y0) / 2 / 0.5)
+    heights += [middle + sign * k * 0.5 for k in range(steps + 1) for sign in (1, -1)][: 2 * steps + 2 if steps else 0]
     for y in heights:
         if not y0 < y < y1 or any(abs(y - t) < _SPACING for t in taken):
             continue
