@@ -326,8 +326,8 @@ def _anchor(box: Box, texts: list[Box], taken: list[float], own_lines_only: bool
     own = [t for t in texts if x0 - 1 <= (t[0] + t[2]) / 2 <= x1 + 1 and y0 - 1 <= (t[1] + t[3]) / 2 <= y1 + 1]
     middle = (y0 + y1) / 2
     heights = sorted(((t[1] + t[3]) / 2 for t in own), key=lambda y: abs(y - middle))
-    steps = 0 if own_lines_only else int((y1 - y0) / 2 / 0.5)
-    heights += [middle + sign * k * 0.5 for k in range(steps + 1) for sign in (1, -1)][: 2 * steps + 2 if steps else 0]
+    if not own_lines_only:
+        heights += [middle + sign * k * 0.5 for k in range(int((y1 - y0) / 2 / 0.5) + 1) for sign in (1, -1)]
     for y in heights:
         if not y0 < y < y1 or any(abs(y - t) < _SPACING for t in taken):
             continue
