@@ -3,12 +3,14 @@
 import jinja2
 
 from spellpress.core import ruletext
+from spellpress.core.play import words
 
 CONTEXT = {"starting_life": 4, "ammo": {"live": {"name": "Live", "life_loss": 1}}, "levels": [1, 2]}
 
 
 def test_every_real_text_renders_as_jinja2_would(games):
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(words.FILTERS)
     for game in games.values():
         for section in game.rules:
             assert env.from_string(section.source).render(game.text_context) == section.text, section.id

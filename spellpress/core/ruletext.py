@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from .play import words
 from .problems import did_you_mean
 
 if TYPE_CHECKING:  # imported when a text first needs it (see _env)
@@ -61,8 +62,11 @@ def sandbox(**options: Any) -> ImmutableSandboxedEnvironment:
     """A jinja2 environment for a template a stranger wrote: jinja2's immutable sandbox, which
     refuses unsafe attributes and ranges over 100,000, with `*` and `**` bounded too (at most
     MAX_TEXT characters, powers up to MAX_POWER), since one of them can take all the memory or
-    time there is. `options` are jinja2.Environment's. Its rendering is bounded by `bounded`."""
-    return _bounded_class()(**options)
+    time there is. `options` are jinja2.Environment's. Its rendering is bounded by `bounded`.
+    Numbers are put into words by core/play/words.py's filters (`{{ n | ordinal }}`)."""
+    env = _bounded_class()(**options)
+    env.filters.update(words.FILTERS)
+    return env
 
 
 @functools.cache

@@ -24,6 +24,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
+    CondPageBreak,
     Flowable,
     KeepTogether,
     ListFlowable,
@@ -60,33 +61,78 @@ def register_family() -> str:
 @dataclass(frozen=True)
 class Styles:
     body: ParagraphStyle
+    lead: ParagraphStyle  # a paragraph that introduces the list or table after it
     h1: ParagraphStyle
     h2: ParagraphStyle
     cell: ParagraphStyle
     head: ParagraphStyle
-    accent: colors.Color
+    accent: colors.Color  # the book's colour: table headers, rules, leaders
+    accent_text: colors.Color  # the accent as text on the page, dark enough to read
+
+
+PAPER = colors.white
+INK = colors.HexColor("#231f1a")
+ROWS = (colors.HexColor("#fbf8f1"), colors.HexColor("#f1ebdd"))  # a table's rows, by turns
+LEAST_CONTRAST = 4.5  # of any text against what is behind it: WCAG AA (GUIDE section 2)
+
+
+def luminance(colour: colors.Color) -> float:
+    """WCAG's relative luminance of an sRGB colour."""
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    return 0.2126 * linear(colour.red) + 0.7152 * linear(colour.green) + 0.0722 * linear(colour.blue)
+
+
+def contrast(a: colors.Color, b: colors.Color) -> float:
+    """WCAG's contrast ratio of two colours, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def readable(colour: colors.Color, *backgrounds: colors.Color) -> colors.Color:
+    """`colour`, or the least darkened or lightened version of it that reads at LEAST_CONTRAST
+    against every one of `backgrounds`: an element keeps its hue where it can."""
+    for step in range(21):
+        t = step / 20
+        for end in (colors.black, colors.white):
+            # as the PDF will hold it: to 1/255
+            mixed = colors.Color(*(round((v + (e - v) * t) * 255) / 255 for v, e in zip(colour.rgb(), end.rgb())))
+            if all(contrast(mixed, b) >= LEAST_CONTRAST for b in backgrounds):
+                return mixed
+    return colors.black
+
+
+def hex_of(colour: colors.Color) -> str:
+    return "#" + "".join(f"{round(v * 255):02x}" for v in colour.rgb())
 
 
 def styles(accent: str) -> Styles:
     regular = register_family()
     bold = fonts.pdf_name("bold")
-    ink = colors.HexColor("#231f1a")
     tint = colors.HexColor(accent)
-    body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=13.5, textColor=ink, spaceAfter=5)
+    tint_text = readable(tint, PAPER)
+    # reportlab's own widow and orphan control: a paragraph leaves no single line at a page's
+    # foot (allowOrphans=0) nor carries one alone to the next (allowWidows=0)
+    body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=13.5, textColor=INK, spaceAfter=5,
+                          allowWidows=0, allowOrphans=0)
     return Styles(
         body=body,
+        lead=ParagraphStyle("lead", parent=body, keepWithNext=True),
         h1=ParagraphStyle("h1", parent=body, fontName=bold, fontSize=19, leading=23, spaceBefore=4, spaceAfter=9,
-                          textColor=tint, keepWithNext=True),
+                          textColor=tint_text, keepWithNext=True),
         h2=ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=9, spaceAfter=4,
-                          textColor=tint, keepWithNext=True),
+                          textColor=tint_text, keepWithNext=True),
         cell=ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5, spaceAfter=0),
-        head=ParagraphStyle("head", parent=body, fontName=bold, fontSize=8.5, leading=10.5, spaceAfter=0, textColor=colors.white),
+        head=ParagraphStyle("head", parent=body, fontName=bold, fontSize=8.5, leading=10.5, spaceAfter=0,
+                            textColor=readable(colors.white, tint)),
         accent=tint,
+        accent_text=tint_text,
     )
 
 
-def inline(text: str, element_colors: dict[str, str]) -> str:
-    """Escaped paragraph text with **bold**, *italic* and {element} names in colour."""
+def inline(text: str, element_colors: dict[str, str], on: tuple[colors.Color, ...] = (PAPER,)) -> str:
+    """Escaped paragraph text with **bold**, *italic* and {element} names in colour: the
+    element's own colour where it reads against the backgrounds `on`, else one near it."""
     out = escape(text)
     out = _BOLD.sub(r"<b>\1</b>", out)
     out = _ITALIC.sub(r"<i>\1</i>", out)
@@ -95,7 +141,8 @@ def inline(text: str, element_colors: dict[str, str]) -> str:
         name = next((n for n in element_colors if n.lower() == m.group(1)), None)
         if name is None:
             return m.group(1)
-        return f'<font color="{element_colors[name]}"><b>{escape(name)}</b></font>'
+        colour = readable(colors.HexColor(element_colors[name]), *on)
+        return f'<font color="{hex_of(colour)}"><b>{escape(name)}</b></font>'
 
     return _ICON.sub(icon, out)
 
@@ -223,22 +270,62 @@ def parse(source: str) -> Parsed:
     return Parsed(tuple(blocks), tuple(starts), tuple(problems))
 
 
+LEAST_LINES = 3  # a section begins with room for this many lines under its heading
+
+
+class Text(Paragraph):
+    """A paragraph that knows, once split, which part carried over (for checking the pages).
+    `least_tail`: the fewest lines it may carry over; the last paragraph before a new page
+    carries LEAST_LINES or none, since what it carries is all the next page would hold."""
+
+    continued = False
+
+    def __init__(self, text: str, style: ParagraphStyle, least_tail: int = 2, **kwargs):
+        super().__init__(text, style, **kwargs)
+        self.least_tail = least_tail
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if len(parts) == 2:
+            kept, total = len(parts[0].blPara.lines), len(self.blPara.lines)
+            short = self.least_tail - (total - kept)
+            if short > 0:  # reportlab's split again, with the room of `short` fewer lines
+                parts = super().split(availWidth, parts[0].height - short * self.style.leading + 1e-6)
+        for part in parts[1:]:
+            part.continued, part.least_tail = True, self.least_tail
+        return parts
+
+
 def flowables(blocks: tuple[Block, ...], st: Styles, element_colors: dict[str, str],
               sample: Callable[[str], Flowable]) -> list[Flowable]:
-    """The blocks as platypus flowables: new ones for every document, which lays them out."""
+    """The blocks as platypus flowables: new ones for every document, which lays them out.
+
+    Page breaks are reportlab's: a heading keeps with what follows it (keepWithNext) and
+    starts a new page unless LEAST_LINES fit under it (CondPageBreak); a paragraph that ends
+    in a colon introduces the list or table after it and keeps with it; paragraphs control
+    their widows and orphans (styles) and a chapter's last one carries over enough (Text)."""
     out: list[Flowable] = []
-    for block in blocks:
+    for i, block in enumerate(blocks):
+        after = blocks[i + 1] if i + 1 < len(blocks) else None
         if isinstance(block, TextBlock):
-            out.append(Paragraph(inline(block.text, element_colors), st.body))
+            ends_chapter = after is None or (isinstance(after, Directive) and after.word == "pagebreak") or (
+                isinstance(after, HeadingBlock) and after.level == 0)
+            leads = isinstance(after, (ListBlock, TableBlock)) and block.text.rstrip().endswith(":")
+            out.append(Text(inline(block.text, element_colors), st.lead if leads else st.body,
+                            LEAST_LINES if ends_chapter else 2))
         elif isinstance(block, HeadingBlock):
-            out.append(Heading(inline(block.text, element_colors), (st.h1, st.h2)[block.level], block.level))
+            style = (st.h1, st.h2)[block.level]
+            if not (i and isinstance(blocks[i - 1], HeadingBlock)):
+                out.append(CondPageBreak(style.spaceBefore + style.leading + style.spaceAfter
+                                         + LEAST_LINES * st.body.leading))
+            out.append(Heading(inline(block.text, element_colors), style, block.level))
         elif isinstance(block, TableBlock):
             out.append(_table([list(row) for row in block.rows], st, element_colors))
         elif isinstance(block, ListBlock):
-            items = [ListItem(Paragraph(inline(text, element_colors), st.body), leftIndent=14) for text in block.items]
+            items = [ListItem(Text(inline(text, element_colors), st.body), leftIndent=14) for text in block.items]
             out.append(ListFlowable(items, bulletType="1" if block.numbered else "bullet",
                                     start="1" if block.numbered else None, bulletFontName=fonts.pdf_name("bold"),
-                                    bulletFontSize=9, leftIndent=14, bulletColor=st.accent))
+                                    bulletFontSize=9, leftIndent=14, bulletColor=st.accent_text))
         elif block.word == "pagebreak":
             out.append(PageBreak())
         elif block.word == "contents":
@@ -248,8 +335,27 @@ def flowables(blocks: tuple[Block, ...], st: Styles, element_colors: dict[str, s
     return out
 
 
+class _Contents(TableOfContents):
+    """The contents, on one page where it can be: set a little tighter (to FIT of its size)
+    rather than leave its last entry or two alone on a page of their own."""
+
+    FIT = 0.75
+
+    def wrap(self, availWidth, availHeight):
+        full = getattr(self, "_full", None) or list(self.levelStyles)
+        self._full = self.levelStyles = full
+        width, height = super().wrap(availWidth, availHeight)
+        scale = 1.0
+        while height > availHeight and scale > self.FIT:  # rows have padding that does not scale
+            scale = max(self.FIT, scale * availHeight / height * 0.99)
+            self.levelStyles = [ParagraphStyle(f"{s.name}-fit", parent=s, fontSize=s.fontSize * scale,
+                                               leading=s.leading * scale) for s in full]
+            width, height = super().wrap(availWidth, availHeight)
+        return width, height
+
+
 def _contents(st: Styles) -> TableOfContents:
-    toc = TableOfContents()
+    toc = _Contents()
     toc.levelStyles = [
         ParagraphStyle("toc1", parent=st.body, fontName=fonts.pdf_name("bold"), fontSize=11, leading=16, leftIndent=0),
         ParagraphStyle("toc2", parent=st.body, fontSize=10, leading=13, leftIndent=14),
@@ -266,7 +372,8 @@ def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
         return Spacer(1, 1)
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
-    data = [[Paragraph(inline(c, element_colors), st.head if n == 0 else st.cell) for c in row] for n, row in enumerate(rows)]
+    data = [[Paragraph(inline(c, element_colors, (st.accent,) if n == 0 else ROWS), st.head if n == 0 else st.cell)
+             for c in row] for n, row in enumerate(rows)]
     weights = [min(max(max(len(_plain(r[k])) for r in rows), 4), 60) ** 0.8 for k in range(width)]
     least = [max(_longest_word(r[k], st.head if n == 0 else st.cell) for n, r in enumerate(rows)) + 2 * _CELL_PAD
              for k in range(width)]
@@ -274,7 +381,7 @@ def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
     table.setStyle(TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),  # else Helvetica, unembedded
         ("BACKGROUND", (0, 0), (-1, 0), st.accent),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.HexColor("#fbf8f1"), colors.HexColor("#f1ebdd")]),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), list(ROWS)),
         ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#c9bfa9")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), _CELL_PAD),

@@ -50,6 +50,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
+    typeset: str = "4"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -90,13 +91,25 @@ def _ask(game: Game, helper: str, inputs: dict) -> dict:
         raise jinja2.TemplateRuntimeError(f"the example ask('{helper}', ...) is refused: {exc}") from None
 
 
-def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None) -> bytes:
+@dataclass(frozen=True)
+class Placed:
+    """A flowable as the last layout pass put it on a page: for checking the page breaks."""
+
+    page: int
+    kind: str  # its class: Heading, Text, Table, ...
+    lines: int  # a paragraph's lines; 0 for anything else
+    continued: bool  # a paragraph's part carried over from the page before
+
+
+def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None,
+        placed: list[Placed] | None = None) -> bytes:
     """The rulebook as a PDF on `paper`; `booklet` gives half-size pages, for imposing.
 
     The contents page needs the pages its headings land on, so platypus lays the book out
     again until they stop changing: twice from nothing. `contents` (a file) keeps the last
     build's entries; starting from them, a book whose headings did not move is laid out once.
     The bytes are the same either way: the last pass always draws the entries it confirms.
+    `placed`, if given, receives where the last pass put each flowable.
     """
     page = BOOKLET_PAGES[paper] if booklet else PAGES[paper]
     st = markup.styles(book.accent)
@@ -107,7 +120,7 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
     if contents is not None and tocs:
         rlinternals.set_contents_entries(tocs[0], _kept_entries(contents))
     out = io.BytesIO()
-    doc = _Doc(out, book, page, st)
+    doc = _Doc(out, book, page, st, placed)
     doc.multiBuild(story)
     if contents is not None and tocs:
         atomic_write(contents, json.dumps(rlinternals.contents_entries(tocs[0])).encode())
@@ -127,13 +140,13 @@ def _kept_entries(path: Path) -> list[tuple]:
 
 
 class _Doc(BaseDocTemplate):
-    def __init__(self, out, book: Book, page, st: markup.Styles):
+    def __init__(self, out, book: Book, page, st: markup.Styles, placed: list[Placed] | None = None):
         margin = 16 * MM if page[0] > 420 else 12 * MM
         super().__init__(out, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin + 4 * MM,
                          bottomMargin=margin + 2 * MM, title=f"{book.title}: rules", author="Spellpress",
                          creator="Spellpress", invariant=1,
                          initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
-        self.book, self.st = book, st
+        self.book, self.st, self.placed = book, st, placed
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
         cover = Frame(self.leftMargin, self.bottomMargin, self.width, self.height * 0.01, id="cover")
         self.addPageTemplates([
@@ -141,14 +154,22 @@ class _Doc(BaseDocTemplate):
             PageTemplate("body", [frame], onPage=self._page),
         ])
 
+    def beforeDocument(self):
+        if self.placed is not None:
+            self.placed.clear()  # a layout pass begins: only the last one's places count
+
     def afterFlowable(self, flowable):
         if isinstance(flowable, markup.Heading):
             self.notify("TOCEntry", (flowable.level, flowable.getPlainText(), self.page))
+        if self.placed is not None:
+            text = isinstance(flowable, markup.Text)
+            self.placed.append(Placed(self.page, type(flowable).__name__,
+                                      len(flowable.blPara.lines) if text else 0, text and flowable.continued))
 
     def _page(self, canvas, doc):
         w, h = self.pagesize
         canvas.saveState()
-        canvas.setFillColor(self.st.accent)
+        canvas.setFillColor(self.st.accent_text)
         canvas.setFont(fonts.pdf_name("bold"), 8)
         canvas.drawString(self.leftMargin, h - self.topMargin + 8 * MM, self.book.title)
         canvas.setStrokeColor(self.st.accent)
@@ -162,9 +183,10 @@ class _Doc(BaseDocTemplate):
     def _cover(self, canvas, doc):
         w, h = self.pagesize
         canvas.saveState()
-        canvas.setFillColor(colors.HexColor(self.book.cover))
+        cover = colors.HexColor(self.book.cover)
+        canvas.setFillColor(cover)
         canvas.rect(0, 0, w, h, stroke=0, fill=1)
-        canvas.setFillColor(colors.white)
+        canvas.setFillColor(markup.readable(colors.white, cover))
         size = 40 if w > 420 else 28
         canvas.setFont(fonts.pdf_name("bold"), size)
         canvas.drawCentredString(w / 2, h * 0.78, self.book.title)
@@ -184,6 +206,7 @@ class _Doc(BaseDocTemplate):
             _clip_to_trim(canvas, face)
             draw_face(canvas, face)
             canvas.restoreState()
+        canvas.setFillColor(markup.readable(colors.white, cover))  # the cards drew in their own colours
         canvas.setFont(fonts.pdf_name("regular"), 8)
         canvas.drawCentredString(w / 2, 10 * MM, "Rules · made with Spellpress")
         canvas.restoreState()
@@ -207,19 +230,129 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return lines + ([line] if line else [])
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One part's label and the line from the part to it, in the figure's points (y up, the
+    card's trim corner at the bottom left)."""
+
+    label: str
+    anchor: tuple[float, float]  # the dot on the part
+    path: tuple[tuple[float, float], ...]  # the anchor, the elbow right of the card, the label's end
+    baseline: tuple[float, float]  # where the label's text starts
+    text_box: Box
+
+
+LABEL_FONT, LABEL_SIZE = "bold", 9.0
+_GAP = 1.6  # points between a leader and any text, and between an anchor and the text it follows
+_SPACING = 1.4 * MM  # least distance between two leaders' runs across the card
+
+
+def text_boxes(drawing: Drawing) -> list[Box]:
+    """Every line of text on the card, as the box its glyphs fill."""
+    from .displaylist import Text
+
+    height = drawing.height * MM
+    out = []
+    for item in drawing.items:
+        if isinstance(item, Text) and item.text.strip():
+            up, down = _extent(item.font, item.size)
+            x, y = item.x * MM, height - item.y * MM
+            out.append((x, y - down, x + fonts.width(item.text, item.font, item.size) * MM, y + up))
+    return out
+
+
+def _extent(font: str, size: float) -> tuple[float, float]:
+    """How far a font's glyphs reach above and below the baseline, in points."""
+    from reportlab.pdfbase import pdfmetrics
+
+    face = pdfmetrics.getFont(fonts.pdf_name(font)).face
+    return face.ascent * size / 1000, -face.descent * size / 1000
+
+
+def leaders(sample: Sample, label_x: float, bottom: float, top: float) -> list[Leader]:
+    """Where each part's leader runs: from a dot on the part straight right, between the card's
+    lines of text, to an elbow past the card's edge, then to its label in a column at `label_x`
+    (labels kept between `bottom` and `top`). A run is clear of every text it passes (a text
+    part's dot sits just after its own line); runs are at least _SPACING apart, and labels are
+    in the order of their runs, so no two leaders cross."""
+    d = sample.drawing
+    card_w, card_h = d.width * MM, d.height * MM
+    elbow = card_w + 4 * MM
+    texts = text_boxes(d)
+    taken: list[float] = []
+    found: dict[str, tuple[float, float]] = {}
+    parts = sorted(sample.parts, key=lambda p: p[1][1])
+    # first the parts that can be pointed at just after a line of their own text, then the
+    # rest, between them: a title's dot is not pushed off its line by a badge beside it
+    for own_lines_only in (True, False):
+        for label, (x, y, w, h) in parts:
+            if label in found:
+                continue
+            box = (x * MM, card_h - (y + h) * MM, (x + w) * MM, card_h - y * MM)
+            at = _anchor(box, texts, taken, own_lines_only)
+            if at is not None:  # else no clear way out of it: better unlabelled than struck through
+                taken.append(at[1])
+                found[label] = at
+    anchors = list(found.items())
+    anchors.sort(key=lambda a: -a[1][1])
+    up, down = _extent(LABEL_FONT, LABEL_SIZE)
+    middle = (up - down) / 2  # a label's middle above its baseline
+    line = LABEL_SIZE * 1.45
+    bases = [ay - middle for _, (_, ay) in anchors]
+    for i in range(1, len(bases)):  # top down, each at least a line below the one above
+        bases[i] = min(bases[i], bases[i - 1] - line)
+    if bases and bases[-1] - down < bottom:  # then bottom up, back inside
+        bases[-1] = bottom + down
+        for i in range(len(bases) - 2, -1, -1):
+            bases[i] = max(bases[i], bases[i + 1] + line)
+    out = []
+    for (label, (ax, ay)), base in zip(anchors, bases):
+        base = min(base, top - up)
+        width = fonts.width(label, LABEL_FONT, LABEL_SIZE) * MM
+        path = ((ax, ay), (elbow, ay), (label_x - 2 * MM, base + middle))
+        out.append(Leader(label, (ax, ay), path, (label_x, base), (label_x, base - down, label_x + width, base + up)))
+    return out
+
+
+def _anchor(box: Box, texts: list[Box], taken: list[float], own_lines_only: bool = False) -> tuple[float, float] | None:
+    """A point on the part from which a line straight to the right meets no text: at the height
+    of one of the part's own lines, just after it, else (unless `own_lines_only`) at the height
+    nearest the part's middle where the way is clear; across the part's middle, or after any
+    text there."""
+    x0, y0, x1, y1 = box
+    own = [t for t in texts if x0 - 1 <= (t[0] + t[2]) / 2 <= x1 + 1 and y0 - 1 <= (t[1] + t[3]) / 2 <= y1 + 1]
+    middle = (y0 + y1) / 2
+    heights = sorted(((t[1] + t[3]) / 2 for t in own), key=lambda y: abs(y - middle))
+    if not own_lines_only:
+        heights += [middle + sign * k * 0.5 for k in range(int((y1 - y0) / 2 / 0.5) + 1) for sign in (1, -1)]
+    for y in heights:
+        if not y0 < y < y1 or any(abs(y - t) < _SPACING for t in taken):
+            continue
+        crossed = [t for t in texts if t[1] - _GAP < y < t[3] + _GAP]
+        after = max((t[2] for t in crossed), default=None)
+        ax = (x0 + x1) / 2
+        if after is not None:
+            ax = max(ax, after + _GAP)
+        if ax <= x1 - 0.5:
+            return ax, y
+    return None
+
+
 class _SampleFlowable(Flowable):
-    """The card at actual size, its parts named with leader lines."""
+    """The card at actual size, its parts named with leader lines (see `leaders`)."""
 
     def __init__(self, sample: Sample, st: markup.Styles):
         super().__init__()
         self.sample, self.st = sample, st
         d = sample.drawing
         self.card_w, self.card_h = d.width * MM, d.height * MM
-        self.width_needed = self.card_w + 70 * MM
         self.height_needed = self.card_h + 6 * MM
+        self.leaders = leaders(sample, self.card_w + 14 * MM, -3 * MM, self.card_h + 3 * MM)
 
     def wrap(self, available_width, available_height):
-        self.available = available_width
         return available_width, self.height_needed
 
     def draw(self):
@@ -231,22 +364,23 @@ class _SampleFlowable(Flowable):
         _clip_to_trim(c, d)
         draw_face(c, d)
         c.restoreState()
-        label_x = self.card_w + 14 * MM
-        parts = sorted(self.sample.parts, key=lambda p: p[1][1])
-        step = self.card_h / max(len(parts), 1)
-        c.setFont(fonts.pdf_name("bold"), 9)
-        for i, (label, (x, y, w, h)) in enumerate(parts):
-            tx, ty = (x + w / 2) * MM, self.card_h - (y + h / 2) * MM
-            ly = self.card_h - (i + 0.5) * step
-            c.setStrokeColor(self.st.accent)
+        c.setFont(fonts.pdf_name(LABEL_FONT), LABEL_SIZE)
+        c.setStrokeColor(self.st.accent)
+        c.setLineWidth(LEADER_WIDTH)
+        for leader in self.leaders:
             c.setFillColor(self.st.accent)
-            c.setLineWidth(0.6)
-            c.line(tx, ty, self.card_w + 4 * MM, ty)
-            c.line(self.card_w + 4 * MM, ty, label_x - 2 * MM, ly)
-            c.circle(tx, ty, 1.1, stroke=0, fill=1)
-            c.setFillColor(colors.HexColor("#231f1a"))
-            c.drawString(label_x, ly - 3, label)
+            path = c.beginPath()
+            path.moveTo(*leader.path[0])
+            for point in leader.path[1:]:
+                path.lineTo(*point)
+            c.drawPath(path, stroke=1, fill=0)
+            c.circle(*leader.anchor, 1.1, stroke=0, fill=1)
+            c.setFillColor(markup.INK)
+            c.drawString(*leader.baseline, leader.label)
         c.restoreState()
+
+
+LEADER_WIDTH = 0.6  # points; the figure's leaders are told apart from the card's lines by it
 
 
 def impose(pdf_bytes: bytes, paper: str) -> bytes:

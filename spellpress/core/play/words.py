@@ -1,4 +1,7 @@
-"""The words of the table's log: lists, plurals and signed numbers written one way everywhere."""
+"""Words written one way everywhere: lists, plurals, ordinals and signed numbers, in the table's
+log and (as jinja2 filters, `{{ n | ordinal }}`, `{{ n | plural("card") }}`, `{{ n | part }}`)
+in every rule text, card text and rulebook template, so that no text builds a suffix by hand
+and gets '2th' or '1 cards'."""
 
 from __future__ import annotations
 
@@ -12,7 +15,21 @@ def and_(words: list[str]) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 card', '2 cards', '0 cards'; `many` for a word whose plural is not word + s. In a
+    phrase ('element card') the last word takes the s."""
     return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 101st, 111th."""
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def part(n: int) -> str:
+    """The share one of `n` equal parts is, as a sentence says it: half, a third, a quarter, 1/5."""
+    return {1: "all", 2: "half", 3: "a third", 4: "a quarter"}.get(n, f"1/{n}")
 
 
 def signed(n: int) -> str:
@@ -20,6 +37,7 @@ def signed(n: int) -> str:
 
 
 ARROW = "\N{RIGHTWARDS ARROW}"
+FILTERS = {"ordinal": ordinal, "plural": plural, "part": part}  # for texts and templates (core/ruletext.py)
 
 
 def plain_text(text: str, elements: list[str]) -> str:

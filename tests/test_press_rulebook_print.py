@@ -1,0 +1,296 @@
+"""Rulebooks that print well: the figure's leaders cross no text and no other leader, every
+text can be read against what is behind it, and no page holds a stray line or two."""
+
+from dataclasses import dataclass
+
+import pytest
+from pypdf import PdfReader
+
+from spellpress.press import fonts, rulebook
+from spellpress.press.build import build
+from spellpress.press.options import Options
+from spellpress.press.plan import plan
+
+MM = 72 / 25.4
+SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
+PDFS = ["rulebook-a4.pdf", "rulebook-letter.pdf", "rulebook-a4-booklet.pdf", "rulebook-letter-booklet.pdf"]
+
+
+@pytest.fixture(scope="module")
+def books(cards_dir):
+    """Each game's Book, as the build makes it."""
+    jobs = plan(Options(cards=cards_dir, templates=cards_dir.parent / "templates", kinds=("rulebook",), progress=False))
+    return {job.book.title: job.book for group in jobs for job in group if hasattr(job, "book")}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, cards_dir):
+    out = tmp_path_factory.mktemp("books")
+    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, kinds=("rulebook",),
+                  booklet=True, progress=False))
+    return out
+
+
+# -- geometry
+
+
+def _crosses_box(a, b, box, pad=0.0) -> bool:
+    """Whether the segment a-b passes through the box (x0, y0, x1, y1), grown by `pad`."""
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+            if t0 > t1:
+                return False
+    return True
+
+
+def _cross(o, a, b) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _segments_meet(a, b, c, d) -> bool:
+    """Whether two segments touch or cross."""
+    d1, d2, d3, d4 = _cross(c, d, a), _cross(c, d, b), _cross(a, b, c), _cross(a, b, d)
+    if ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)) and 0 not in (d1, d2, d3, d4):
+        return True
+    for p, q, r, side in ((c, d, a, d1), (c, d, b, d2), (a, b, c, d3), (a, b, d, d4)):
+        if side == 0 and min(p[0], q[0]) <= r[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= r[1] <= max(p[1], q[1]):
+            return True
+    return False
+
+
+def leader_problems(paths: list[list[tuple[float, float]]], texts: list[tuple[float, float, float, float]]) -> list[str]:
+    """Each leader (a polyline) that runs over a text box or meets another leader."""
+    problems = []
+    segments = [[(p[i], p[i + 1]) for i in range(len(p) - 1)] for p in paths]
+    for n, path in enumerate(segments):
+        for a, b in path:
+            for box in texts:
+                if _crosses_box(a, b, box):
+                    problems.append(f"leader {n} {a}->{b} crosses text {box}")
+            for m, other in enumerate(segments):
+                if m != n and any(_segments_meet(a, b, c, d) for c, d in other):
+                    problems.append(f"leader {n} {a}->{b} meets leader {m}")
+    return problems
+
+
+def test_the_checks_see_a_crossing():
+    assert _crosses_box((0, 5), (10, 5), (4, 4, 6, 6)) and not _crosses_box((0, 7), (10, 7), (4, 4, 6, 6))
+    assert _segments_meet((0, 0), (10, 10), (0, 10), (10, 0)) and not _segments_meet((0, 0), (10, 0), (0, 1), (10, 2))
+    assert leader_problems([[(0, 0), (10, 10)], [(0, 10), (10, 0)]], []) != []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_figures_leaders_cross_no_text_and_no_other_leader(books, games, slug):
+    book = books[games[slug].title]
+    for card, sample in book.samples:
+        flow = rulebook._SampleFlowable(sample, None)
+        routed = flow.leaders
+        assert sorted(leader.label for leader in routed) == sorted(label for label, _ in sample.parts), card
+        texts = rulebook.text_boxes(sample.drawing) + [leader.text_box for leader in routed]
+        assert leader_problems([list(leader.path) for leader in routed], texts) == []
+        for leader in routed:  # each dot is on its own part
+            (x, y, w, h) = dict(sample.parts)[leader.label]
+            ax, ay = leader.anchor
+            assert x * MM <= ax <= (x + w) * MM and flow.card_h - (y + h) * MM <= ay <= flow.card_h - y * MM
+
+
+# -- reading the PDF
+
+
+@dataclass
+class PageInk:
+    texts: list[tuple[str, tuple[float, float, float, float], tuple[float, ...]]]  # text, box, fill colour
+    strokes: list[tuple[float, tuple[float, ...], list[tuple[float, float]]]]  # line width, colour, points
+    fills: list[tuple[int, tuple[float, float, float, float], tuple[float, ...]]]  # when, rectangle, colour
+    shows: list[tuple[int, tuple[float, float], tuple[float, ...]]]  # when, where a text starts, its colour
+
+
+_FACES = {"Roman": "regular", "Bold": "bold", "Oblique": "italic", "BoldOblique": "bold-italic"}
+
+
+def _apply(m, x, y):
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def read_page(page) -> PageInk:
+    """The page's text boxes (with their fill colour), stroked paths and filled rectangles, in
+    page coordinates, as its content stream draws them."""
+    ink = PageInk([], [], [], [])
+    state = {"w": 1.0, "RG": (0.0,), "rg": (0.0,), "path": [], "rects": []}
+    stack = []
+
+    def before(op, args, cm, tm):
+        if op in (b"Tj", b"TJ", b"'", b'"'):
+            ink.shows.append((len(ink.shows) + len(ink.fills), _apply(cm, tm[4], tm[5]), state["rg"]))
+        elif op == b"q":
+            stack.append(dict(state, path=list(state["path"])))
+        elif op == b"Q" and stack:
+            state.update(stack.pop())
+        elif op == b"w":
+            state["w"] = float(args[0])
+        elif op in (b"RG", b"G"):
+            state["RG"] = tuple(float(a) for a in args)
+        elif op in (b"rg", b"g"):
+            state["rg"] = tuple(float(a) for a in args)
+        elif op == b"m":
+            state["path"] = [[_apply(cm, float(args[0]), float(args[1]))]]
+        elif op == b"l" and state["path"]:
+            state["path"][-1].append(_apply(cm, float(args[0]), float(args[1])))
+        elif op == b"re":
+            x, y, w, h = (float(a) for a in args)
+            (ax, ay), (bx, by) = _apply(cm, x, y), _apply(cm, x + w, y + h)
+            state["rects"].append((min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+        elif op in (b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"n"):
+            if op in (b"S", b"s", b"B", b"B*", b"b", b"b*"):
+                ink.strokes += [(state["w"], state["RG"], p) for p in state["path"]]
+            if op in (b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"):
+                ink.fills += [(len(ink.shows) + len(ink.fills), r, state["rg"]) for r in state["rects"]]
+            state["path"], state["rects"] = [], []
+
+    def text(t, cm, tm, font, size):
+        if not t.strip() or font is None:
+            return
+        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        x, y = _apply(cm, tm[4], tm[5])
+        scale = (cm[0] * tm[0]) or 1.0
+        size *= abs(scale)
+        up, down = rulebook._extent(face, size)
+        ink.texts.append((t.strip(), (x, y - down, x + fonts.width(t.strip(), face, size) * MM, y + up), state["rg"]))
+
+    page.extract_text(visitor_operand_before=before, visitor_text=text)
+    return ink
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("name", PDFS)
+def test_in_the_pdf_no_leader_crosses_text_or_another_leader(built, books, games, slug, name):
+    book = books[games[slug].title]
+    accent = tuple(round(v, 3) for v in rulebook.colors.HexColor(book.accent).rgb())
+    labels = {label for _, sample in book.samples for label, _ in sample.parts}
+    found = 0
+    for page in PdfReader(built / slug / name).pages:
+        ink = read_page(page)
+        paths = [pts for width, colour, pts in ink.strokes
+                 if width == rulebook.LEADER_WIDTH and tuple(round(v, 3) for v in colour) == accent and len(pts) > 1]
+        if not paths:
+            continue
+        found += len(paths)
+        assert leader_problems(paths, [box for _, box, _ in ink.texts]) == [], name
+        assert labels <= {t for t, _, _ in ink.texts}
+    assert found == sum(len(sample.parts) for _, sample in book.samples)
+
+
+# -- contrast
+
+
+def _colour(values: tuple[float, ...]):
+    from reportlab.lib import colors
+
+    return colors.Color(*values) if len(values) == 3 else colors.Color(values[0], values[0], values[0])
+
+
+def contrast_problems(page) -> list[str]:
+    """Each text drawn in a colour that reads below 4.5:1 against the last rectangle filled
+    under where it starts (the white page if none)."""
+    from spellpress.press.markup import PAPER, contrast
+
+    ink = read_page(page)
+    problems = []
+    for when, (x, y), colour in ink.shows:
+        under = [c for w, (x0, y0, x1, y1), c in ink.fills if w < when and x0 <= x + 1 <= x1 and y0 <= y + 2 <= y1]
+        background = _colour(under[-1]) if under else PAPER
+        ratio = contrast(_colour(colour), background)
+        if ratio < 4.5:
+            problems.append(f"text at ({x:.0f}, {y:.0f}) in {colour} on {background.rgb()}: {ratio:.2f}:1")
+    return problems
+
+
+def test_the_contrast_reading_sees_dark_on_dark(tmp_path):
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(tmp_path / "x.pdf"))
+    canvas.setFillColorRGB(0.2, 0.2, 0.3)
+    canvas.rect(0, 0, 200, 200, stroke=0, fill=1)
+    canvas.setFillColorRGB(0.3, 0.3, 0.5)
+    canvas.drawString(10, 10, "dark on dark")
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.drawString(10, 50, "white on dark")
+    canvas.setFillColorRGB(0.6, 0.6, 0.6)
+    canvas.drawString(300, 300, "grey on the page")
+    canvas.save()
+    problems = contrast_problems(PdfReader(tmp_path / "x.pdf").pages[0])
+    assert len(problems) == 2 and "(10, 10)" in problems[0] and "(300, 300)" in problems[1]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_text_of_the_rulebook_reads_against_its_background(books, games, slug, monkeypatch, tmp_path):
+    """Every text the book sets (headings, tables' headers and cells with their element names,
+    lists, contents, labels, cover): the cards it shows are drawn by the card renderer and
+    are left out here."""
+    import io
+
+    from spellpress.press.markup import PAPER, ROWS, contrast, readable, styles
+
+    book = books[games[slug].title]
+    monkeypatch.setattr(rulebook, "draw_face", lambda canvas, face: None)
+    for paper in ("a4", "letter"):
+        reader = PdfReader(io.BytesIO(rulebook.pdf(book, paper)))
+        problems = [f"p{n + 1} {p}" for n, page in enumerate(reader.pages) for p in contrast_problems(page)]
+        assert problems == [], problems[:5]
+    st = styles(book.accent)
+    for name, colour in book.element_colors:  # an element named in a table's header, in its rows, on the page
+        for on in ((st.accent,), ROWS, (PAPER,)):
+            assert all(contrast(readable(rulebook.colors.HexColor(colour), *on), b) >= 4.5 for b in on), name
+
+
+# -- page breaks
+
+
+def body_lines(page) -> int:
+    """The lines of text a page's body holds: its distinct baselines, the running head and
+    the page number left out."""
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    margin = (16 if width > 420 else 12) * MM  # as rulebook._Doc sets its frame
+    ys = sorted(y for _, (x, y), _ in read_page(page).shows if margin + 2 * MM - 1 < y < height - margin - 4 * MM + 1)
+    return sum(1 for i, y in enumerate(ys) if i == 0 or y - ys[i - 1] > 3)  # a contents line's dots sit a little apart
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", [("a4", False), ("letter", False), ("a4", True), ("letter", True)])
+def test_no_page_holds_a_stray_line_or_ends_with_a_heading(books, games, slug, paper, booklet):
+    import io
+    from collections import defaultdict
+
+    placed: list[rulebook.Placed] = []
+    reader = PdfReader(io.BytesIO(rulebook.pdf(books[games[slug].title], paper, booklet, placed=placed)))
+    pages = defaultdict(list)
+    for p in placed:
+        if p.kind not in ("CondPageBreak", "PageBreak", "Spacer"):
+            pages[p.page].append(p)
+    for number, on_page in pages.items():
+        first, last = on_page[0], on_page[-1]
+        assert not (first.continued and first.lines < 2), (number, "begins with a paragraph's last line")
+        assert last.kind != "Heading", (number, "ends with a heading")
+    for number, page in enumerate(reader.pages[1:], start=2):  # the cover holds no body text
+        assert body_lines(page) >= 3, (number, "holds only one or two lines")
+
+
+def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
+    """Spellchamber's A4 booklet's contents, set at full size, spill 'Designer's note...16'
+    alone onto its page 3, as issue 14 saw."""
+    from spellpress.press import markup
+
+    monkeypatch.setattr(markup._Contents, "FIT", 1.0)
+    reader = PdfReader(__import__("io").BytesIO(rulebook.pdf(books[games["spellchamber"].title], "a4", True)))
+    assert min(body_lines(page) for page in reader.pages[1:]) < 3
