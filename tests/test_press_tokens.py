@@ -117,6 +117,15 @@ def test_token_decks_print_as_small_pieces_with_cut_lines(built, games, slug, pa
                 assert 6.35 - 1e-6 <= px and 6.35 - 1e-6 <= py
 
 
+def test_the_token_sheets_are_known_as_the_tokens_kinds(built):
+    from spellpress.press import kinds
+    from spellpress.press.papers import PAPER_NAMES
+
+    for paper in ("a4", "letter"):
+        assert (built / "sorcerer-duel" / f"tokens-{paper}.pdf").is_file()
+        assert kinds.owner(f"tokens-{paper}.pdf", PAPER_NAMES) == ("tokens", paper)
+
+
 def test_counts_in_the_yaml_decide_how_many_pieces_print(tmp_path, cards_dir):
     cards = tmp_path / "cards"
     shutil.copytree(cards_dir / "sorcerer-duel", cards / "sorcerer-duel")

@@ -132,9 +132,12 @@ def load(game: Game, templates: Path, icons: IconSet) -> Mat:
     w, h = spec.size
     try:
         zones = [painter.zone(zone) for zone in spec.zones]
-        seats = _seats(game, spec, painter)
     except ValueError as exc:
         raise ValidationFailed([doc.problem(("zones",), str(exc))]) from None
+    try:
+        seats = _seats(game, spec, painter)
+    except ValueError as exc:
+        raise ValidationFailed([doc.problem(("seat",), str(exc))]) from None
     problems += _check_room(spec, zones, seats, doc)
     if problems:
         raise ValidationFailed(problems)
@@ -203,7 +206,7 @@ def _seats(game: Game, spec: MatSpec, painter: _Painter) -> tuple[Seat, ...]:
     for n, edge in enumerate(edges):
         k, i = edges.count(edge), edges[:n].count(edge)
         along = (i + 0.5) / k
-        near, far = seat.inset, seat.inset + seat.h  # the seat's near and far edge from the mat's edge
+        far = seat.inset + seat.h  # the seat's far edge, from the mat's edge
         if edge == "bottom":
             origin, u, v = (w * along - seat.w / 2, h - far), (1, 0), (0, 1)
         elif edge == "top":
@@ -212,7 +215,6 @@ def _seats(game: Game, spec: MatSpec, painter: _Painter) -> tuple[Seat, ...]:
             origin, u, v = (far, h * along - seat.w / 2), (0, 1), (-1, 0)
         else:
             origin, u, v = (w - far, h * (1 - along) + seat.w / 2), (0, -1), (1, 0)
-        assert near >= 0
         items = tuple(item for zone in seat.zones for item in painter.zone(zone, n))
         seats.append(Seat(Drawing(seat.w, seat.h, 0.0, items), origin, u, v))
     return tuple(seats)
@@ -334,7 +336,7 @@ class _Painter:
         cx, cy = z.x + w / 2, z.y + h / 2 + 1
         out: list[Primitive] = [Rect(z.x, z.y, w, h, fill=self.color(z.fill), stroke=self.color("accent"), width=0.6, radius=3)]
         out += self.label(z.label or deck.name, cx, z.y + 7, 10)
-        out += self.label(f"{deck.name}, {deck.total} tokens" if z.label else f"{deck.total} tokens",
+        out += self.label(f"{deck.name}, {deck.total} tokens in all" if z.label else f"{deck.total} tokens",
                           cx, z.y + h - 4, 8, font="italic", color="muted")
         if deck.token.shape == "round":
             out.append(Ellipse(cx, cy, size / 2, size / 2, stroke=self.color("accent"), width=0.4))
