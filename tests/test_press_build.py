@@ -222,7 +222,7 @@ def test_every_file_a_kind_lists_is_known_as_its_own(workspace):
     o = options(workspace, booklet=True)
     [game_plan], _ = plan(o)
     game = GameBuild(game_plan, o, {}, libraries.versions, Report())
-    for kind in kinds.REGISTRY.values():
+    for kind in [k for k in kinds.REGISTRY.values() if k.name != "tokens"]:  # the game has no tokens: test_press_tokens.py
         listed = kind.outputs(game)
         assert listed and {kinds.owner(output.rel, PAPER_NAMES)[0] for output in listed} == {kind.name}
     assert kinds.owner("cards-fold-letter.pdf", PAPER_NAMES) == ("fold", "letter")

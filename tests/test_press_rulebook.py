@@ -6,14 +6,12 @@ import shutil
 import time
 
 import pytest
-import yaml
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from pdf_checks import fonts, syntax_problems
 from spellpress.cli import main
 from spellpress.core import ValidationFailed
-from spellpress.press import markup, playmat
+from spellpress.press import markup
 from spellpress.press.build import build
 from spellpress.press.options import Options
 from spellpress.press.plan import plan
@@ -88,47 +86,6 @@ def test_the_booklet_imposes_two_pages_a_sheet_in_saddle_stitch_order(built):
     assert round(float(first.mediabox.width) / MM) == 297 and round(float(first.mediabox.height) / MM) == 210
     plain = PdfReader(built / "spellchamber" / "rulebook-a4.pdf")
     assert len(book.pages) * 2 >= len(plain.pages) and len(book.pages) % 2 == 0
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_the_playmat_is_full_size_and_names_every_deck(built, games, cards_dir, slug):
-    reader = PdfReader(built / slug / "playmat.pdf")
-    page = reader.pages[0]
-    assert [round(float(v) / MM, 1) for v in page.mediabox[2:]] == [609.6, 355.6]
-    text = page.extract_text()
-    layout = yaml.safe_load((cards_dir.parent / "templates" / "playmat" / f"{slug}.yaml").read_text())
-    for deck in games[slug].decks.values():
-        if deck.id not in layout.get("off_mat", []):  # kept in hand: quick-reference cards
-            assert deck.name in text and f"{deck.total} cards" in text
-
-
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_playmat_tiles_put_back_together_cover_it_with_the_stated_overlap(built, paper):
-    reader = PdfReader(built / "magicka-mayhem" / f"playmat-tiled-{paper}.pdf")
-    regions = []
-    for page in reader.pages[1:]:  # the first page is the map
-        clip, at = None, None
-        for operands, op in ContentStream(page.get_contents(), reader).operations:
-            if op == b"re" and clip is None:
-                clip = [float(v) for v in operands]
-            elif op == b"cm" and clip is not None and at is None:
-                at = float(operands[4]), float(operands[5])
-        x, y, w, h = clip
-        # the mat's own coordinates of the clipped region (mm from its top left)
-        mat_x = (x - at[0]) / MM
-        mat_top = 355.6 - ((y + h) - at[1]) / MM
-        regions.append((round(mat_x, 2), round(mat_top, 2), round(w / MM, 2), round(h / MM, 2)))
-        assert x / MM >= 6.35 - 1e-6 and (x + w) / MM <= float(page.mediabox.width) / MM - 6.35 + 1e-6
-    xs = sorted({r[0] for r in regions})
-    ys = sorted({r[1] for r in regions})
-    w, h = regions[0][2], regions[0][3]
-    assert xs[0] == 0 and ys[0] == 0
-    assert round(xs[-1] + w, 1) == 609.6 and round(ys[-1] + h, 1) == 355.6
-    for a, b in zip(xs, xs[1:]):
-        assert round(a + w - b, 2) == playmat.OVERLAP
-    for a, b in zip(ys, ys[1:]):
-        assert round(a + h - b, 2) == playmat.OVERLAP
-    assert len(regions) == len(xs) * len(ys)
 
 
 def test_fonts_embedded_and_files_sound(built):

@@ -205,6 +205,13 @@ class _GameLoader:
                 if t not in spec.card_types:
                     hint = did_you_mean(t, spec.card_types) or f"; the card types are {one_of(spec.card_types)}"
                     self.problems.append(doc.problem(("decks", deck_id, "types", i), f"unknown card type '{t}'{hint}"))
+            shows = deck.token.shows if deck.token else None
+            for t in deck.types:
+                ctype = spec.card_types.get(t)
+                if shows and ctype is not None and shows not in ctype.fields:
+                    hint = did_you_mean(shows, ctype.fields) or f"; its fields are {one_of(ctype.fields) or 'none'}"
+                    self.problems.append(doc.problem(("decks", deck_id, "token", "shows"),
+                                                     f"a token shows one of its card type's fields: '{t}' has no field '{shows}'{hint}"))
 
     # -- cards
 
@@ -399,7 +406,7 @@ class _GameLoader:
                     fields[fname] = text or ""
             rendered.append(dataclasses.replace(card, fields=types.MappingProxyType(fields)))
         deck = spec.decks[deck_id]
-        return Deck(deck_id, deck.name, deck.back, deck.types, tuple(rendered))
+        return Deck(deck_id, deck.name, deck.back, deck.types, tuple(rendered), deck.token)
 
     def _render_rules(self, spec: RulesFile, doc: Document, context: dict[str, Any]) -> tuple[RuleSection, ...]:
         self._unique([s.id for s in spec.rules], doc, ("rules",), "id", "section id")

@@ -150,12 +150,36 @@ class CardTypeSpec(Model):
         return fields
 
 
+TOKEN_MM = (16.0, 25.0)  # the size of a punch-out token, across (GUIDE section 2)
+
+
+class TokenSpec(Model):
+    """A deck whose cards are tokens (counters, chits): small punch-out pieces of `size_mm`
+    across, round or square, not poker cards. `shows`: the card field printed large on each
+    piece (a health token's value), if any."""
+
+    size_mm: Annotated[float, pydantic.Strict()]
+    shape: Literal["round", "square"]
+    shows: FieldName | None = None
+
+    @pydantic.field_validator("size_mm")
+    @classmethod
+    def _token_sized(cls, size: float) -> float:
+        low, high = TOKEN_MM
+        if not low <= size <= high:
+            raise ValueError(f"a token is {low:g} to {high:g} mm across (a piece to punch out, GUIDE section 2), "
+                             f"got {size:g}: write a size from {low:g} to {high:g}, 20 for instance")
+        return size
+
+
 class DeckSpec(Model):
-    """A deck; its cards are of `types`, the first being the default for a card with no `type`."""
+    """A deck; its cards are of `types`, the first being the default for a card with no `type`.
+    A deck with `token` prints as punch-out pieces instead of cards."""
 
     name: Text
     back: Text
     types: tuple[Ident, ...] = Field(min_length=1)
+    token: TokenSpec | None = None
 
 
 class DecksFile(Model):
@@ -252,6 +276,7 @@ class Deck:
     back: str
     types: tuple[str, ...]
     cards: tuple[Card, ...]
+    token: TokenSpec | None = None  # set: its cards print as punch-out tokens, not as cards
 
     @property
     def unique(self) -> int:

@@ -108,6 +108,7 @@ _MESSAGES = {
     "int_parsing": "expected a whole number, got {got}",
     "int_from_float": "expected a whole number, got {got}",
     "string_type": "expected text, got {got}{quote}",
+    "float_type": "expected a number, got {got}{quote}",
     "bool_type": "expected true or false, got {got}",
     "model_type": "expected a mapping (key: value lines), got {got}",
     "model_attributes_type": "expected a mapping (key: value lines), got {got}",

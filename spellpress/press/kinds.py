@@ -108,7 +108,7 @@ def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
     p = game.plan
     cards, faces, forms = [], [RENDERER_VERSION], set()
     for deck in p.game.decks.values():
-        for card in deck.cards:
+        for card in deck.cards if deck.token is None else ():  # tokens print on their own sheet (kind 'tokens')
             front, back = p.fronts[card.id], p.backs[card.id]
             pair = [sheets.Face(f.key, f.drawing, game.form_key(f)) for f in (front, back)]
             cards += [sheets.SheetCard(*pair, deck.name)] * card.count
@@ -139,9 +139,16 @@ def printshop(game: GameBuild) -> list[Output]:
 
 @kind("png", ("png/*.png",), IMAGES)
 def png(game: GameBuild) -> list[Output]:
+    """Each card's faces; a token's PNG is its punch-out piece (its size, with 1/8 in bleed),
+    and a token deck, printed one-sided, has no back."""
+    from .faces import value_bytes
     from .jobs import FacePng
 
-    return [Output(f"png/{face.key}.png", face.hash, RASTER, FacePng(face.drawing)) for face in game.faces()]
+    pieces = {piece.card: piece.drawing for deck in game.plan.tokens for piece in deck.pieces}
+    backs = {f"back-{deck.id}" for deck in game.plan.tokens}
+    return [Output(f"png/{face.key}.png", face.hash, RASTER, FacePng(face.drawing)) for face in game.faces()
+            if face.key not in pieces and face.key not in backs] + [
+        Output(f"png/{card}.png", _hash(value_bytes(drawing)), RASTER, FacePng(drawing)) for card, drawing in pieces.items()]
 
 
 @kind("tts", ("tts/*",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
@@ -150,7 +157,7 @@ def tts(game: GameBuild) -> list[Output]:
     from .jobs import Copied, Given
 
     p, outputs, index = game.plan, [], []
-    for deck in p.game.decks.values():
+    for deck in [d for d in p.game.decks.values() if d.token is None]:  # tokens are no deck of cards
         slots = [card for card in deck.cards for _ in range(card.count)]
         back = p.deck_backs[deck.id]
         hidden = game.thumb(back)
@@ -234,6 +241,18 @@ def playmats(game: GameBuild) -> list[Output]:
     key = _hash(RENDERER_VERSION.encode() + value_bytes(mat))
     return [Output("playmat.pdf", key, PDF, PlaymatPdf(mat, ""))] + [
         Output(f"playmat-tiled-{paper}.pdf", key, PDF, PlaymatPdf(mat, paper)) for paper in game.options.papers]
+
+
+@kind("tokens", ("tokens-{paper}.pdf",), PRINT)
+def tokens(game: GameBuild) -> list[Output]:
+    from .faces import RENDERER_VERSION, value_bytes
+    from .tokens import TokensPdf
+
+    decks, title = game.plan.tokens, game.plan.game.title
+    if not decks:
+        return []
+    key = _hash(RENDERER_VERSION.encode() + value_bytes((decks, title)))
+    return [Output(f"tokens-{paper}.pdf", key, PDF, TokensPdf(decks, paper, title)) for paper in game.options.papers]
 
 
 NAMES = tuple(REGISTRY)

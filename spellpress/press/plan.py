@@ -15,7 +15,7 @@ import jinja2
 
 from ..core import Game, ValidationFailed, load_games
 from ..core.problems import Problem, did_you_mean, display_path
-from . import fonts, markup, playmat, rulebook, templatelines
+from . import fonts, markup, playmat, rulebook, templatelines, tokens
 from .faces import RENDERER_VERSION, FaceMemo, FaceOut
 from .layout import Layouter
 from .options import Options
@@ -31,6 +31,7 @@ class GamePlan:
     deck_backs: dict[str, FaceOut] = field(default_factory=dict)  # deck id -> the deck's back
     book: rulebook.Book | None = None
     mat: playmat.Mat | None = None
+    tokens: tuple[tokens.TokenDeck, ...] = ()  # the decks that print as punch-out pieces
 
 
 def plan(options: Options, session: BuildSession | None = None) -> tuple[list[GamePlan], list[str]]:
@@ -78,6 +79,10 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                 p.mat = playmat.load(game, options.templates, icons)
             except ValidationFailed as failed:
                 problems += failed.problems
+        try:
+            p.tokens = tokens.lay_out(game, templates, icons)
+        except ValidationFailed as failed:
+            problems += failed.problems
         problems += layouter.problems
         warnings += layouter.warnings
         plans.append(p)
