@@ -121,8 +121,8 @@ def test_table_counters_belong_to_nobody(games):
         ({"type": "roll", "sides": 1}, "sides"),
         ({"type": "roll", "sides": 6, "count": 0}, "dice"),
         ({"type": "roll", "sides": 10**9}, "sides"),
-        ({"type": "cheat"}, "unknown action type"),
-        ({"type": "undo"}, "version"),
+        ({"type": "cheat"}, "reload the page"),
+        ({"type": "undo"}, "did not say what it saw"),
         ([], "object"),
     ],
 )
@@ -157,7 +157,7 @@ def test_a_stale_undo_is_refused(games):
     seen = t.version
     t.act({"type": "adjust", "player": 1, "counter": "points", "delta": -20}, by=1)
     before = t.state
-    with pytest.raises(Conflict, match=f"version {t.version}, not {seen}"):
+    with pytest.raises(Conflict, match="changed the table while you were deciding"):
         t.act({"type": "undo", "version": seen})
     assert t.state == before
 

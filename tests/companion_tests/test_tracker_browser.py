@@ -74,7 +74,7 @@ def test_a_round_of_spellchamber_to_its_end(server, phone, games):
     server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "adjust", "player": shooter, "counter": "life", "delta": 1},
                 (t["token"], ben_seat["token"])[1 - shooter])
     submit(page)
-    expect(page.locator("#toast")).to_contain_text("look again before you shoot")
+    expect(page.locator("#toast")).to_contain_text("changed the table while you were deciding")
     expect(page.locator(".chamber .ammo.shown")).to_have_count(0)
     expect(num(page, shooter, "life")).to_have_text(str(game.constants.starting_life + 1))
 

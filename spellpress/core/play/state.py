@@ -51,6 +51,7 @@ class Undo(TypedDict):
 
     seq: int
     text: str
+    by: NotRequired[int | None]  # whose phone made the change: told when another phone undoes it
 
 
 class LastDraw(TypedDict):
@@ -59,6 +60,7 @@ class LastDraw(TypedDict):
     seq: int
     type: str
     text: str
+    number: NotRequired[int]  # the game's draws so far, this one included: a repeat still looks new
     sides: NotRequired[int]  # a roll's
     count: NotRequired[int]
     results: NotRequired[list[int]]
@@ -81,6 +83,7 @@ class TableState(TypedDict, Generic[T, P, R, H]):
     rules: NotRequired[R]
     tracker: NotRequired[T]
     hidden: NotRequired[H]
+    games: NotRequired[int]  # the games played at this table, this one included (1 if absent)
     reopened: NotRequired[bool]  # a finished game someone reopened to change its numbers
     life: NotRequired[str]  # the player counter at whose 0 a player is out (the tracker's `life`)
 
