@@ -198,8 +198,8 @@ def counter_spec(state: Table, counter_id: Any) -> CounterSpec:
     for spec in state["counter_specs"]:
         if spec["id"] == counter_id:
             return spec
-    names = ", ".join(s["id"] for s in state["counter_specs"]) or "none"
-    raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
+    names = and_([s["label"] for s in state["counter_specs"]]) or "nothing"
+    raise Invalid(f"this table keeps no such count; it counts {names}"[:300])
 
 
 def finished(state: Table) -> bool:
@@ -216,7 +216,7 @@ def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> tuple[str, Data
     spec = counter_spec(state, action.get("counter"))
     who = player(state, action.get("player")) if spec["scope"] == "player" else None
     if spec["scope"] == "table" and action.get("player") is not None:
-        raise Invalid(f"{spec['label']} belongs to the whole table: leave 'player' out")
+        raise Invalid(f"{spec['label']} belongs to the whole table, not to one player")
     delta = whole(action.get("delta"), "delta")
     if delta == 0:
         raise Invalid("a delta of 0 changes nothing")
@@ -312,11 +312,11 @@ _DECIDE: dict[str, Callable[[Table, Sent, RandBelow], Data]] = {
     "bring_back": _bring_back, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first,
     "new_game": _new_game,
 }
-ORDERED = ("undo", "new_game")
+ORDERED = ("undo", "new_game")  # actions that must carry the version they were made against
 # An action no button of this table's page sends: a page from before the server's last update.
 UNKNOWN = "this table cannot do that: reload the page to get its current buttons"
 # A stale ordered action: someone changed the table while this player was deciding.
-STALE = "someone changed the table while you were deciding: look again, then try once more"  # actions that must carry the version they were made against
+STALE = "someone changed the table while you were deciding: look again, then try once more"
 ACTIONS = ("adjust", *_DECIDE)
 DRAWS = ("roll", "coin", "first")
 
@@ -530,7 +530,7 @@ def evolve(state: Table | None, event: Event) -> Table:
         new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
     if own is not None and own.undoable:
         new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
-    if own is not None and own.shown:
+    if own is not None and own.shown and state is not None:
         new["last_draw"] = {"seq": event.seq, "type": event.type, "text": describe(event, new), "number": _draws(state) + 1}
     return new
 

@@ -367,9 +367,9 @@ def test_a_shuffle_of_the_chamber_keeps_its_cards(games):
 @pytest.mark.parametrize(
     "action, message",
     [
-        ({"type": "shoot", "shooter": 9, "target": 0}, "no player 9"),
+        ({"type": "shoot", "shooter": 9, "target": 0}, "no such player"),
         ({"type": "shoot", "shooter": 0, "target": "1"}, "whole number"),
-        ({"type": "shoot", "shooter": 0, "target": 1, "again": "yes"}, "true or false"),
+        ({"type": "shoot", "shooter": 0, "target": 1, "again": "yes"}, "yes or no"),
         ({"type": "power", "player": 0}, "up must be"),
         ({"type": "peek", "player": 0, "count": 0}, "count must be"),
         ({"type": "arrange", "player": 0, "order": [0, 0]}, "each of 0 to 1 once"),
@@ -606,16 +606,16 @@ def test_magicka_undo_takes_back_a_change_but_never_a_muster(games):
 @pytest.mark.parametrize(
     "action, message",
     [
-        ({"type": "muster", "caster": 0, "target": 7}, "no player 7"),
+        ({"type": "muster", "caster": 0, "target": 7}, "no such player"),
         ({"type": "muster", "caster": 0, "target": 1, "interaction": "bounced"}, "interaction must be one of"),
-        ({"type": "muster", "caster": 0, "target": 1, "spell": "nope"}, "unknown spell"),
-        ({"type": "muster", "caster": 0, "target": 1, "draw": 1}, "true or false"),
-        ({"type": "summon", "owner": 0, "card": "nope"}, "unknown summon"),
+        ({"type": "muster", "caster": 0, "target": 1, "spell": "nope"}, "no such spell"),
+        ({"type": "muster", "caster": 0, "target": 1, "draw": 1}, "yes or no"),
+        ({"type": "summon", "owner": 0, "card": "nope"}, "no such summon"),
         ({"type": "summon", "owner": 0, "name": "<b>x</b>", "attack": 1, "health": 1}, "markup"),
         ({"type": "summon", "owner": 0, "name": "Imp", "attack": 1, "health": 0}, "health must be"),
-        ({"type": "damage", "target": "u9", "amount": 1}, "no unit 'u9'"),
+        ({"type": "damage", "target": "u9", "amount": 1}, "no longer in play"),
         ({"type": "damage", "target": 0, "amount": 0}, "amount must be"),
-        ({"type": "damage", "target": 0.5, "amount": 1}, "player's number or a unit's id"),
+        ({"type": "damage", "target": 0.5, "amount": 1}, "choose a player, a creature or a blocker"),
         ({"type": "shield", "target": 0}, "shields must be"),
         ({"type": "mayhem_level", "level": "extreme"}, "level must be one of"),
         ({"type": "wet", "target": 0, "on": "yes"}, "on must be"),
@@ -822,12 +822,12 @@ def test_the_duel_ends_at_zero_health(games):
 @pytest.mark.parametrize(
     "action, message",
     [
-        ({"type": "start_turn", "player": 2}, "no player 2"),
-        ({"type": "summon", "player": 0, "card": "nope"}, "unknown creature or blocker"),
+        ({"type": "start_turn", "player": 2}, "no such player"),
+        ({"type": "summon", "player": 0, "card": "nope"}, "no such creature or blocker"),
         ({"type": "summon", "player": 0, "kind": "dragon", "name": "x", "health": 1}, "kind must be one of"),
         ({"type": "cast", "player": 0, "damage": 0, "target": 1}, "damage must be"),
-        ({"type": "unit", "unit": "u1", "delta": -1}, "no unit"),
-        ({"type": "attack", "unit": "u1", "target": 1}, "no unit"),
+        ({"type": "unit", "unit": "u1", "delta": -1}, "no longer in play"),
+        ({"type": "attack", "unit": "u1", "target": 1}, "no longer in play"),
     ],
 )
 def test_bad_sorcerer_actions_are_refused(games, action, message):
@@ -880,7 +880,7 @@ def test_attacks_and_healing_use_the_cards_values(games):
     healed = t.act({"type": "heal", "player": 1, "health": cards["health"][0].id}, version=False)
     assert healed.data["amount"] == cards["health"][0]["value"]
     t.refused({"type": "attack", "attacker": 0, "target": 0, "attack": attack.id}, Invalid, "attack themselves")
-    t.refused({"type": "attack", "attacker": 0, "target": 1, "attack": defense.id}, Invalid, "unknown attack card")
+    t.refused({"type": "attack", "attacker": 0, "target": 1, "attack": defense.id}, Invalid, "no such attack card")
 
 
 def test_the_last_player_standing_wins_powermage(games):

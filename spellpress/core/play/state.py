@@ -92,7 +92,7 @@ def player(state: TableState[T, P, R, H], value: Any, what: str = "player") -> i
     """A player's index sent by a phone, checked against the table's players."""
     index = whole(value, what)
     if not 0 <= index < len(state["players"]):
-        raise Invalid(f"no player {index}: players are numbered 0 to {len(state['players']) - 1}")
+        raise Invalid(f"there is no such player at this table: its players are {', '.join(p['name'] for p in state['players'])}"[:300])
     return index
 
 
