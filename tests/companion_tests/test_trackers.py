@@ -436,7 +436,7 @@ def test_the_table_can_set_its_own_chance(games):
     event = t.act({"type": "muster", "caster": 0, "target": 1, "draw": False})
     assert event.data["musters"][0] == {"player": 0, "roll": 4, "hit": False}
     t.refused({"type": "mayhem_level", "level": level(game, "coin").id, "hits": 1}, Invalid, "own chance")
-    t.refused({"type": "mayhem_level", "level": custom.id, "hits": 5, "out_of": 4}, Invalid, "out_of must be")
+    t.refused({"type": "mayhem_level", "level": custom.id, "hits": 5, "out_of": 4}, Invalid, "the chances out of which must be")
 
 
 def test_the_mayhem_deck_is_drawn_through_and_reshuffled_when_empty(games):
