@@ -248,7 +248,7 @@ window.SpellpressTrackers = (function () {
       const box = extras[i];
       if (!box) return;
       const chips = h("div", { class: "chips" });
-      if (t.phase === "battle" && t.turn && t.turn.player === i) chips.append(chip("battle turn", "accent"));
+      if (t.phase === "battle" && !t.over && t.turn && t.turn.player === i) chips.append(chip("battle turn", "accent"));
       if (mine.ghost) chips.append(chip("ghost \u00b7 always powered up", "ghost"));
       else if (mine.out) chips.append(chip("out", "down"));
       else if (mine.powered) chips.append(chip("powered up", "power"));
