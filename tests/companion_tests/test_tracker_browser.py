@@ -226,6 +226,8 @@ def test_a_round_of_sorcerer_duel(server, phone, games):
                 key=lambda card: card["cost"])
     assert spell["cost"] <= c.mana_per_turn + c.max_conversions * c.mana_per_conversion
 
+    for i in (0, 1):  # mana comes with a turn: nobody has any before the first
+        expect(num(ann, i, "mana")).to_have_text("0")
     ann.get_by_role("button", name="Ann starts").click()
     expect(ann.locator(".t-title")).to_have_text("Turn 1: Ann")
     if c.first_player_skips_draw:
