@@ -205,8 +205,9 @@ window.SpellpressTrackers = (function () {
           kinds.map((k) => `${t.chamber.left[k]} ${ammoName(k)}`).join(", ") + ")",
       });
       picture.style.setProperty("--cards", String(Math.max(t.chamber.size, 1)));
-      // A spent card shows as much of its name as every card has room for ("B" for Blank), in
-      // its kind's colour; the line below spells the names out.
+      // A spent card (at most 48 px wide) shows the beginning of its name that tells the kinds
+      // apart ("B" for Blank), never a clipped word; the line below spells the names out, in
+      // the same colours.
       spent.forEach((k) => picture.append(h("span", { class: `ammo shown ${kindClass(k)}`, title: ammoName(k) },
         h("span", {}, short[kinds.indexOf(k)]))));
       for (let i = 0; i < left; i++) picture.append(h("span", { class: "ammo face-down", "aria-hidden": "true" }, "?"));
