@@ -394,6 +394,7 @@ function tablePage() {
       const text = document.createElement("span");
       text.textContent = entry.text;
       if (entry.undone) text.className = "undone";
+      if (entry.type === "new_game") li.className = "game-start"; // the games before it stay below
       li.append(time, text);
       list.append(li);
     }

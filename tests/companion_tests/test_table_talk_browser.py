@@ -151,6 +151,7 @@ def test_spellchamber_header_follows_the_rounds_then_names_the_winner(server, ph
     assert after["games"] == 2 and [p["name"] for p in after["players"]] == ["Cat", "Dan"]
     ann.locator('[data-open="log-sheet"]').click()
     expect(ann.locator("#log li").first).to_contain_text("Dan started game 2 of Spellchamber with the same players: Cat and Dan")
+    expect(ann.locator("#log li").first).to_have_class("game-start")  # marked off from the game before
     assert ann.locator("#log li").filter(has_text="Round 2:").count() == 1, "the old game's log stays readable"
     screens(ann, "new-game-same-players-log")
 
