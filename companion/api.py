@@ -14,7 +14,7 @@ from spellpress.core.models import Game
 from spellpress.core.play.errors import Invalid
 
 from .context import companion
-from .errors import BadRequest, Forbidden, NotFound, Unauthorized, UnsupportedMediaType
+from .errors import SEAT_LOST, BadRequest, Forbidden, NotFound, Unauthorized, UnsupportedMediaType
 from .store import Snapshot, Store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -84,7 +84,7 @@ def _token() -> str:
     """The seat token the request carries; 401 without one."""
     kind, _, token = request.headers.get("Authorization", "").partition(" ")
     if kind.lower() != "bearer" or not token.strip():
-        raise Unauthorized("this needs a seat: send Authorization: Bearer <seat token>")
+        raise Unauthorized("join this table with its code first (a script sends its seat as Authorization: Bearer <token>)")
     return token.strip()
 
 
@@ -92,14 +92,15 @@ def _seat(table_id: str) -> int:
     """The player whose seat token the request carries; 401 without a valid one."""
     player = companion().store.seat(table_id, _token())
     if player is None:
-        raise Unauthorized("that seat token is not one of this table's")
+        raise Unauthorized(SEAT_LOST)
     return player
 
 
 def _game(slug: object) -> Game:
     games = companion().games
     if not isinstance(slug, str) or slug not in games:
-        raise NotFound(f"unknown game {slug!r}; the games are: {', '.join(games)}"[:300])
+        titles = ", ".join(g.title for g in games.values())
+        raise NotFound(f"there is no such game here; the games are: {titles}"[:300])
     return games[slug]
 
 
@@ -261,7 +262,8 @@ def ask_rules(slug: str, helper: str):
     game = _game(slug)
     found = ruleset_of(game).helpers
     if helper not in found:
-        raise NotFound(f"{game.title} has no helper {helper!r}; its helpers are: {', '.join(found) or 'none'}"[:300])
+        titles = ", ".join(h.title for h in found.values()) or "none"
+        raise NotFound(f"{game.title} has no such rule helper; its helpers are: {titles}"[:300])
     try:
         return jsonify(found[helper].ask(game, _body()))
     except Invalid as err:

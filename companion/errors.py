@@ -7,6 +7,10 @@ from werkzeug.exceptions import HTTPException
 
 from spellpress.core.play.errors import Conflict, Invalid
 
+# A seat token the table does not know: a phone whose seat was lost (its storage cleared, or
+# another table's). Said in words, as the phone shows it.
+SEAT_LOST = "this phone has no seat at this table (any more): join it again with its code"
+
 
 class ApiError(Exception):
     status = 400

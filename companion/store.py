@@ -34,7 +34,7 @@ from spellpress.core.play.errors import Invalid, TableError
 from spellpress.core.table import Event
 
 from . import archive
-from .errors import BadRequest, Gone, NotFound, TooManyRequests, Unauthorized
+from .errors import SEAT_LOST, BadRequest, Gone, NotFound, TooManyRequests, Unauthorized
 from .schema import migrate
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud across the table is typed right.
@@ -270,10 +270,10 @@ class Store:
         request_id this seat sent already is not applied again."""
         player = self.seat(table_id, token)
         if player is None:
-            raise Unauthorized("that seat token is not one of this table's")
+            raise Unauthorized(SEAT_LOST)
         request_id = action.get("request_id") if isinstance(action, dict) else None
         if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX):
-            raise BadRequest(f"request_id must be text of 1 to {REQUEST_ID_MAX} characters")
+            raise BadRequest(f"a tap's id is text of 1 to {REQUEST_ID_MAX} characters: reload the page")
         job = _Job(table_id, player, _hash(token), action, request_id, randbelow, threading.Condition(self._jobs))
         with self._jobs:
             self._queue.append(job)

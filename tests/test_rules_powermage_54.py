@@ -91,16 +91,16 @@ def test_a_card_is_not_used_more_often_than_the_deck_holds_it(game):
 
 
 @pytest.mark.parametrize("helper, inputs, reason", [
-    ("attack", {"attack": "nope"}, "'attack' must be one of"),
-    ("attack", {"attack": None}, "'attack' is missing"),
-    ("attack", {"attack": "ward"}, "'attack' must be one of"),  # a defense card is no attack
-    ("attack", {"points": 0}, "'points' must be 1 to"),
-    ("attack", {"points": 2.5}, "'points' must be a whole number"),
+    ("attack", {"attack": "nope"}, "Attack card: choose one of"),
+    ("attack", {"attack": None}, "Attack card: choose one"),
+    ("attack", {"attack": "ward"}, "Attack card: choose one of"),  # a defense card is no attack
+    ("attack", {"points": 0}, "Attacked player's points: 1 to"),
+    ("attack", {"points": 2.5}, "Attacked player's points: a whole number"),
     ("attack", {"defense_thump": "double-thump", "defense_powermage": "blister"}, "name the defense card too"),
-    ("heal", {"health": "ward"}, "'health' must be one of"),
-    ("heal", {"extra": 1}, "unknown input 'extra'"),
-    ("empty-deck", {"points_3": "10"}, "'points_3' must be a whole number"),
-    ("empty-deck", {"points_1": -4, "points_2": 3}, "'points_1' must be 1 to"),
+    ("heal", {"health": "ward"}, "Health card: choose one of"),
+    ("heal", {"extra": 1}, "asks something the question does not"),
+    ("empty-deck", {"points_3": "10"}, "Player 3's points: a whole number"),
+    ("empty-deck", {"points_1": -4, "points_2": 3}, "Player 1's points: 1 to"),
 ])
 def test_bad_inputs_are_refused_with_a_reason(game, helper, inputs, reason):
     base = {"attack": {"attack": cards(game, "attack")[0].id}, "heal": {"health": cards(game, "health")[0].id},

@@ -143,20 +143,20 @@ def test_runes_stop_at_the_limit(game, c):
     foe = challenge(game)
     cards = dict(challenge=foe.id, element=spell(game, element="Fire"), power=spell(game, power=2),
                  modifier=spell(game, modifier="+1 Power"))
-    with pytest.raises(Invalid, match=f"holds at most {c.rune_spend_limit}"):
+    with pytest.raises(Invalid, match=f"runes: at most {c.rune_spend_limit}"):
         spell_power(game, runes=["+1 Power"] * (c.rune_spend_limit + 1), **cards)
 
 
 @pytest.mark.parametrize("inputs, reason", [
-    ({"challenge": "nope"}, "'challenge' must be one of"),
-    ({"element": 3}, "'element' must be one of"),
-    ({"runes": "+1 Power"}, "'runes' must be a list"),
-    ({"runes": ["+9 Power"]}, r"unknown '\+9 Power'"),
-    ({"roll_1": 0}, "'roll_1' must be 1 to"),
-    ({"roll_1": "4"}, "'roll_1' must be a whole number"),
-    ({"colour": "red"}, "unknown input 'colour'"),
-    ({"second_element": "fireball"}, "a second spell needs all three cards"),
-    ({"second_runes": ["+1 Power"]}, "second_runes are flipped for a second spell"),
+    ({"challenge": "nope"}, "Challenge: choose one of"),
+    ({"element": 3}, "Element card: choose one of"),
+    ({"runes": "+1 Power"}, "Modifiers flipped with runes: choose from"),
+    ({"runes": ["+9 Power"]}, "Modifiers flipped with runes: choose from"),
+    ({"roll_1": 0}, "Spell's roll 1: 1 to"),
+    ({"roll_1": "4"}, "Spell's roll 1: a whole number"),
+    ({"colour": "red"}, "asks something the question does not"),
+    ({"second_element": "fireball"}, "a second spell needs all three of its cards"),
+    ({"second_runes": ["+1 Power"]}, "the second spell's runes need the second spell's cards"),
 ])
 def test_bad_inputs_are_refused_with_a_reason(game, inputs, reason):
     foe = challenge(game)

@@ -269,14 +269,20 @@ function tablePage() {
       $(".badge.you", card).hidden = !mine;
       $(".badge.first", card).hidden = state.first_player !== index;
     });
+    // Keyed by the draw's event, not its words: heads after heads is a new draw, and looks it.
     const draw = $("#draw");
-    if (state.last_draw && draw.textContent !== state.last_draw.text) {
-      draw.textContent = state.last_draw.text;
+    if (state.last_draw && draw.dataset.seq !== String(state.last_draw.seq)) {
+      draw.dataset.seq = String(state.last_draw.seq);
+      const number = document.createElement("span");
+      number.className = "draw-no";
+      number.textContent = `Draw ${state.last_draw.number || 1}`;
+      draw.replaceChildren(number, " " + state.last_draw.text);
       draw.hidden = false;
       draw.classList.remove("fresh");
       void draw.offsetWidth;
       draw.classList.add("fresh");
     }
+    if (!state.last_draw) draw.hidden = true;
     const unsent = pending.filter((item) => !item.sent);
     $("#undo").disabled = !seat || (!unsent.length && !state.undo);
     $("#undo-what").textContent = unsent.length ? "your last tap" : state.undo ? state.undo.text : "";
@@ -357,6 +363,7 @@ function tablePage() {
       if (entry.type === "undo") {
         const target = log.find((e) => e.seq === entry.data.target);
         if (target) target.undone = true;
+        tellUndone(entry);
       }
       if (entry.request_tag) {
         const before = pending.length;
@@ -366,6 +373,13 @@ function tablePage() {
     }
     if (log.length > 500) log = log.slice(-500);
     if ($("#log-sheet").open) renderLog();
+  }
+
+  // Another phone took back this phone's change: say who, and what (old undos, read when the
+  // page loads, are history and are not told).
+  function tellUndone(entry) {
+    if (!seat || entry.seq <= initial.version || entry.by === seat.player || entry.data.of !== seat.player) return;
+    toast(`${trackerContext().name(entry.by)} undid your change: ${entry.data.text}`);
   }
 
   function renderLog() {
@@ -380,6 +394,7 @@ function tablePage() {
       const text = document.createElement("span");
       text.textContent = entry.text;
       if (entry.undone) text.className = "undone";
+      if (entry.type === "new_game") li.className = "game-start"; // the games before it stay below
       li.append(time, text);
       list.append(li);
     }
@@ -578,6 +593,7 @@ function tablePage() {
     if (sheet.id === "menu-sheet") showInvite();
     if (sheet.id === "rules-sheet") window.SpellpressRules.mount($("#rules"), $("#rules").dataset.game);
     sheet.showModal();
+    if (sheet.id === "log-sheet") { sheet.scrollTop = 0; $("#log-h").focus(); } // the newest entry, under its title
   }));
   $$("dialog.sheet").forEach((sheet) => sheet.addEventListener("click", (event) => {
     if (event.target === sheet) sheet.close(); // a tap on the backdrop
@@ -600,6 +616,11 @@ function tablePage() {
     }
   }
   $("#new-code").addEventListener("click", () => showInvite(true));
+  $("#new-game").addEventListener("click", async () => {
+    const names = state.players.map((p) => p.name).join(", ");
+    if (!window.confirm(`Start a new game with the same players (${names})? The log keeps this one.`)) return;
+    if (await act({ type: "new_game" })) $("#menu-sheet").close();
+  });
   $("#reopen").addEventListener("click", async () => {
     if (!window.confirm("Reopen the finished game? Every phone will see that you did.")) return;
     if (await act({ type: "reopen" })) $("#menu-sheet").close();

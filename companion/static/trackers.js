@@ -182,16 +182,17 @@ window.SpellpressTrackers = (function () {
     const kinds = r.kinds;
     const ammoName = (k) => r.ammo[k].name;
     const kindClass = (k) => "kind-" + kinds.indexOf(k);
+    const short = shortNames(kinds.map(ammoName));
 
     if (t.over) panel.append(banner(t.winner !== null ? `${ctx.name(t.winner)} wins!` : "No wizard is left standing.", "win"));
-    if (t.round) {
+    if (t.round && !t.over) {
       const s = t.scenario;
       panel.append(h("div", { class: "t-head" },
         h("span", { class: "t-title" }, `Round ${t.round}`),
         h("span", { class: "t-sub" }, `${s.name} (#${s.number}) \u00b7 ${plural(s.spells_per_player, "spell")} each`)));
     }
 
-    if (t.phase === "battle") {
+    if (t.phase === "battle" && !t.over) {
       const spent = t.chamber.spent;
       const left = sum(kinds.map((k) => t.chamber.left[k]));
       if (!spent.length && t.draft) {
@@ -204,7 +205,11 @@ window.SpellpressTrackers = (function () {
           kinds.map((k) => `${t.chamber.left[k]} ${ammoName(k)}`).join(", ") + ")",
       });
       picture.style.setProperty("--cards", String(Math.max(t.chamber.size, 1)));
-      spent.forEach((k) => picture.append(h("span", { class: `ammo shown ${kindClass(k)}`, title: ammoName(k) }, h("span", {}, ammoName(k)))));
+      // A spent card (at most 48 px wide) shows the beginning of its name that tells the kinds
+      // apart ("B" for Blank), never a clipped word; the line below spells the names out, in
+      // the same colours.
+      spent.forEach((k) => picture.append(h("span", { class: `ammo shown ${kindClass(k)}`, title: ammoName(k) },
+        h("span", {}, short[kinds.indexOf(k)]))));
       for (let i = 0; i < left; i++) picture.append(h("span", { class: "ammo face-down", "aria-hidden": "true" }, "?"));
       panel.append(picture, h("p", { class: "chamber-left" },
         kinds.map((k) => h("span", { class: "left " + kindClass(k) }, h("b", {}, String(t.chamber.left[k])), " " + ammoName(k))),
@@ -244,7 +249,7 @@ window.SpellpressTrackers = (function () {
       const box = extras[i];
       if (!box) return;
       const chips = h("div", { class: "chips" });
-      if (t.phase === "battle" && t.turn && t.turn.player === i) chips.append(chip("battle turn", "accent"));
+      if (t.phase === "battle" && !t.over && t.turn && t.turn.player === i) chips.append(chip("battle turn", "accent"));
       if (mine.ghost) chips.append(chip("ghost \u00b7 always powered up", "ghost"));
       else if (mine.out) chips.append(chip("out", "down"));
       else if (mine.powered) chips.append(chip("powered up", "power"));
@@ -254,6 +259,22 @@ window.SpellpressTrackers = (function () {
           () => ctx.act({ type: "power", player: i, up: !mine.powered }), { cls: "small", act: "power" }));
       }
     });
+  }
+
+  // The round and its scenario while the game goes on; the winner once there is one.
+  function spellchamberHeadline(ctx) {
+    const t = ctx.state.tracker;
+    if (t.over) return t.winner !== null ? `${ctx.name(t.winner)} wins!` : "No wizard is left standing.";
+    if (!t.round) return null;
+    return `Round ${t.round}: ${t.scenario.name}`;
+  }
+
+  // The shortest beginnings that tell the names apart ("L", "M", "B" for Live, Magic, Blank).
+  function shortNames(names) {
+    for (let n = 1; ; n++) {
+      const cut = names.map((name) => name.slice(0, n).toUpperCase());
+      if (new Set(cut).size === names.length || cut.every((c, i) => c.length === names[i].length)) return cut;
+    }
   }
 
   async function shootSheet(ctx) {
@@ -815,9 +836,20 @@ window.SpellpressTrackers = (function () {
     "generic": generic,
   };
 
+  const HEADLINE = {
+    "spellchamber": spellchamberHeadline,
+  };
+
   function render(ctx) {
     const panel = document.getElementById("tracker");
     if (!panel) return;
+    const sub = document.getElementById("table-sub");
+    const headline = HEADLINE[ctx.state.ruleset] && ctx.state.tracker ? HEADLINE[ctx.state.ruleset](ctx) : null;
+    if (sub) {
+      if (!sub.dataset.options) sub.dataset.options = sub.textContent;
+      sub.textContent = headline || sub.dataset.options;
+      sub.hidden = !sub.textContent;
+    }
     const draw = RENDER[ctx.state.ruleset];
     if (!draw || !ctx.state.tracker) {
       panel.hidden = true;
@@ -839,6 +871,10 @@ window.SpellpressTrackers = (function () {
     });
     draw(ctx, fresh, extras);
     bringBack(ctx, extras);
+    if (ctx.state.tracker.over && !ctx.state.reopened && ctx.me !== null) {
+      fresh.append(button("New game, same players", () => document.getElementById("new-game").click(),
+        { cls: "big primary wide", act: "new-game" }));
+    }
     panel.replaceChildren(fresh);
     panel.hidden = false;
   }

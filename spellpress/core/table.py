@@ -198,8 +198,8 @@ def counter_spec(state: Table, counter_id: Any) -> CounterSpec:
     for spec in state["counter_specs"]:
         if spec["id"] == counter_id:
             return spec
-    names = ", ".join(s["id"] for s in state["counter_specs"]) or "none"
-    raise Invalid(f"unknown counter {counter_id!r}; this table counts: {names}"[:300])
+    names = and_([s["label"] for s in state["counter_specs"]]) or "nothing"
+    raise Invalid(f"this table keeps no such count; it counts {names}"[:300])
 
 
 def finished(state: Table) -> bool:
@@ -216,7 +216,7 @@ def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> tuple[str, Data
     spec = counter_spec(state, action.get("counter"))
     who = player(state, action.get("player")) if spec["scope"] == "player" else None
     if spec["scope"] == "table" and action.get("player") is not None:
-        raise Invalid(f"{spec['label']} belongs to the whole table: leave 'player' out")
+        raise Invalid(f"{spec['label']} belongs to the whole table, not to one player")
     delta = whole(action.get("delta"), "delta")
     if delta == 0:
         raise Invalid("a delta of 0 changes nothing")
@@ -274,7 +274,14 @@ def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     target = state["undo"]
     if target is None:
         raise Conflict("there is nothing to undo")
-    return {"target": target["seq"], "text": target["text"]}
+    return {"target": target["seq"], "text": target["text"], "of": target.get("by")}
+
+
+def _new_game(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+    """A fresh game at the same table: the same players (and options), set up as a new table
+    would be; the log keeps the games before it."""
+    players: list[Seat] = [{"name": p["name"], "options": dict(p["options"])} for p in state["players"]]
+    return {"game": state.get("games", 1) + 1, "players": players}
 
 
 def _reopen(state: Table, action: Sent, randbelow: RandBelow) -> Data:
@@ -303,8 +310,13 @@ def _first(state: Table, action: Sent, randbelow: RandBelow) -> Data:
 
 _DECIDE: dict[str, Callable[[Table, Sent, RandBelow], Data]] = {
     "bring_back": _bring_back, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first,
+    "new_game": _new_game,
 }
-ORDERED = ("undo",)  # actions that must carry the version they were made against
+ORDERED = ("undo", "new_game")  # actions that must carry the version they were made against
+# An action no button of this table's page sends: a page from before the server's last update.
+UNKNOWN = "this table cannot do that: reload the page to get its current buttons"
+# A stale ordered action: someone changed the table while this player was deciding.
+STALE = "someone changed the table while you were deciding: look again, then try once more"
 ACTIONS = ("adjust", *_DECIDE)
 DRAWS = ("roll", "coin", "first")
 
@@ -343,14 +355,16 @@ def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tup
         raise Invalid("an action must be an object")
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise Invalid(f"an action's type must be text: one of {', '.join(actions(state))}"[:300])
+        raise Invalid(UNKNOWN)
     own = _tracker_action(state, kind)
     if kind not in ACTIONS and own is None:
-        raise Invalid(f"unknown action type {kind!r}; the types are: {', '.join(actions(state))}"[:300])
+        raise Invalid(UNKNOWN)
     if kind in ORDERED or (own is not None and own.ordered) or action.get("version") is not None:
-        made_at = whole(action.get("version"), "version")
+        made_at = action.get("version")
+        if isinstance(made_at, bool) or not isinstance(made_at, int):
+            raise Invalid("this phone did not say what it saw of the table: reload the page, look again and try once more")
         if made_at != version:
-            raise Conflict(f"the table is at version {version}, not {made_at}: look again before you {kind}")
+            raise Conflict(STALE)
     if kind == "adjust":
         return _adjust(state, action, randbelow)
     if own is None:
@@ -385,23 +399,41 @@ def _new_player(called: str, options: Mapping[str, str], specs: list[CounterSpec
 def _on_create(state: Table | None, event: Event) -> Table:
     d = event.data
     specs = [cast(CounterSpec, dict(s)) for s in d["counters"]]  # as start() wrote them, read back from the log
+    return _fresh(d["game"], d["title"], d["max_players"], specs, d["options"], d["players"], d.get("ruleset"), d.get("rules"))
+
+
+def _fresh(game: str, title: str, max_players: int, specs: list[CounterSpec], options: Mapping[str, str],
+           seats: Iterable[Mapping[str, Any]], ruleset: str | None, rules: object) -> Table:
+    """A table at the start of a game: every counter at its start, set up by the game's tracker."""
     new: Table = {
-        "game": d["game"],
-        "title": d["title"],
-        "max_players": d["max_players"],
+        "game": game,
+        "title": title,
+        "max_players": max_players,
         "counter_specs": specs,
-        "options": dict(d["options"]),
+        "options": dict(options),
         "counters": {s["id"]: s["start"] for s in specs if s["scope"] == "table"},
-        "players": [_new_player(p["name"], p["options"], specs) for p in d["players"]],
+        "players": [_new_player(p["name"], p["options"], specs) for p in seats],
         "first_player": None,
         "last_draw": None,
         "undo": None,
     }
-    if d.get("rules") is not None:
-        new["ruleset"], new["rules"] = d["ruleset"], d["rules"]
+    if rules is not None and ruleset is not None:
+        new["ruleset"], new["rules"] = ruleset, rules
         tracker = _tracker_of(new)
         if tracker:
             new = tracker.initial(new)
+    return new
+
+
+def _on_new_game(state: Table | None, event: Event) -> Table:
+    """The same table's next game: its counters, options and rules as they are, its players'
+    names and options from the event; nothing of the game before."""
+    assert state is not None
+    rules = state.get("rules")
+    new = _fresh(state["game"], state["title"], state["max_players"], state["counter_specs"], state["options"],
+                 event.data["players"], state.get("ruleset"), rules)
+    new["games"] = event.data["game"]
+    new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
     return new
 
 
@@ -424,7 +456,7 @@ def _on_adjust(state: Table | None, event: Event) -> Table:
         players = list(state["players"])
         players[who] = {**players[who], "counters": _moved(players[who]["counters"], spec, d["delta"])}
         new = {**state, "players": players}
-    new["undo"] = {"seq": event.seq, "text": describe(event, new)}
+    new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
     return new
 
 
@@ -435,7 +467,7 @@ def _on_bring_back(state: Table | None, event: Event) -> Table:
     who: int = d["player"]
     players[who] = {**players[who], "counters": {**players[who]["counters"], d["counter"]: d["to"]}}
     new: Table = {**state, "players": players}
-    new["undo"] = {"seq": event.seq, "text": describe(event, new)}
+    new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
     return new
 
 
@@ -446,11 +478,18 @@ def _moved(counters: Mapping[str, int], spec: CounterSpec, delta: int) -> dict[s
 def _on_draw(state: Table | None, event: Event) -> Table:
     assert state is not None
     # the draw's data is JSON from the log: a roll's, a coin's or who goes first
-    drawn: dict[str, Any] = {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data}
+    drawn: dict[str, Any] = {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data,
+                             "number": _draws(state) + 1}
     new: Table = {**state, "last_draw": cast(LastDraw, drawn)}
     if event.type == "first":
         new["first_player"] = event.data["player"]
     return new
+
+
+def _draws(state: Table) -> int:
+    """The draws of the game so far (dice, coins, a tracker's shown draws): each new one is numbered."""
+    last = state["last_draw"]
+    return last.get("number", 0) if last else 0
 
 
 def _on_reopen(state: Table | None, event: Event) -> Table:
@@ -467,6 +506,7 @@ _EVOLVE: dict[str, Callable[[Table | None, Event], Table]] = {
     "roll": _on_draw,
     "coin": _on_draw,
     "first": _on_draw,
+    "new_game": _on_new_game,
 }
 
 
@@ -489,9 +529,9 @@ def evolve(state: Table | None, event: Event) -> Table:
     if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
         new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
     if own is not None and own.undoable:
-        new["undo"] = {"seq": event.seq, "text": describe(event, new)}
-    if own is not None and own.shown:
-        new["last_draw"] = {"seq": event.seq, "type": event.type, "text": describe(event, new)}
+        new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
+    if own is not None and own.shown and state is not None:
+        new["last_draw"] = {"seq": event.seq, "type": event.type, "text": describe(event, new), "number": _draws(state) + 1}
     return new
 
 
@@ -560,7 +600,12 @@ def describe(event: Event, state: Table) -> str:
             text += f" (stops at {d['to']})"
         return text + (f" (by {who})" if event.by != d["player"] else "")
     if event.type == "undo":
+        of = d.get("of")
+        if of is not None and of != event.by:
+            return f"{who} undid {name(state, of)}'s change: {d['text']}"
         return f"{who} undid: {d['text']}"
+    if event.type == "new_game":
+        return f"{who} started game {d['game']} of {state['title']} with the same players: {and_([p['name'] for p in d['players']])}"
     if event.type == "reopen":
         return f"{who} reopened the finished game to change its numbers"
     if event.type == "bring_back":

@@ -60,7 +60,7 @@ def test_one_phone_starts_a_second_joins_and_both_keep_score(server, phone):
     # Dice are drawn on the server and shown on every phone.
     ben.get_by_role("button", name="Dice").click()
     ben.get_by_role("button", name="Roll").click()
-    expect(ann.locator("#draw")).to_have_text(re.compile(r"^Ben rolled 1d6: [1-6]$"), timeout=1000)
+    expect(ann.locator("#draw")).to_have_text(re.compile(r"^Draw 1 Ben rolled 1d6: [1-6]$"), timeout=1000)
 
     # The log, as anyone at the table reads it.
     ann.get_by_role("button", name="Log").click()

@@ -84,7 +84,7 @@ def test_bad_input_to_any_helper_gets_400_with_a_reason(client, games):
 def test_unknown_games_and_helpers_are_404_and_other_methods_405(client):
     assert client.get("/api/rules/no-such-game").status_code == 404
     response = client.post("/api/rules/spellchamber/no-such-helper", json={})
-    assert response.status_code == 404 and "next-shot" in response.json["error"]
+    assert response.status_code == 404 and "Next shot" in response.json["error"]
     assert client.get("/api/rules/spellchamber/next-shot").status_code == 405
 
 

@@ -74,7 +74,7 @@ def test_a_round_of_spellchamber_to_its_end(server, phone, games):
     server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "adjust", "player": shooter, "counter": "life", "delta": 1},
                 (t["token"], ben_seat["token"])[1 - shooter])
     submit(page)
-    expect(page.locator("#toast")).to_contain_text("look again before you shoot")
+    expect(page.locator("#toast")).to_contain_text("changed the table while you were deciding")
     expect(page.locator(".chamber .ammo.shown")).to_have_count(0)
     expect(num(page, shooter, "life")).to_have_text(str(game.constants.starting_life + 1))
 
@@ -226,6 +226,8 @@ def test_a_round_of_sorcerer_duel(server, phone, games):
                 key=lambda card: card["cost"])
     assert spell["cost"] <= c.mana_per_turn + c.max_conversions * c.mana_per_conversion
 
+    for i in (0, 1):  # mana comes with a turn: nobody has any before the first
+        expect(num(ann, i, "mana")).to_have_text("0")
     ann.get_by_role("button", name="Ann starts").click()
     expect(ann.locator(".t-title")).to_have_text("Turn 1: Ann")
     if c.first_player_skips_draw:

@@ -78,7 +78,7 @@ class Field:
     def read(self, value: Any = MISSING) -> Any:
         """The checked value, or Invalid with the reason. An input left out takes the default;
         null takes it too, but for an input that may be none (null is then "none")."""
-        what = f"'{self.name}'"
+        what = self.label
         if value is None and not self.required:
             return () if self.kind == "many" else None
         if value is None or value is MISSING:
@@ -86,33 +86,34 @@ class Field:
                 return ()
             if self.default is not None or not self.required:
                 return self.default
-            raise Invalid(f"{what} is missing ({self.label.lower()})")
+            raise Invalid(f"{what}: choose one" if self.kind == "choice" else f"{what}: fill it in")
         if self.kind == "flag":
             if not isinstance(value, bool):
-                raise Invalid(f"{what} must be true or false, got {_shown(value)}")
+                raise Invalid(f"{what}: yes or no")
             return value
         if self.kind == "number":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise Invalid(f"{what} must be a whole number, got {_shown(value)}")
+                raise Invalid(f"{what}: a whole number")
             assert self.low is not None and self.high is not None  # a number's bounds: see __post_init__
             if not self.low <= value <= self.high:
-                raise Invalid(f"{what} must be {self.low} to {self.high}, got {value}")
+                raise Invalid(f"{what}: {self.low} to {self.high}, not {value}")
             return value
         values = {o.value for o in self.options}
         if self.kind == "choice":
             if not isinstance(value, str) or value not in values:
-                raise Invalid(f"{what} must be one of: {_listed(self.options)}; got {_shown(value)}")
+                raise Invalid(f"{what}: choose one of {_listed(self.options)}")
             return value
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise Invalid(f"{what} must be a list of names, such as [\"{self.options[0].value}\"]; got {_shown(value)}")
+            raise Invalid(f"{what}: choose from {_listed(self.options)}")
         if len(value) > min(self.high or MAX_ITEMS, MAX_ITEMS):
-            raise Invalid(f"{what} holds at most {min(self.high or MAX_ITEMS, MAX_ITEMS)}, got {len(value)}")
+            raise Invalid(f"{what}: at most {min(self.high or MAX_ITEMS, MAX_ITEMS)}, not {len(value)}")
         unknown = [v for v in value if v not in values]
         if unknown:
-            raise Invalid(f"{what} has unknown {_shown(unknown[0])}; the choices are: {_listed(self.options)}")
+            raise Invalid(f"{what}: choose from {_listed(self.options)}")
         over = [v for v, n in Counter(value).items() if n > self.each]
         if over:
-            raise Invalid(f"{what} may hold {_shown(over[0])} at most {'once' if self.each == 1 else f'{self.each} times'}")
+            held = next(o.label for o in self.options if o.value == over[0])
+            raise Invalid(f"{what}: {held} at most {'once' if self.each == 1 else f'{self.each} times'}")
         return tuple(value)
 
 
@@ -143,9 +144,9 @@ class Helper:
 def read(fields: Sequence[Field], inputs: Any) -> Inputs:
     """Every field's checked value; every problem at once in one Invalid."""
     if not isinstance(inputs, Mapping):
-        raise Invalid("the inputs must be a JSON object")
+        raise Invalid("this question's answers could not be read: reload the page and ask again")
     names = [f.name for f in fields]
-    problems = [f"unknown input {_shown(k)}; the inputs are: {', '.join(names)}" for k in inputs if k not in names]
+    problems = ["this page asks something the question does not: reload the page" for k in inputs if k not in names][:1]
     values: Inputs = {}
     for f in fields:
         try:
@@ -157,11 +158,6 @@ def read(fields: Sequence[Field], inputs: Any) -> Inputs:
     return values
 
 
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _listed(opts: Sequence[Option]) -> str:
-    text = ", ".join(o.value for o in opts)
+    text = ", ".join(o.label for o in opts)
     return text if len(text) <= 300 else text[:297] + "..."

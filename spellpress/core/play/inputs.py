@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 def whole(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid(f"{what} must be a whole number, got {value!r}"[:200])
+        raise Invalid(f"{what} must be a whole number"[:200])
     if low is not None and value < low or high is not None and value > high:
         span = f"{low} to {high}" if high is not None else f"at least {low}"
         raise Invalid(f"{what} must be {span}; got {value}")
@@ -30,13 +30,13 @@ def flag(value: Any, what: str, default: bool = False) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise Invalid(f"{what} must be true or false, got {value!r}"[:200])
+        raise Invalid(f"{what} must be yes or no"[:200])
     return value
 
 
 def choice(value: Any, what: str, allowed: Sequence[T] | Mapping[T, Any]) -> T:
     if value not in allowed:
-        raise Invalid(f"{what} must be one of {', '.join(map(str, allowed))}; got {value!r}"[:300])
+        raise Invalid(f"{what} must be one of {', '.join(map(str, allowed))}"[:300])
     chosen: T = value
     return chosen
 
@@ -66,5 +66,5 @@ def card_of(cards: Sequence[C], value: Any, what: str) -> C:
     for card in cards:
         if card["id"] == value:
             return card
-    names = ", ".join(c["id"] for c in cards) or "none"
-    raise Invalid(f"unknown {what} {value!r}; the choices are: {names}"[:300])
+    names = ", ".join(str(c.get("name", c["id"])) for c in cards) or "none"
+    raise Invalid(f"there is no such {what}; the choices are: {names}"[:300])

@@ -51,6 +51,7 @@ class Undo(TypedDict):
 
     seq: int
     text: str
+    by: NotRequired[int | None]  # whose phone made the change: told when another phone undoes it
 
 
 class LastDraw(TypedDict):
@@ -59,6 +60,7 @@ class LastDraw(TypedDict):
     seq: int
     type: str
     text: str
+    number: NotRequired[int]  # the game's draws so far, this one included: a repeat still looks new
     sides: NotRequired[int]  # a roll's
     count: NotRequired[int]
     results: NotRequired[list[int]]
@@ -81,6 +83,7 @@ class TableState(TypedDict, Generic[T, P, R, H]):
     rules: NotRequired[R]
     tracker: NotRequired[T]
     hidden: NotRequired[H]
+    games: NotRequired[int]  # the games played at this table, this one included (1 if absent)
     reopened: NotRequired[bool]  # a finished game someone reopened to change its numbers
     life: NotRequired[str]  # the player counter at whose 0 a player is out (the tracker's `life`)
 
@@ -89,7 +92,7 @@ def player(state: TableState[T, P, R, H], value: Any, what: str = "player") -> i
     """A player's index sent by a phone, checked against the table's players."""
     index = whole(value, what)
     if not 0 <= index < len(state["players"]):
-        raise Invalid(f"no player {index}: players are numbered 0 to {len(state['players']) - 1}")
+        raise Invalid(f"there is no such player at this table: its players are {', '.join(p['name'] for p in state['players'])}"[:300])
     return index
 
 

@@ -43,8 +43,8 @@ def find(units: Sequence[U], uid: Any) -> U:
     for unit in units:
         if unit["id"] == uid:
             return unit
-    known = ", ".join(f"{u['id']} ({u['name']})" for u in units) or "none in play"
-    raise Invalid(f"no unit {uid!r} in play; the units are: {known}"[:300])
+    known = ", ".join(u["name"] for u in units) or "none"
+    raise Invalid(f"that creature or blocker is no longer in play; in play: {known}"[:300])
 
 
 def get(units: Sequence[U], uid: str) -> U | None:
@@ -56,9 +56,9 @@ def target(state: TableState[T, P, R, H], units: Sequence[Unit], value: Any, wha
     if isinstance(value, str):
         return "unit", find(units, value)["id"]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid(f"{what} must be a player's number or a unit's id, got {value!r}"[:200])
+        raise Invalid(f"choose a player, a creature or a blocker as the {what}"[:200])
     if not 0 <= value < len(state["players"]):
-        raise Invalid(f"no player {value}: players are numbered 0 to {len(state['players']) - 1}")
+        raise Invalid(f"there is no such player at this table: its players are {', '.join(p['name'] for p in state['players'])}"[:300])
     return "player", value
 
 

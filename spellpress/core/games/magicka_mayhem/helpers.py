@@ -521,7 +521,7 @@ def _damage_fields(game: Game) -> list[Field]:
 def _attack(game: Game, inputs: Inputs) -> tuple[Attack, str]:
     c = game.constants_as(Constants)
     if inputs["source"] is not None and inputs["amount"]:
-        raise Invalid("choose a spell or snap spell (source), or type plain damage (amount), not both")
+        raise Invalid("choose a spell or snap spell, or type plain damage, not both")
     if inputs["source"] is None:
         return Attack(inputs["amount"]), "Plain damage"
     card = game.card(inputs["source"])

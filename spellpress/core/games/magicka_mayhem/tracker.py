@@ -649,11 +649,11 @@ def _parse_level(state: State, action: Sent) -> Data:
     r = state["rules"]
     level = _level(r, choice(action.get("level"), "level", [lv["id"] for lv in r["levels"]]))
     if level["method"] == "custom":
-        hits = whole(action.get("hits", level["hits"]), "hits", 1, 100)
-        out_of = whole(action.get("out_of", level["out_of"]), "out_of", hits, 100)
+        hits = whole(action.get("hits", level["hits"]), "the chances of Mayhem", 1, 100)
+        out_of = whole(action.get("out_of", level["out_of"]), "the chances out of which", hits, 100)
         level["hits"], level["out_of"] = hits, out_of
     elif "hits" in action or "out_of" in action:
-        raise Invalid(f"{level['name']} has its own chance; only a custom level takes hits and out_of")
+        raise Invalid(f"{level['name']} has its own chance; only a custom level takes one of yours")
     return {"level": level}
 
 

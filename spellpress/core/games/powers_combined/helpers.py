@@ -93,9 +93,9 @@ def _challenge(game: Game, inputs: Inputs) -> tuple[Card, Challenge]:
 def _spells(game: Game, inputs: Inputs) -> list[Spell]:
     given = [p for p in SPELLS if any(inputs[f"{p}{slot}"] is not None for slot in SLOTS)]
     if SPELLS[1] in given and not all(inputs[f"second_{slot}"] is not None for slot in SLOTS):
-        raise Invalid("a second spell needs all three cards: second_element, second_power and second_modifier")
+        raise Invalid("a second spell needs all three of its cards: its element, power and modifier")
     if inputs["second_runes"] and SPELLS[1] not in given:
-        raise Invalid("second_runes are flipped for a second spell: give its cards too, or put the runes in 'runes'")
+        raise Invalid("the second spell's runes need the second spell's cards too, or put them with the first spell's")
     used = Counter(inputs[f"{p}{slot}"] for p in given for slot in SLOTS)
     for card_id, n in used.items():
         card = game.card(card_id)
@@ -137,7 +137,7 @@ def _rolls(inputs: Inputs, prefix: str, count: int, needed: int, what: str) -> l
         given.pop()
     rolls = [roll for roll in given if roll is not None]
     if len(rolls) < len(given):
-        raise Invalid(f"give the {what} rolls in order from {prefix}1: {prefix}{given.index(None) + 1} is missing")
+        raise Invalid(f"give the {what} rolls in order, from the first: roll {given.index(None) + 1} is missing")
     if len(rolls) > needed:
         raise Invalid(f"{len(rolls)} roll(s) given for the {what} modifiers, which take {needed or 'none'}")
     return rolls
@@ -239,7 +239,7 @@ def _details(game: Game, card: Card, spells: list[Spell], inputs: Inputs, low: O
         lines.append(f"  {_matchup_line(c, spell.element, card['element'], lo, hi)}")
     lines.append(f"Total {_shown(low.total, high.total)} against {_shown(low.target.power, high.target.power)}")
     if _second_open(spells, low):
-        lines.append("Double Up!: cast a second spell and add its total (give second_element, second_power, second_modifier).")
+        lines.append("Double Up!: cast a second spell and add its total (give the second spell's element, power and modifier).")
     return lines
 
 

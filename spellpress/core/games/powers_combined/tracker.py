@@ -185,7 +185,7 @@ def _describe_spend(data: Mapping[str, Any], state: State) -> str:
 def _parse_resolve(state: State, action: Sent) -> Data:
     data: Data = {
         "result": choice(action.get("result"), "result", ("won", "lost")),
-        "double_up": flag(action.get("double_up"), "double_up"),
+        "double_up": flag(action.get("double_up"), "Double Up"),
     }
     if action.get("runes") is not None:
         r = state["rules"]

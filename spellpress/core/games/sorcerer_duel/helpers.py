@@ -116,11 +116,11 @@ def _attack(game: Game, inputs: Inputs) -> JSON:
     _one_deck(game, attack, blockers + creatures)
     target = inputs["target"]
     if area and target is not None:
-        raise Invalid(f"{attack.name} hits the whole side: leave out 'target'")
+        raise Invalid(f"{attack.name} hits the whole side: choose no target")
     index: int | None = None
     if target not in (None, SORCERER):
         if target not in inputs["creatures"]:
-            raise Invalid(f"the target {target!r} is not among the side's creatures: add it to 'creatures'")
+            raise Invalid(f"the target, {_unit(game, target)[0].name}, is not among the side's creatures: add it to them")
         index = inputs["creatures"].index(target)
     health = [h for _, h in creatures]
     guards = [h for _, h in blockers]

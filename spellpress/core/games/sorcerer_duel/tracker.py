@@ -365,7 +365,7 @@ def _parse_summon(state: State, action: Sent) -> Data:
         what = f"creature or blocker of {name(state, who)}'s deck"
         card = card_of(_deck_cards(state, who, (CREATURE, BLOCKER)), action.get("card"), what)
         if action.get("ready") is not None:
-            raise Invalid(f"{card['name']}'s card says whether it may attack at once: leave 'ready' out")
+            raise Invalid(f"{card['name']}'s card says whether it may attack at once: it need not be said")
         data.update(card=card["id"], kind=card["type"], name=card["name"], attack=card.get("attack", 0),
                     health=card["health"], cost=card.get("cost", 0), ready=bool(card.get("haste")))
     else:

@@ -62,7 +62,7 @@ def _odds(game: Game, inputs: Inputs) -> JSON:
     elif all(n is not None for n in typed.values()):
         chamber, source = typed, "the chamber"
     else:
-        raise Invalid("choose a scenario, or type how many of each ammo kind the chamber held (chamber_live, chamber_magic, chamber_blank)")
+        raise Invalid("choose a scenario, or type how many cards of each kind the chamber held")
     shot = {k: inputs[f"shot_{k}"] for k in AMMO_KINDS}
     try:
         odds = next_shot(chamber, shot)
