@@ -207,7 +207,7 @@ def parser() -> argparse.ArgumentParser:
     ls.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     ls.set_defaults(run=cmd_list)
 
-    nw = sub.add_parser("new", help="start a game: a variant of a game (--from), or a game of YAML alone")
+    nw = sub.add_parser("new", help="start a game: a variant (--from GAME) or one of YAML alone")
     nw.add_argument("slug", metavar="SLUG", help="the new game's directory name, like goblin-market")
     nw.add_argument("--from", dest="source", metavar="GAME", help="copy this game (slug or directory), layouts and all")
     nw.add_argument("--title", help="the game's title (default: from the slug)")
@@ -215,7 +215,7 @@ def parser() -> argparse.ArgumentParser:
     nw.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
     nw.set_defaults(run=cmd_new)
 
-    pv = sub.add_parser("preview", help="a page on this computer with the cards, rulebook and playmat, redrawn on every save")
+    pv = sub.add_parser("preview", help="a live page of the cards, rulebook and playmat")
     pv.add_argument("games", nargs="*", metavar="GAME", help="game slugs or directories (default: every game)")
     pv.add_argument("--port", type=int, default=8001, help="default: 8001")
     pv.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this computer only)")
@@ -224,7 +224,7 @@ def parser() -> argparse.ArgumentParser:
     pv.add_argument("--out", default="build", metavar="DIR", help="where the images are built (default: ./build)")
     pv.set_defaults(run=cmd_preview)
 
-    ex = sub.add_parser("export", help="write every deck as a spreadsheet (CSV) that reads back as the same cards")
+    ex = sub.add_parser("export", help="every deck as a spreadsheet (CSV)")
     ex.add_argument("format", choices=("csv",), help="csv: one card a row, one field a column")
     ex.add_argument("games", nargs="*", metavar="GAME", help="game slugs or directories (default: every game)")
     ex.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
