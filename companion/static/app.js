@@ -483,7 +483,8 @@ function tablePage() {
     }
     savePending();
     render();
-    flush(); // at once; taps made while one is on its way go together as the next change
+    // At once; taps made while one is on its way, or while offline, go together as the next change.
+    if (link !== "offline" && navigator.onLine !== false) flush();
   }
 
   // Taps and long presses (five steps, repeated while held); keyboard clicks count as taps.
