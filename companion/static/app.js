@@ -673,6 +673,7 @@ function tablePage() {
   let polling = null;
   let retry = 2000;
   let heard = 0; // when the stream last said anything (the server sends a beat every 2 s)
+  let lastRead = -Infinity; // when the table was last read without a stream
   const SILENCE = 4000; // ms without a word before the phone says it is offline
   function connect() {
     if (source) source.close();
@@ -713,8 +714,10 @@ function tablePage() {
       flush();
     });
     source.addEventListener("error", () => {
-      setStatus("offline");
+      // A stream that ended is reopened by the browser itself (every 5 minutes, by design): the
+      // watchdog below says offline if that takes too long. A refused one is closed for good.
       if (source.readyState !== EventSource.CLOSED) return;
+      if (!polling || performance.now() - lastRead > 5000) setStatus("offline");
       if (!polling) polling = setInterval(refresh, 3000);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
@@ -735,6 +738,10 @@ function tablePage() {
       const data = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
       accept(data.version, data.state);
       refreshLog();
+      if (polling) { // refused a stream, the page reads the table: that is live enough
+        lastRead = performance.now();
+        if (link !== "live") { setStatus("live"); flush(); }
+      }
     } catch { setStatus("offline"); }
   }
 
@@ -773,7 +780,7 @@ function tablePage() {
         return showAwake();
       } catch { /* refused (no focus, a power saver): the video may do it */ }
     }
-    if (tapped) {
+    if (tapped || awake.video) { // once started by a tap, a muted video may start again by itself
       awake.video = awake.video || awakeVideo();
       try { await awake.video.play(); } catch { /* not allowed: said below */ }
     }
