@@ -242,6 +242,7 @@ def test_the_screen_stays_awake_over_plain_http_on_a_home_network(server, chromi
         assert awake_state(page)["video"]["time"] > first["time"]  # it really plays
         page.get_by_role("button", name="Table").click()
         expect(page.locator("#awake")).to_contain_text("silent video")
+        assert not violations(page)
         toggle = page.locator("#awake-toggle")
         expect(toggle).to_have_text("Screen on: on")
         toggle.click()
