@@ -746,8 +746,9 @@ function tablePage() {
   }
 
   // -- the screen kept awake: the Wake Lock API where the browser has it (https, or localhost);
-  // on a home network's plain http, a tiny silent video drawn from a canvas plays instead, as
-  // browsers keep the screen on while a video plays. A video may only start on a tap.
+  // on a home network's plain http, a silent video drawn from a canvas plays instead, as browsers
+  // keep the screen on while a video plays (Firefox for a stream's video; Chromium for one that
+  // fills a fifth of the screen: it lies behind the page, see app.css). It starts on a tap.
   const awake = { want: store.get("spellpress.awake", true), lock: null, video: null };
 
   function awakeVideo() {

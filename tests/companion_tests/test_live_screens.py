@@ -238,6 +238,13 @@ def test_the_screen_stays_awake_over_plain_http_on_a_home_network(server, chromi
         expect(page.locator("body")).to_have_attribute("data-awake", "on")
         first = awake_state(page)["video"]
         assert first["playing"]
+        # What Chromium asks before a playing video keeps the screen on: most of it in view, and a
+        # fifth of the screen or more (video_wake_lock.cc); and it takes no taps.
+        box = page.locator("video.awake-video").bounding_box()
+        assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 740
+        assert box["width"] * box["height"] >= 0.2 * 360 * 740
+        page.locator('.counter[data-player="0"] .step.down').click()
+        expect(page.locator('.counter[data-player="0"] .num')).to_have_text(str(t["state"]["players"][0]["counters"]["points"]))
         page.wait_for_timeout(1500)
         assert awake_state(page)["video"]["time"] > first["time"]  # it really plays
         page.get_by_role("button", name="Table").click()
