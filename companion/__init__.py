@@ -37,7 +37,7 @@ DEFAULTS = {
     "CREATIONS": (30, 3600),  # tables a client may start within so many seconds
     "ARCHIVE_AFTER": 30 * 86400,  # seconds without play after which a table is archived
     "MAX_CONTENT_LENGTH": 16 * 1024,
-    "STREAM_KEEPALIVE": 15,
+    "STREAM_KEEPALIVE": 2,  # seconds between beats: a phone calls 4 s of silence offline
     "STREAM_SECONDS": 300,  # a stream ends now and then; the phone reconnects at once
     "STREAMS_PER_CLIENT": 16,  # live streams one address may hold open (a phone needs one)
     "STREAMS_TOTAL": 5000,  # live streams the server holds open in all

@@ -23,12 +23,16 @@ const seats = {
   put(id, seat) { store.set("spellpress.seats", { ...seats.all(), [id]: { ...seat, at: Date.now() } }); },
 };
 
+// A request the server has not answered within this many ms fails as if offline: on a dead
+// connection (a phone out of the Wi-Fi, a server that froze) fetch itself would wait minutes.
+const SEND_LIMIT = 4000;
+
 async function api(method, path, body, token) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = "Bearer " + token;
   const response = await fetch(path, {
-    method, headers, cache: "no-store",
+    method, headers, cache: "no-store", signal: AbortSignal.timeout(SEND_LIMIT),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;
@@ -260,7 +264,12 @@ function tablePage() {
         void el.offsetWidth; // restart the animation
         el.classList.add("bump");
       }
-      el.classList.toggle("pending", pendingDelta(player, counter) !== 0);
+      const waiting = pendingDelta(player, counter);
+      el.classList.toggle("pending", waiting !== 0);
+      const wait = $(".wait", el);
+      wait.textContent = waiting ? `${waiting > 0 ? "+" : "\u2212"}${Math.abs(waiting)} not sent yet` : "";
+      wait.hidden = !waiting;
+      name(el, text, waiting);
     }
     $$(".player", board).forEach((card) => {
       const index = Number(card.dataset.index);
@@ -283,9 +292,20 @@ function tablePage() {
       draw.classList.add("fresh");
     }
     if (!state.last_draw) draw.hidden = true;
+    showStatus();
     const unsent = pending.filter((item) => !item.sent);
     $("#undo").disabled = !seat || (!unsent.length && !state.undo);
     $("#undo-what").textContent = unsent.length ? "your last tap" : state.undo ? state.undo.text : "";
+  }
+
+  // A counter's buttons are named with whose number it is and its value, as shown.
+  function name(el, value, waiting) {
+    const what = `${el.dataset.who}${el.dataset.what} ${value}` +
+      (waiting ? ` (${waiting > 0 ? "+" : "minus "}${Math.abs(waiting)} not sent yet)` : "");
+    const step = Number(el.dataset.step);
+    $(".step.down", el).setAttribute("aria-label", `${what}, decrease by ${step}, hold for ${5 * step}`);
+    $(".value", el).setAttribute("aria-label", `${what}, type an amount`);
+    $(".step.up", el).setAttribute("aria-label", `${what}, increase by ${step}, hold for ${5 * step}`);
   }
 
   async function refreshBoard() {
@@ -319,7 +339,7 @@ function tablePage() {
 
   async function settled() {
     // Taps still waiting to be sent go first, so the version is the table's.
-    for (let i = 0; pending.length && i < 100; i++) {
+    for (let i = 0; pending.length && link !== "offline" && i < 100; i++) {
       if (!flushing) flush();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -329,8 +349,10 @@ function tablePage() {
   // table moves on). Only this phone's own taps, sent first, may move it on.
   async function act(action, seen = version) {
     if (!seat) { toast("Join this table to play."); return null; }
+    if (refusedOffline("nothing was done")) return null;
     const own = pending.length > 0;
     await settled();
+    if (refusedOffline("nothing was done")) return null;
     const body = { ...action, request_id: requestId() };
     if (ORDERED.has(action.type)) body.version = own ? version : seen;
     try {
@@ -476,7 +498,8 @@ function tablePage() {
     }
     savePending();
     render();
-    schedule(400); // a burst of taps goes as one change
+    // At once; taps made while one is on its way, or while offline, go together as the next change.
+    if (link !== "offline" && navigator.onLine !== false) flush();
   }
 
   // Taps and long presses (five steps, repeated while held); keyboard clicks count as taps.
@@ -556,8 +579,8 @@ function tablePage() {
       toast("Took back your last tap.");
       return;
     }
+    if (!state.undo || refusedOffline("nothing was undone")) return;
     if (pending.length) { toast("Still sending your taps; undo again in a moment."); return; }
-    if (!state.undo) return;
     try {
       const result = await api("POST", `/api/tables/${encodeURIComponent(id)}/actions`,
         { type: "undo", version }, seat.token);
@@ -571,6 +594,7 @@ function tablePage() {
 
   $$("[data-draw]").forEach((button) => button.addEventListener("click", async () => {
     if (!seat) { toast("Join this table to roll."); return; }
+    if (refusedOffline("nothing was drawn")) return;
     const action = { type: button.dataset.draw, request_id: requestId() };
     if (action.type === "roll") {
       action.sides = Number($("input[name=sides]:checked").value);
@@ -639,10 +663,29 @@ function tablePage() {
 
   // -- live: the stream, and a fresh look after a reconnect or a wake
 
+  // The pill says what is happening, in words: "live", or "Offline — 3 changes waiting to send".
+  let link = "connecting";
   function setStatus(status) {
+    link = status;
+    document.body.dataset.link = status;
+    showStatus();
+  }
+
+  function showStatus() {
     const el = $("#status");
-    el.dataset.status = status;
-    el.textContent = { live: "live", offline: "offline", reconnecting: "reconnecting", connecting: "connecting" }[status];
+    const n = pending.length;
+    const waiting = n ? ` \u2014 ${n} ${n === 1 ? "change" : "changes"} waiting to send` : "";
+    const text = { live: "live", offline: "Offline" + waiting, connecting: "connecting" + waiting }[link];
+    el.dataset.status = link;
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  // What needs the server now (a tracker's action, an undo, a draw) is refused at once offline.
+  function refusedOffline(what) {
+    if (link !== "offline" && navigator.onLine !== false) return false;
+    toast(`Offline: ${what}. This phone cannot reach the table's server; ` +
+      "counter taps are kept and sent when it is back.");
+    return true;
   }
 
   // A stream the server refuses (it holds as many as it can) closes at once: the page then reads
@@ -650,9 +693,23 @@ function tablePage() {
   let source = null;
   let polling = null;
   let retry = 2000;
+  let heard = 0; // when the stream last said anything (the server sends a beat every 2 s)
+  let lastRead = -Infinity; // when the table was last read without a stream
+  const SILENCE = 4000; // ms without a word before the phone says it is offline
   function connect() {
     if (source) source.close();
+    heard = performance.now();
     source = new EventSource(`/api/tables/${encodeURIComponent(id)}/stream`);
+    source.addEventListener("open", () => { heard = performance.now(); });
+    // Any word from the server (a beat every 2 s, at least) means the table is live again.
+    for (const kind of ["state", "patch", "beat"]) {
+      source.addEventListener(kind, () => {
+        heard = performance.now();
+        if (link === "live") return;
+        setStatus("live");
+        flush();
+      });
+    }
     source.addEventListener("state", (event) => {
       const message = JSON.parse(event.data);
       addLog(message.events);
@@ -678,46 +735,120 @@ function tablePage() {
       flush();
     });
     source.addEventListener("error", () => {
-      setStatus("reconnecting");
+      // A stream that ended is reopened by the browser itself (every 5 minutes, by design): the
+      // watchdog below says offline if that takes too long. A refused one is closed for good.
       if (source.readyState !== EventSource.CLOSED) return;
+      if (!polling || performance.now() - lastRead > 5000) setStatus("offline");
       if (!polling) polling = setInterval(refresh, 3000);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     });
   }
 
+  // A stream that falls silent (a dead Wi-Fi, a frozen server) sends no error: the phone notices
+  // the missing beats, says so, and tries a new stream every few seconds.
+  setInterval(() => {
+    const quiet = performance.now() - heard;
+    if (quiet < SILENCE || (source && source.readyState === EventSource.CLOSED)) return;
+    setStatus("offline");
+    if (quiet > 3 * SILENCE) connect();
+  }, 500);
+
   async function refresh() {
     try {
       const data = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
       accept(data.version, data.state);
       refreshLog();
+      if (polling) { // refused a stream, the page reads the table: that is live enough
+        lastRead = performance.now();
+        if (link !== "live") { setStatus("live"); flush(); }
+      }
     } catch { setStatus("offline"); }
   }
 
-  let wakeLock = null;
-  async function keepAwake() {
-    const note = $("#awake");
-    if (!("wakeLock" in navigator)) {
-      note.textContent = "Screen: this browser may let it sleep (keeping it awake needs https).";
-      return;
+  // -- the screen kept awake: the Wake Lock API where the browser has it (https, or localhost);
+  // on a home network's plain http, a silent video drawn from a canvas plays instead, as browsers
+  // keep the screen on while a video plays (Firefox for a stream's video; Chromium for one that
+  // fills a fifth of the screen: it lies behind the page, see app.css). It starts on a tap.
+  const awake = { want: store.get("spellpress.awake", true), lock: null, video: null };
+
+  function awakeVideo() {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 16;
+    const paint = canvas.getContext("2d");
+    let tick = 0;
+    const draw = () => { paint.fillStyle = tick++ % 2 ? "#5b3cc4" : "#5b3cc5"; paint.fillRect(0, 0, 16, 16); };
+    draw();
+    const video = document.createElement("video");
+    video.className = "awake-video";
+    video.muted = true;
+    video.playsInline = true;
+    video.setAttribute("aria-hidden", "true");
+    video.srcObject = canvas.captureStream(1);
+    setInterval(() => { if (!video.paused) draw(); }, 5000); // a fresh frame now and then: it keeps playing
+    video.addEventListener("pause", showAwake);
+    video.addEventListener("playing", showAwake);
+    document.body.append(video);
+    return video;
+  }
+
+  async function keepAwake(tapped = false) {
+    if (!awake.want || document.visibilityState !== "visible") return showAwake();
+    if (awake.lock || (awake.video && !awake.video.paused)) return showAwake();
+    if ("wakeLock" in navigator) {
+      try {
+        awake.lock = await navigator.wakeLock.request("screen");
+        awake.lock.addEventListener("release", () => { awake.lock = null; showAwake(); });
+        return showAwake();
+      } catch { /* refused (no focus, a power saver): the video may do it */ }
     }
-    try {
-      wakeLock = await navigator.wakeLock.request("screen");
-      note.textContent = "Screen: kept awake while this table is open.";
-      wakeLock.addEventListener("release", () => { wakeLock = null; });
-    } catch {
-      note.textContent = "Screen: the browser would not keep it awake.";
+    if (tapped || awake.video) { // once started by a tap, a muted video may start again by itself
+      awake.video = awake.video || awakeVideo();
+      try { await awake.video.play(); } catch { /* not allowed: said below */ }
     }
+    showAwake();
+  }
+
+  function letSleep() {
+    if (awake.lock) awake.lock.release();
+    awake.lock = null;
+    if (awake.video) awake.video.pause();
+  }
+
+  function showAwake() {
+    const playing = Boolean(awake.video && !awake.video.paused);
+    const on = Boolean(awake.lock) || playing;
+    $("#awake").textContent = !awake.want ? "Screen: sleeps as usual." :
+      awake.lock ? "Screen: kept awake while this table is open." :
+        playing ? "Screen: kept awake while this table is open (by a silent video: this page is on plain http)." :
+          "Screen: kept awake from your next tap on the table.";
+    const toggle = $("#awake-toggle");
+    toggle.setAttribute("aria-pressed", String(awake.want));
+    $("span", toggle).textContent = awake.want ? "on" : "off";
+    document.body.dataset.awake = on ? "on" : "off";
+  }
+
+  $("#awake-toggle").addEventListener("click", () => {
+    awake.want = !awake.want;
+    store.set("spellpress.awake", awake.want);
+    if (awake.want) keepAwake(true); else { letSleep(); showAwake(); }
+  });
+  // Browsers let a page keep the screen on only after a tap: the first one on the table starts it.
+  for (const kind of ["pointerup", "keydown"]) {
+    document.addEventListener(kind, () => {
+      if (awake.want && !awake.lock && !(awake.video && !awake.video.paused)) keepAwake(true);
+    }, { capture: true });
   }
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;
     refresh();
     if (!source || source.readyState === EventSource.CLOSED) connect();
-    if (!wakeLock) keepAwake();
+    keepAwake();
     flush();
   });
   window.addEventListener("online", () => { refresh(); connect(); flush(); });
+  window.addEventListener("offline", () => setStatus("offline"));
 
   if (!seat) {
     $("#watching").hidden = false;

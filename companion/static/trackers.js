@@ -256,7 +256,8 @@ window.SpellpressTrackers = (function () {
       box.append(chips);
       if (mine.alive && !t.over) {
         box.append(button(mine.powered ? "Power down" : "Power up",
-          () => ctx.act({ type: "power", player: i, up: !mine.powered }), { cls: "small", act: "power" }));
+          () => ctx.act({ type: "power", player: i, up: !mine.powered }),
+          { cls: "small", act: "power", aria: `${mine.powered ? "Power down" : "Power up"} ${ctx.name(i)}` }));
       }
     });
   }
@@ -377,7 +378,7 @@ window.SpellpressTrackers = (function () {
         h("span", { class: "chips" }, statusChips(unit, false)))));
       }
       box.append(list);
-      if (!t.over && !mine.dead) box.append(button("Actions\u2026", () => magickaWizard(ctx, i), { cls: "small", act: "wizard" }));
+      if (!t.over && !mine.dead) box.append(button("Actions\u2026", () => magickaWizard(ctx, i), { cls: "small", act: "wizard", aria: `Actions for ${ctx.name(i)}` }));
     });
   }
 
@@ -568,8 +569,8 @@ window.SpellpressTrackers = (function () {
       }
       box.append(list);
       if (t.player === i && !t.over) {
-        box.append(row(button("Summon\u2026", () => sorcererSummon(ctx, i), { cls: "small", act: "summon" }),
-          button("Cast\u2026", () => sorcererCast(ctx, i), { cls: "small", act: "cast" })));
+        box.append(row(button("Summon\u2026", () => sorcererSummon(ctx, i), { cls: "small", act: "summon", aria: `Summon for ${ctx.name(i)}` }),
+          button("Cast\u2026", () => sorcererCast(ctx, i), { cls: "small", act: "cast", aria: `Cast for ${ctx.name(i)}` })));
       }
     });
   }
@@ -909,7 +910,7 @@ window.SpellpressTrackers = (function () {
           submit: `Bring ${p.name} back`, danger: true,
         });
         if (values) ctx.act({ type: "bring_back", player: i, to: values.to });
-      }, { cls: "small", act: "bring-back" }));
+      }, { cls: "small", act: "bring-back", aria: `Bring back ${p.name}` }));
     });
   }
 
