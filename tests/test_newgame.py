@@ -48,3 +48,14 @@ def test_nothing_is_overwritten_and_a_bad_name_is_refused(project, capsys):
         assert "cannot name a game" in capsys.readouterr().err
     assert main(["new", "copy", "--from", "no-such-game"]) == 2
     assert "no game 'no-such-game'" in capsys.readouterr().err
+
+
+def test_a_game_of_yaml_alone_from_nothing_validates_and_builds(project, capsys):
+    assert main(["new", "goblin-market", "--title", "Goblin Market"]) == 0
+    out = capsys.readouterr()
+    assert "ok: 1 games, 1 decks, 3 unique cards" in out.out
+    assert "laid out from the decks and counters" in out.err, "the fallback playmat is said"
+    assert "ruleset" not in (project / "cards" / "goblin-market" / "game.yaml").read_text().split("\ntitle")[1]
+    assert main(["build", "goblin-market", "--here", "--paper", "a4"]) == 0
+    for name in ("cards-a4.pdf", "rulebook-a4.pdf", "playmat.pdf"):
+        assert (project / "build" / "goblin-market" / name).is_file(), name

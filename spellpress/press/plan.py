@@ -77,6 +77,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
         if "playmat" in options.kinds:
             try:
                 p.mat = playmat.load(game, options.templates, icons)
+                warnings += [p.mat.note] if p.mat.note else []
             except ValidationFailed as failed:
                 problems += failed.problems
         try:

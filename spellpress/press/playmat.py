@@ -21,8 +21,8 @@ from ..core import ruletext
 from ..core.models import Game
 from ..core.problems import Problem, ValidationFailed, did_you_mean, display_path
 from ..core.schema import Color, FrozenMap, Model, Text, validate
-from ..core.yamlsource import read
-from . import fonts
+from ..core.yamlsource import Document, read
+from . import fonts, matlayout
 from .displaylist import Drawing, Ellipse, Primitive, Rect
 from .displaylist import Text as TextItem
 from .icons import IconSet
@@ -112,16 +112,24 @@ class Mat:
     title: str
     drawing: Drawing  # the mat's own zones, with its bleed
     seats: tuple[Seat, ...] = ()
+    note: str = ""  # a warning for the build to print: the layout was made for the game, not read
 
 
 def load(game: Game, templates: Path, icons: IconSet) -> Mat:
     """The game's playmat, laid out; raises ValidationFailed with what is wrong."""
     path = templates / "playmat" / f"{game.slug}.yaml"
-    if not path.is_file():
-        raise ValidationFailed([Problem(display_path(path), 0, 0, "", f"no playmat layout for {game.slug}")])
-    doc, problems = read(path)
-    if doc is None:
-        raise ValidationFailed(problems)
+    note = ""
+    if path.is_file():
+        doc, problems = read(path)
+        if doc is None:
+            raise ValidationFailed(problems)
+    else:  # laid out from the decks and counters, and said so
+        try:
+            doc = Document(path, matlayout.generated(game))
+        except ValueError as exc:
+            raise ValidationFailed([Problem(display_path(path), 0, 0, "", str(exc))]) from None
+        note = (f"{game.slug}: no playmat layout {display_path(path)}: the mat is laid out from the decks and "
+                "counters (write that file to lay it out yourself)")
     spec, problems = validate(MatSpec, doc.data, doc)
     if spec is None:
         raise ValidationFailed(problems)
@@ -148,7 +156,7 @@ def load(game: Game, templates: Path, icons: IconSet) -> Mat:
         t = spec.title
         title = painter.label(game.title, w - FRAME - 8 if t.x is None else t.x, t.y, t.size, "right", "bold")
     items = tuple(background + title + [item for zone in zones for item in zone])
-    return Mat(game.title, Drawing(w, h, BLEED, items), seats)
+    return Mat(game.title, Drawing(w, h, BLEED, items), seats, note)
 
 
 def _decks_of(zone: Zone) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ import collections
 
 import pytest
 
-from conftest import Server
+from conftest import ROOT, Server
 
 GAME = {
     "game.yaml": """title: Goblin Market
@@ -59,6 +59,38 @@ def test_a_game_of_yaml_alone_loads_with_the_generic_ruleset(goblin_cards):
     (game,) = load_games(goblin_cards)
     assert game.ruleset == "generic" and game.text_context["starting_gold"] == 5
     assert game.card("rusty-spoon").get("text") == "Worth 5 gold to a goblin."
+
+
+def test_a_game_of_yaml_alone_validates_and_builds_every_kind(goblin_cards, tmp_path, capsys):
+    from spellpress.cli import main
+
+    templates = str(ROOT / "templates")
+    assert main(["validate", str(goblin_cards), "--templates", templates]) == 0, capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "no playmat layout" in said and "laid out from the decks and counters" in said, "a fallback is said"
+    out = tmp_path / "build"
+    code = main(["build", "--here", "--cards", str(goblin_cards), "--templates", templates, "--out", str(out),
+                 "--paper", "a4"])
+    assert code == 0, capsys.readouterr().err
+    built = out / "goblin-market"
+    for name in ("cards-a4.pdf", "rulebook-a4.pdf", "playmat.pdf", "playmat-tiled-a4.pdf", "overview.png"):
+        assert (built / name).stat().st_size > 0, name
+    assert {p.name for p in (built / "png").glob("*.png")} >= {"cracked-crown.png", "rusty-spoon.png"}
+
+
+def test_the_mat_laid_out_for_a_game_of_yaml_alone_has_its_decks_and_a_seat_per_player(goblin_cards):
+    from spellpress.core import load_games
+    from spellpress.press import matlayout, playmat
+    from spellpress.press.session import BuildSession
+
+    (game,) = load_games(goblin_cards)
+    data = matlayout.generated(game)
+    assert [z["deck"] for z in data["zones"] if z["kind"] == "deck"] == ["junk"]
+    assert [z["label"] for z in data["seat"]["zones"]] == ["Gold"]
+    assert [z["label"] for z in data["zones"] if z["kind"] == "track"] == ["Round"]
+    _, icons = BuildSession().layouts(ROOT / "templates")
+    mat = playmat.load(game, ROOT / "templates", icons)
+    assert len(mat.seats) == game.players.max and mat.note
 
 
 def _start(client, players=("Ann", "Bea")):
