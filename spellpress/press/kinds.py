@@ -93,8 +93,10 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     size, offset = (first.width, first.height, first.bleed), game.options.back_offset
     if layout == "duplex":
         key = f"{key}:{offset}"
+    command = f"spellpress build {game.plan.game.slug} --only sheets"
     return [Output(name.format(paper=paper), key, PDF,
-                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf")), forms)
+                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command),
+                   forms)
             for paper in papers]
 
 
@@ -106,12 +108,14 @@ def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
     from .faces import RENDERER_VERSION
 
     p = game.plan
-    cards, faces, forms = [], [RENDERER_VERSION], set()
+    cards, faces, forms = [], [RENDERER_VERSION, sheets.LAYOUT_VERSION], set()
     for deck in p.game.decks.values():
         for card in deck.cards:
             front, back = p.fronts[card.id], p.backs[card.id]
             pair = [sheets.Face(f.key, f.drawing, game.form_key(f)) for f in (front, back)]
-            cards += [sheets.SheetCard(*pair, deck.name)] * card.count
+            # a back's design is its picture; cards whose back is their own other side are a design of their deck's
+            design = back.hash if back is p.deck_backs.get(deck.id) else f"own backs of {deck.id}"
+            cards += [sheets.SheetCard(*pair, deck.name, design)] * card.count
             faces.append(f"{front.hash}{back.hash}{deck.name}{card.count}")
             forms |= {f"pdf/{sheets.form_cache_name(face.hash)}" for face in pair}
     shared = f"{p.game.slug}: sheet cards"
