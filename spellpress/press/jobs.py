@@ -108,16 +108,6 @@ class Composed:
 
 
 @dataclass(frozen=True)
-class Copied:
-    """A file's bytes as another file holds them."""
-
-    source: str
-
-    def __call__(self, shared: dict) -> bytes:
-        return Path(self.source).read_bytes()
-
-
-@dataclass(frozen=True)
 class Given:
     """Bytes known when the build is planned."""
 

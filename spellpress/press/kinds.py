@@ -143,23 +143,27 @@ def printshop(game: GameBuild) -> list[Output]:
 
 @kind("png", ("png/*.png",), IMAGES)
 def png(game: GameBuild) -> list[Output]:
+    from .images import PNG_VERSION
     from .jobs import FacePng
 
-    return [Output(f"png/{face.key}.png", face.hash, RASTER, FacePng(face.drawing)) for face in game.faces()]
+    return [Output(f"png/{face.key}.png", f"{face.hash}:{PNG_VERSION}", RASTER, FacePng(face.drawing))
+            for face in game.faces()]
 
 
 @kind("tts", ("tts/*",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
 def tts(game: GameBuild) -> list[Output]:
     from . import images, sheets
-    from .jobs import Copied, Given
+    from .jobs import Composed, Given
 
     p, outputs, index = game.plan, [], []
+    dpi = images.tts_dpi(_card_width(game))
     for deck in p.game.decks.values():
         slots = [card for card in deck.cards for _ in range(card.count)]
         back = p.deck_backs[deck.id]
         hidden = game.thumb(back)
         own_backs = any(p.backs[c.id] is not back for c in deck.cards)
-        outputs.append(Output(f"tts/{deck.id}-back.png", back.hash, RASTER, Copied(str(hidden))))
+        outputs.append(Output(f"tts/{deck.id}-back.png", f"{back.hash}:{images.PNG_VERSION}", RASTER,
+                              Composed(images.tagged_copy, (hidden, dpi))))
         for n, chunk in enumerate(sheets.chunks(slots, images.TTS_PER_SHEET), start=1):
             fronts = [game.thumb(p.fronts[c.id]) for c in chunk]
             cols, rows = images.tts_grid(len(fronts))
@@ -179,9 +183,15 @@ def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> O
     from .jobs import Composed
 
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
-    key = _hash("".join(t.name for t in [*thumbs, hidden]))
-    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands")),
+    dpi = images.tts_dpi(_card_width(game))
+    key = _hash("".join(t.name for t in [*thumbs, hidden]) + f"{dpi}:{images.PNG_VERSION}")
+    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands", dpi)),
                   bands + _thumbnails([*thumbs, hidden]))
+
+
+def _card_width(game: GameBuild) -> float:
+    """The cards' trimmed width, mm (every card of a game has its size: the sheets' grid)."""
+    return next(iter(game.plan.fronts.values())).drawing.width
 
 
 def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
@@ -200,8 +210,9 @@ def overview(game: GameBuild) -> list[Output]:
     rows = [[game.thumb(p.fronts[c.id]) for c in deck.cards] + [game.thumb(p.deck_backs[deck.id])]
             for deck in p.game.decks.values()]
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows)[1])
-    key = _hash(json.dumps([[t.name for t in row] for row in rows]))
-    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands")),
+    dpi = images.overview_dpi(_card_width(game))
+    key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION]))
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi)),
                    bands + _thumbnails([t for row in rows for t in row]))]
 
 
