@@ -27,6 +27,7 @@ LEVEL = 6
 VERSION = b"band-1"  # bump when the encoding of a band changes
 _ADLER_BASE = 65521
 _FINAL_BLOCK = b"\x03\x00"  # an empty, final, fixed-Huffman deflate block
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @dataclass(frozen=True)
@@ -54,15 +55,37 @@ def adler32_combine(first: int, second: int, second_size: int) -> int:
     return sum1 | sum2 << 16
 
 
-def png(width: int, bands: Sequence[tuple[int, Band]]) -> bytes:
-    """An 8-bit RGB PNG of the bands (height, band), top to bottom."""
+def png(width: int, bands: Sequence[tuple[int, Band]], dpi: float) -> bytes:
+    """An 8-bit RGB PNG of the bands (height, band), top to bottom, tagged with its resolution."""
     adler, height = 1, 0
     for rows, band in bands:
         adler = adler32_combine(adler, band.adler, band.size)
         height += rows
     stream = b"\x78\x9c" + b"".join(b.data for _, b in bands) + _FINAL_BLOCK + struct.pack(">I", adler)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")
+    return (_SIGNATURE + _chunk(b"IHDR", header) + phys(dpi) + _chunk(b"IDAT", stream)
+            + _chunk(b"IEND", b""))
+
+
+def phys(dpi: float) -> bytes:
+    """The pHYs chunk of a resolution: pixels a metre, as Pillow rounds them (300 dpi: 11811)."""
+    per_metre = int(dpi / 0.0254 + 0.5)
+    return _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1))
+
+
+def with_phys(data: bytes, dpi: float) -> bytes:
+    """A PNG's bytes with its pHYs chunk (any it had is replaced) saying `dpi`."""
+    assert data.startswith(_SIGNATURE)
+    out, at = [_SIGNATURE], len(_SIGNATURE)
+    while at < len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        end = at + 12 + size
+        if kind != b"pHYs":
+            out.append(data[at:end])
+        if kind == b"IHDR":
+            out.append(phys(dpi))
+        at = end
+    return b"".join(out)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

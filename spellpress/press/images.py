@@ -3,6 +3,10 @@
 Tabletop Simulator (GUIDE section 2) takes a deck sheet of at most 10 x 7 cards and 4096 px a
 side, whose last slot is the hidden card: so at most 69 cards a sheet. Cards there are trimmed,
 409 x 572 px, which is poker's shape within the size limit.
+
+Every PNG says its resolution (pHYs), else tools take it for 72 dpi: the print shop's card
+images 300 dpi; a TTS sheet and the overview cannot hold cards at 300 dpi, so they say the
+density they have (409 px across a 63.5 mm poker card: 163.6 dpi; the overview's 180 px: 72).
 """
 
 from __future__ import annotations
@@ -23,26 +27,44 @@ TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot shows the hidden card
 OVERVIEW_CARD = (180, 252)
 
 
-def png_bytes(image: PILImage.Image, *, level: int = 6) -> bytes:
-    """PNG data. Lower zlib levels save faster for slightly larger files: a card at level 3
-    saves in about half the time of level 6 for a file a fifth larger."""
+PNG_VERSION = "pHYs-1"  # joins the PNG outputs' keys: bump when how they are written changes
+
+
+def png_bytes(image: PILImage.Image, dpi: float, *, level: int = 6) -> bytes:
+    """PNG data, tagged `dpi`. Lower zlib levels save faster for slightly larger files: a card
+    at level 3 saves in about half the time of level 6 for a file a fifth larger."""
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=level)
+    image.save(out, "PNG", compress_level=level, dpi=(dpi, dpi))
     return out.getvalue()
 
 
 def face_png(drawing: Drawing) -> bytes:
     """The face at 300 DPI with its bleed, for print shops."""
-    return png_bytes(raster.render(drawing), level=3)
+    return png_bytes(raster.render(drawing), raster.PRINT_DPI, level=3)
+
+
+def tts_dpi(card_width: float) -> float:
+    """The resolution of a card (its width in mm) on a Tabletop Simulator sheet."""
+    return TTS_CARD[0] / card_width * 25.4
+
+
+def overview_dpi(card_width: float) -> float:
+    return OVERVIEW_CARD[0] / card_width * 25.4
 
 
 def thumbnails(drawing: Drawing, thumb: Path) -> None:
     """The face trimmed at Tabletop Simulator's size into `thumb`, and the overview's beside it:
     what the TTS sheets and the overview are made of."""
-    dpi = TTS_CARD[0] / drawing.width * 25.4
+    dpi = tts_dpi(drawing.width)
     image = raster.render(drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
-    atomic_write(thumb, png_bytes(image))
-    atomic_write(small_thumb(thumb), png_bytes(image.resize(OVERVIEW_CARD, PILImage.LANCZOS)))
+    atomic_write(thumb, png_bytes(image, dpi))
+    atomic_write(small_thumb(thumb), png_bytes(image.resize(OVERVIEW_CARD, PILImage.LANCZOS),
+                                               overview_dpi(drawing.width)))
+
+
+def tagged_copy(source: Path, dpi: float) -> bytes:
+    """A PNG's bytes, tagged `dpi` (a thumbnail cached before PNGs were tagged is not)."""
+    return bandpng.with_phys(source.read_bytes(), dpi)
 
 
 def small_thumb(thumb: Path) -> Path:
@@ -65,10 +87,10 @@ def tts_bands(thumbs: list[Path], hidden: Path) -> list[tuple[str, list[Path | N
     return [(bandpng.key("tts", TTS_CARD, [p.name if p else None for p in line]), line) for line in lines]
 
 
-def tts_sheet(thumbs: list[Path], hidden: Path, bands: Path) -> bytes:
+def tts_sheet(thumbs: list[Path], hidden: Path, bands: Path, dpi: float) -> bytes:
     cache = bandpng.BandCache(bands)
     out = [(TTS_CARD[1], cache.get(key, lambda line=line: _tts_row(line))) for key, line in tts_bands(thumbs, hidden)]
-    return bandpng.png(tts_grid(len(thumbs))[0] * TTS_CARD[0], out)
+    return bandpng.png(tts_grid(len(thumbs))[0] * TTS_CARD[0], out, dpi)
 
 
 def _tts_row(row: list[Path | None]) -> PILImage.Image:
@@ -99,13 +121,13 @@ def overview_bands(rows_of_thumbs: list[list[Path]]) -> tuple[int, list[tuple[st
     return width, out
 
 
-def overview(rows_of_thumbs: list[list[Path]], bands: Path) -> bytes:
+def overview(rows_of_thumbs: list[list[Path]], bands: Path, dpi: float) -> bytes:
     """Every unique face small, a row per deck."""
     width, lines = overview_bands(rows_of_thumbs)
     cache = bandpng.BandCache(bands)
     out = [(height, cache.get(key, lambda line=line, height=height: _overview_line(line, width, height)))
            for key, height, line in lines]
-    return bandpng.png(width, out)
+    return bandpng.png(width, out, dpi)
 
 
 def _overview_line(line: list[Path], width: int, height: int) -> PILImage.Image:

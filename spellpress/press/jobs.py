@@ -53,16 +53,17 @@ class SheetsPdf:
     title: str
     back_offset: tuple[float, float]
     cache: str  # the directory of faces' cached PDF operators
+    command: str  # the command that builds these sheets again, for the calibration page to quote
 
     def __call__(self, shared: dict) -> bytes:
         cards, cache = shared[self.cards], Path(self.cache)
         if self.layout == "printshop":
             return sheets.printshop_pdf(cards, self.size, self.title, cache)
         if self.layout == "fold":
-            sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRID, *self.size)
+            sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRIDS[self.paper], *self.size)
             return sheets.fold_pdf(cards, sheet, self.title, cache)
         sheet = sheets.Sheet(PAPERS[self.paper], sheets.DUPLEX_GRIDS[self.paper], *self.size)
-        return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache)
+        return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command)
 
 
 @dataclass(frozen=True)
@@ -104,16 +105,6 @@ class Composed:
 
     def __call__(self, shared: dict) -> bytes:
         return self.make(*self.args)
-
-
-@dataclass(frozen=True)
-class Copied:
-    """A file's bytes as another file holds them."""
-
-    source: str
-
-    def __call__(self, shared: dict) -> bytes:
-        return Path(self.source).read_bytes()
 
 
 @dataclass(frozen=True)

@@ -93,8 +93,10 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     size, offset = (first.width, first.height, first.bleed), game.options.back_offset
     if layout == "duplex":
         key = f"{key}:{offset}"
+    command = f"spellpress build {game.plan.game.slug} --only sheets"
     return [Output(name.format(paper=paper), key, PDF,
-                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf")), forms)
+                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command),
+                   forms)
             for paper in papers]
 
 
@@ -106,12 +108,14 @@ def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
     from .faces import RENDERER_VERSION
 
     p = game.plan
-    cards, faces, forms = [], [RENDERER_VERSION], set()
+    cards, faces, forms = [], [RENDERER_VERSION, sheets.LAYOUT_VERSION], set()
     for deck in p.game.decks.values():
         for card in deck.cards if deck.token is None else ():  # tokens print on their own sheet (kind 'tokens')
             front, back = p.fronts[card.id], p.backs[card.id]
             pair = [sheets.Face(f.key, f.drawing, game.form_key(f)) for f in (front, back)]
-            cards += [sheets.SheetCard(*pair, deck.name)] * card.count
+            # a back's design is its picture; cards whose back is their own other side are a design of their deck's
+            design = back.hash if back is p.deck_backs.get(deck.id) else f"own backs of {deck.id}"
+            cards += [sheets.SheetCard(*pair, deck.name, design)] * card.count
             faces.append(f"{front.hash}{back.hash}{deck.name}{card.count}")
             forms |= {f"pdf/{sheets.form_cache_name(face.hash)}" for face in pair}
     shared = f"{p.game.slug}: sheet cards"
@@ -142,27 +146,31 @@ def png(game: GameBuild) -> list[Output]:
     """Each card's faces; a token's PNG is its punch-out piece (its size, with 1/8 in bleed),
     and a token deck, printed one-sided, has no back."""
     from .faces import value_bytes
+    from .images import PNG_VERSION
     from .jobs import FacePng
 
     pieces = {piece.card: piece.drawing for deck in game.plan.tokens for piece in deck.pieces}
     backs = {f"back-{deck.id}" for deck in game.plan.tokens}
-    return [Output(f"png/{face.key}.png", face.hash, RASTER, FacePng(face.drawing)) for face in game.faces()
-            if face.key not in pieces and face.key not in backs] + [
-        Output(f"png/{card}.png", _hash(value_bytes(drawing)), RASTER, FacePng(drawing)) for card, drawing in pieces.items()]
+    return [Output(f"png/{face.key}.png", f"{face.hash}:{PNG_VERSION}", RASTER, FacePng(face.drawing))
+            for face in game.faces() if face.key not in pieces and face.key not in backs] + [
+        Output(f"png/{card}.png", f"{_hash(value_bytes(drawing))}:{PNG_VERSION}", RASTER, FacePng(drawing))
+        for card, drawing in pieces.items()]
 
 
 @kind("tts", ("tts/*",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
 def tts(game: GameBuild) -> list[Output]:
     from . import images, sheets
-    from .jobs import Copied, Given
+    from .jobs import Composed, Given
 
     p, outputs, index = game.plan, [], []
+    dpi = images.tts_dpi(_card_width(game))
     for deck in [d for d in p.game.decks.values() if d.token is None]:  # tokens are no deck of cards
         slots = [card for card in deck.cards for _ in range(card.count)]
         back = p.deck_backs[deck.id]
         hidden = game.thumb(back)
         own_backs = any(p.backs[c.id] is not back for c in deck.cards)
-        outputs.append(Output(f"tts/{deck.id}-back.png", back.hash, RASTER, Copied(str(hidden))))
+        outputs.append(Output(f"tts/{deck.id}-back.png", f"{back.hash}:{images.PNG_VERSION}", RASTER,
+                              Composed(images.tagged_copy, (hidden, dpi))))
         for n, chunk in enumerate(sheets.chunks(slots, images.TTS_PER_SHEET), start=1):
             fronts = [game.thumb(p.fronts[c.id]) for c in chunk]
             cols, rows = images.tts_grid(len(fronts))
@@ -182,9 +190,15 @@ def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> O
     from .jobs import Composed
 
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
-    key = _hash("".join(t.name for t in [*thumbs, hidden]))
-    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands")),
+    dpi = images.tts_dpi(_card_width(game))
+    key = _hash("".join(t.name for t in [*thumbs, hidden]) + f"{dpi}:{images.PNG_VERSION}")
+    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands", dpi)),
                   bands + _thumbnails([*thumbs, hidden]))
+
+
+def _card_width(game: GameBuild) -> float:
+    """The cards' trimmed width, mm (every card of a game has its size: the sheets' grid)."""
+    return next(iter(game.plan.fronts.values())).drawing.width
 
 
 def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
@@ -203,8 +217,9 @@ def overview(game: GameBuild) -> list[Output]:
     rows = [[game.thumb(p.fronts[c.id]) for c in deck.cards] + [game.thumb(p.deck_backs[deck.id])]
             for deck in p.game.decks.values()]
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows)[1])
-    key = _hash(json.dumps([[t.name for t in row] for row in rows]))
-    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands")),
+    dpi = images.overview_dpi(_card_width(game))
+    key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION]))
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi)),
                    bands + _thumbnails([t for row in rows for t in row]))]
 
 

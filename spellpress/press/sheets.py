@@ -1,13 +1,26 @@
 """Print-and-play sheets: cards in a grid with crop marks, duplex backs, fold sheets, calibration.
 
-Cards sit edge to edge, so one cut separates two cards; bleed is printed only around the grid's
-outside, and each card is clipped to its own trim elsewhere. Crop marks run outward from every
-cut line, from 1 mm beyond the trim to the edge a home printer can reach.
+Cards sit edge to edge, so one cut separates two cards; bleed is printed around the cards'
+outside (beside an empty slot too), and each card is clipped to its own trim elsewhere.
 
-Grids (GUIDE section 2): A4 takes 3 x 3 portrait. Letter cannot: 3 x 88.9 mm leaves 6.35 mm top
-and bottom, all of it unprintable, so Letter takes 4 x 2 landscape, with room for bleed and
-marks on every side. Fold sheets are 4 x 2 landscape on both papers: two columns of fronts, the
-fold, and their backs mirrored about it.
+One back design a page (GUIDE, tolerances): a duplex drift of up to 2 mm would show a sliver of
+a neighbour's back, so a player could read a card from its back. Cards are grouped by the
+design of their back (the back face's content hash), in the order the decks first use it; each
+group starts a new sheet and leaves the rest of its last sheet empty. Cards whose back is their
+own other side (Spellchamber's wizards) make a group of their deck.
+
+Crop marks (GUIDE): at least 5 mm long, starting 1 mm beyond the bleed, inside the home
+printer's reach (6.35 mm from the paper's edge). So a grid needs 3.175 + 1 + 5 = 9.175 mm
+beside it, plus 6.35 mm: 15.525 mm of margin on every side. What that leaves:
+- A4 3 x 3 portrait: 9.75 mm left and right, 15.15 mm top and bottom: no.
+- A4 4 x 2 landscape: 21.5 mm left and right, 16.1 mm top and bottom: yes (8 a sheet).
+- Letter 3 x 3 portrait: 12.7 mm and 6.35 mm; Letter 4 x 2 landscape: 12.7 mm left and right:
+  no. Letter 3 x 2 landscape: 44.45 mm and 19.05 mm: yes (6 a sheet).
+Fold sheets: A4 4 x 2 landscape, folded between the second and third columns, each back
+mirrored about the fold (4 cards a sheet). Letter has no room for four columns, so 3 x 2
+landscape folded between the rows, the backs in the lower row turned half round, as folding
+over a horizontal line turns them (3 cards a sheet). The margin note runs up the left margin,
+clear of the marks.
 """
 
 from __future__ import annotations
@@ -18,6 +31,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
@@ -25,12 +40,11 @@ from .displaylist import Drawing
 from .papers import Paper
 from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 
+LAYOUT_VERSION = "2"  # bump when a change here moves what is on the sheets
 UNPRINTABLE = 6.35  # a home printer's unprintable edge, mm (GUIDE section 2)
-MARK_GAP = 1.0  # crop marks start this far beyond the trim, mm
-MARK_MAX = 4.5  # and reach at most this far, mm, leaving the top margin to its note
+MARK_GAP = 1.0  # crop marks start this far beyond the bleed, mm
+MARK_LENGTH = 5.0  # and are this long, mm
 INK, HALO = (0, 0, 0), (1, 1, 1)
-
-
 
 
 @dataclass(frozen=True)
@@ -38,10 +52,11 @@ class Grid:
     cols: int
     rows: int
     landscape: bool
+    fold: str = ""  # fold sheets: 'columns' (a fold between the column halves) or 'rows'
 
 
-DUPLEX_GRIDS = {"a4": Grid(3, 3, False), "letter": Grid(4, 2, True)}
-FOLD_GRID = Grid(4, 2, True)
+DUPLEX_GRIDS = {"a4": Grid(4, 2, True), "letter": Grid(3, 2, True)}
+FOLD_GRIDS = {"a4": Grid(4, 2, True, "columns"), "letter": Grid(3, 2, True, "rows")}
 
 
 @dataclass(frozen=True)
@@ -58,6 +73,10 @@ class SheetCard:
     front: Face
     back: Face
     label: str  # e.g. the deck's name, for the page's margin
+    design: str = ""  # its back's design: cards share a page only with cards of the same design
+
+
+Cell = tuple[int, int]  # (col, row)
 
 
 class Sheet:
@@ -70,9 +89,12 @@ class Sheet:
         self.cw, self.ch, self.bleed = card_w, card_h, bleed
         self.x0 = (self.pw - grid.cols * card_w) / 2
         self.y0 = (self.ph - grid.rows * card_h) / 2
-        room = min(self.x0, self.y0) - UNPRINTABLE
-        if check_marks and room < MARK_GAP + 1.0:
-            raise ValueError(f"{grid.cols} x {grid.rows} cards leave no room for crop marks on {paper.name}")
+        need = bleed + MARK_GAP + MARK_LENGTH + UNPRINTABLE
+        if check_marks and min(self.x0, self.y0) < need - 1e-9:
+            raise ValueError(
+                f"{grid.cols} x {grid.rows} cards leave {min(self.x0, self.y0):.2f} mm beside them on {paper.name}; "
+                f"crop marks need {need:.3f} mm ({bleed:g} mm bleed, {MARK_GAP:g} mm gap, {MARK_LENGTH:g} mm mark, "
+                f"{UNPRINTABLE:g} mm the printer cannot reach)")
 
     @property
     def per_page(self) -> int:
@@ -81,12 +103,25 @@ class Sheet:
     def cell(self, col: int, row: int) -> tuple[float, float]:
         return self.x0 + col * self.cw, self.y0 + row * self.ch
 
-    def mirrored(self, col: int, row: int) -> tuple[int, int]:
+    def mirrored(self, col: int, row: int) -> Cell:
         """Where a card's back goes for long-edge duplex: columns reversed on a portrait page,
         rows reversed on a landscape one (GUIDE section 2)."""
         if self.grid.landscape:
             return col, self.grid.rows - 1 - row
         return self.grid.cols - 1 - col, row
+
+    def behind(self, x: float, y: float) -> tuple[float, float]:
+        """The point of the backs page that long-edge duplex puts behind (x, y) of the front."""
+        return (x, self.ph - y) if self.grid.landscape else (self.pw - x, y)
+
+
+def pages(cards: Sequence[SheetCard], per_page: int) -> list[list[SheetCard]]:
+    """The cards a page at a time, one back design a page: the designs in the order the cards
+    first show them, each design's cards in their order, a new design on a new page."""
+    designs: dict[str, list[SheetCard]] = {}
+    for card in cards:
+        designs.setdefault(card.design, []).append(card)
+    return [list(page) for group in designs.values() for page in chunks(group, per_page)]
 
 
 class SheetWriter:
@@ -114,45 +149,54 @@ class SheetWriter:
             define_form(self.canvas, face.form, face.drawing, cached)
             self.forms.add(face.form)
 
-    def place(self, face: Face, col: int, row: int, dx: float = 0.0, dy: float = 0.0,
-              cols: int | None = None) -> None:
-        """The face in cell (col, row), bleed kept only on the grid's outer edges."""
+    def place(self, face: Face, col: int, row: int, filled: set[Cell], dx: float = 0.0, dy: float = 0.0,
+              turned: bool = False) -> None:
+        """The face in cell (col, row), with its bleed where no card of `filled` is next to it;
+        `turned`: half round, as a fold over a horizontal line shows a back."""
         s, c = self.sheet, self.canvas
-        cols = cols or s.grid.cols
         self._form(face)
         x, y = s.cell(col, row)
         x, y = x + dx, y + dy
         b = s.bleed
-        left = b if col == 0 else 0
-        right = b if col == cols - 1 else 0
-        top = b if row == 0 else 0
-        bottom = b if row == s.grid.rows - 1 else 0
+        left = 0 if (col - 1, row) in filled else b
+        right = 0 if (col + 1, row) in filled else b
+        top = 0 if (col, row - 1) in filled else b
+        bottom = 0 if (col, row + 1) in filled else b
         c.saveState()
         clip = c.beginPath()
         clip.rect((x - left) * MM, (s.ph - y - s.ch - bottom) * MM, (s.cw + left + right) * MM, (s.ch + top + bottom) * MM)
         c.clipPath(clip, stroke=0, fill=0)
-        c.translate((x - b) * MM, (s.ph - y - s.ch - b) * MM)
+        if turned:
+            c.translate((x + s.cw + b) * MM, (s.ph - y + b) * MM)
+            c.rotate(180)
+        else:
+            c.translate((x - b) * MM, (s.ph - y - s.ch - b) * MM)
         c.doForm(face.form)
         c.restoreState()
 
-    def crop_marks(self, dx: float = 0.0, dy: float = 0.0, fold_at: int | None = None) -> None:
-        """Marks outward from every cut line, in the margins; a fold line is marked dashed."""
+    def crop_marks(self, filled: set[Cell], dx: float = 0.0, dy: float = 0.0, fold: str = "") -> None:
+        """At both ends of every cut line's stretch along the cards of `filled`, outward, clear of
+        their bleed: so an empty slot has no marks of its own. A fold line's marks are dashed."""
         s, c = self.sheet, self.canvas
         g = s.grid
-        left, top = s.x0 + dx, s.y0 + dy
-        right, bottom = left + g.cols * s.cw, top + g.rows * s.ch
-        reach_x = min(MARK_MAX, s.x0 - UNPRINTABLE)
-        reach_y = min(MARK_MAX, s.y0 - UNPRINTABLE)
+        start = s.bleed + MARK_GAP
         marks = []
-        for i in range(g.cols + 1):
-            x = left + i * s.cw
-            dashed = fold_at is not None and i == fold_at
-            marks.append(((x, top - MARK_GAP), (x, top - reach_y), dashed))
-            marks.append(((x, bottom + MARK_GAP), (x, bottom + reach_y), dashed))
-        for j in range(g.rows + 1):
-            y = top + j * s.ch
-            marks.append(((left - MARK_GAP, y), (left - reach_x, y), False))
-            marks.append(((right + MARK_GAP, y), (right + reach_x, y), False))
+        for i in range(g.cols + 1):  # vertical cuts: their ends above and below the cards along them
+            along = [r for r in range(g.rows) if (i - 1, r) in filled or (i, r) in filled]
+            if along:
+                x = s.x0 + dx + i * s.cw
+                top, bottom = s.y0 + dy + min(along) * s.ch, s.y0 + dy + (max(along) + 1) * s.ch
+                dashed = fold == "columns" and i == g.cols // 2
+                marks.append(((x, top - start), (x, top - start - MARK_LENGTH), dashed))
+                marks.append(((x, bottom + start), (x, bottom + start + MARK_LENGTH), dashed))
+        for j in range(g.rows + 1):  # horizontal cuts: their ends left and right of the cards along them
+            along = [k for k in range(g.cols) if (k, j - 1) in filled or (k, j) in filled]
+            if along:
+                y = s.y0 + dy + j * s.ch
+                left, right = s.x0 + dx + min(along) * s.cw, s.x0 + dx + (max(along) + 1) * s.cw
+                dashed = fold == "rows" and j == g.rows // 2
+                marks.append(((left - start, y), (left - start - MARK_LENGTH, y), dashed))
+                marks.append(((right + start, y), (right + start + MARK_LENGTH, y), dashed))
         for width, color in ((1.4, HALO), (0.35, INK)):
             c.setLineWidth(width)
             c.setStrokeColorRGB(*color)
@@ -162,13 +206,19 @@ class SheetWriter:
         c.setDash()
 
     def margin_note(self, text: str, dx: float = 0.0, dy: float = 0.0) -> None:
-        """A line of small print in the top margin, above the crop marks."""
+        """A line of small print up the left margin, between the printer's reach and the marks."""
         s, c = self.sheet, self.canvas
-        size = 6.5
-        baseline = UNPRINTABLE + 2.6 + dy  # crop marks stop MARK_MAX short of the grid, below it
+        font = fonts.pdf_name("regular")
+        room = s.ph - 2 * UNPRINTABLE - 4
+        size = min(6.5, 6.5 * room / (stringWidth(text, font, 6.5) / MM))
+        baseline = UNPRINTABLE + 0.8 * size / MM + dx  # the glyphs' tops face the paper's edge
+        c.saveState()
         c.setFillColorRGB(0.25, 0.25, 0.25)
-        c.setFont(fonts.pdf_name("regular"), size)
-        c.drawCentredString((s.pw / 2 + dx) * MM, (s.ph - baseline) * MM, text)
+        c.setFont(font, size)
+        c.translate(baseline * MM, (s.ph / 2 - dy) * MM)
+        c.rotate(90)
+        c.drawCentredString(0, 0, text)
+        c.restoreState()
 
     def next_page(self) -> None:
         self.canvas.showPage()
@@ -185,45 +235,54 @@ def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
 
 
 def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float],
-               cache: Path | None = None) -> bytes:
+               cache: Path | None = None, command: str = "spellpress build") -> bytes:
     """Calibration page pair first, then each fronts page followed by its backs page."""
     w = SheetWriter(sheet, title, cache)
-    calibration(w, back_offset)
-    pages = list(chunks(cards, sheet.per_page))
+    calibration(w, back_offset, command)
+    sheets = pages(cards, sheet.per_page)
     dx, dy = back_offset
-    for n, page in enumerate(pages, start=1):
+    cols = sheet.grid.cols
+    for n, page in enumerate(sheets, start=1):
         labels = ", ".join(dict.fromkeys(c.label for c in page))
-        note = (f"{title} · {labels} · sheet {n} of {len(pages)} · print at actual size (100%), "
+        note = (f"{title} · {labels} · sheet {n} of {len(sheets)} · print at actual size (100%), "
                 f"double-sided, flip on long edge")
+        fronts = [(i % cols, i // cols) for i in range(len(page))]
         w.margin_note(note + " · fronts")
-        for i, card in enumerate(page):
-            w.place(card.front, i % sheet.grid.cols, i // sheet.grid.cols)
-        w.crop_marks()
+        filled = set(fronts)
+        for card, cell in zip(page, fronts):
+            w.place(card.front, *cell, filled)
+        w.crop_marks(filled)
         w.next_page()
         # Backs are shifted by the user's offset, measured on the calibration page.
         w.margin_note(note + f" · backs (offset {dx:+g}, {dy:+g} mm)", dx, dy)
-        for i, card in enumerate(page):
-            col, row = sheet.mirrored(i % sheet.grid.cols, i // sheet.grid.cols)
-            w.place(card.back, col, row, dx, dy)
-        w.crop_marks(dx, dy)
+        backs = [sheet.mirrored(*cell) for cell in fronts]
+        filled = set(backs)
+        for card, cell in zip(page, backs):
+            w.place(card.back, *cell, filled, dx, dy)
+        w.crop_marks(filled, dx, dy)
         w.next_page()
     return w.pdf()
 
 
 def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None) -> bytes:
-    """Fronts in the left half, their backs mirrored about the fold in the right half."""
+    """Fronts in one half, their backs mirrored about the fold in the other: the right half for
+    a fold between columns, the lower half (turned half round) for a fold between rows."""
     w = SheetWriter(sheet, title, cache)
-    half = sheet.grid.cols // 2
-    pages = list(chunks(cards, half * sheet.grid.rows))
-    for n, page in enumerate(pages, start=1):
+    g = sheet.grid
+    by_rows = g.fold == "rows"
+    cols, rows = (g.cols, g.rows // 2) if by_rows else (g.cols // 2, g.rows)
+    sheets = pages(cards, cols * rows)
+    for n, page in enumerate(sheets, start=1):
         labels = ", ".join(dict.fromkeys(c.label for c in page))
-        w.margin_note(f"{title} · {labels} · sheet {n} of {len(pages)} · print at actual size (100%), "
+        w.margin_note(f"{title} · {labels} · sheet {n} of {len(sheets)} · print at actual size (100%), "
                       "one-sided · fold along the dashed line, glue, then cut")
-        for i, card in enumerate(page):
-            col, row = i % half, i // half
-            w.place(card.front, col, row)
-            w.place(card.back, sheet.grid.cols - 1 - col, row)
-        w.crop_marks(fold_at=half)
+        fronts = [(i % cols, i // cols) for i in range(len(page))]
+        backs = [(col, g.rows - 1 - row) if by_rows else (g.cols - 1 - col, row) for col, row in fronts]
+        filled = set(fronts) | set(backs)
+        for card, front, back in zip(page, fronts, backs):
+            w.place(card.front, *front, filled)
+            w.place(card.back, *back, filled, turned=by_rows)
+        w.crop_marks(filled, fold=g.fold)
         w.next_page()
     return w.pdf()
 
@@ -241,49 +300,94 @@ def printshop_pdf(cards: list[SheetCard], size: tuple[float, float, float], titl
     c.setBleedBox((0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM))
     for card in cards:
         for face in (card.front, card.back):
-            w.place(face, 0, 0)
+            w.place(face, 0, 0, set())
             w.next_page()
     return w.pdf()
 
 
-def calibration(w: SheetWriter, back_offset: tuple[float, float]) -> None:
+# -- calibration
+
+ARM = 18.0  # a target's cross reaches this far from its centre, mm
+SCALE = 15  # the back's scales read this far, mm: a front cross beyond them is no offset
+
+
+def targets(sheet: Sheet) -> list[tuple[str, float, float]]:
+    """The calibration's targets on the front page: near the four corners and the centre, at
+    distances from the edges that differ left to right and top to bottom, so that a back
+    printed with the wrong flip puts each target more than SCALE mm from any front one."""
+    pw, ph = sheet.pw, sheet.ph
+    near, far = 30.0, 52.0
+    return [("A", near, near), ("B", pw - far, near), ("C", near, ph - far), ("D", pw - far, ph - far),
+            ("E", pw / 2 + 18, ph / 2 + 20)]
+
+
+def calibration(w: SheetWriter, back_offset: tuple[float, float], command: str = "spellpress build") -> None:
     """A page pair to check actual-size printing and measure the duplex back offset."""
     s, c = w.sheet, w.canvas
     dx, dy = back_offset
-    ink = fonts.pdf_name("regular")
-    bold = fonts.pdf_name("bold")
+    regular, bold = fonts.pdf_name("regular"), fonts.pdf_name("bold")
 
     def Y(y):
         return (s.ph - y) * MM
 
+    marks = targets(s)
+    left, right = 62.0, s.pw - 72.0  # the text, between the corner targets
     c.setFillColorRGB(0, 0, 0)
-    c.setFont(bold, 14)
-    c.drawString(20 * MM, Y(25), "Spellpress calibration")
-    lines = [
-        "1. Print this file double-sided (flip on long edge) at actual size (100%, no 'fit to page').",
-        "2. Measure the rulers below: the long one must be exactly 100 mm, the other exactly 4 in.",
-        "3. Hold this sheet against a light. The back's cross should sit exactly on the front's.",
-        "   Read on the back's scales where the front's cross lies, and build again with",
-        "   spellpress build --back-offset X,Y  (millimetres; the numbers the scales show).",
-        f"Back offset in this file: {dx:+g} mm across, {dy:+g} mm down.",
+    c.setFont(bold, 13)
+    c.drawString(left * MM, Y(22), "Spellpress calibration: size and back offset")
+    ex, ey = dx + 1.5, dy - 0.5
+    paragraphs = [
+        "1. Print this file double-sided, flip on LONG edge, at actual size (100%, no 'fit to page').",
+        "2. Size: the rulers below must measure exactly 100 mm and 4 in. If not, the printer scaled "
+        "the page: set 'actual size' and print again before anything else.",
+        "3. Offset: hold the sheet against a light, the side with the scales towards you. At each "
+        "target A to E read on the back's scales where the front's cross lies, in mm: + is right "
+        "and down as you look at the back.",
+        "4. Offsets add up. This file was built with a back offset of "
+        f"{dx:+g} mm across, {dy:+g} mm down. If you read X across and Y down, build again with "
+        f"{dx:g} + X and {dy:g} + Y:",
+        f"@{command} --back-offset={dx:g}+X,{dy:g}+Y",
+        f"For example, reading +1.5 across and -0.5 down ({dx:g} + 1.5 = {ex:g}; {dy:g} - 0.5 = {ey:g}):",
+        f"@{command} --back-offset={ex:g},{ey:g}",
+        "5. The five readings differ: the printer turns or scales one side. Use the reading at E "
+        "(the centre); the corners then stay within the difference.",
+        "6. A front cross off its scale, or behind a target with another letter: the printer "
+        "flipped on the SHORT edge. Change the duplex setting to long-edge flip and print again; "
+        "do not enter an offset for it.",
     ]
-    c.setFont(ink, 9)
-    for i, line in enumerate(lines):
-        c.drawString(20 * MM, Y(34 + i * 5), line)
-    _ruler(c, 20, 72, 100, 1.0, "mm", Y)
-    _ruler(c, 20, 90, 101.6, 2.54, "in/10", Y)
-    tx, ty = s.pw / 2, s.ph * 0.66
-    _cross(c, tx, ty, Y)
-    c.setFont(ink, 8)
-    c.drawCentredString(tx * MM, Y(ty + 24), "front")
+    c.setFont(regular, 8.5)
+    y = 30.0
+    for paragraph in paragraphs:
+        if paragraph.startswith("@"):  # a command, on a line of its own
+            c.setFont(bold, 8.5)
+            c.drawString((left + 6) * MM, Y(y), paragraph[1:])
+            c.setFont(regular, 8.5)
+            y += 4.4
+            continue
+        for line in simpleSplit(paragraph, regular, 8.5, (right - left) * MM):
+            c.drawString(left * MM, Y(y), line)
+            y += 3.9
+        y += 1.2
+    ruler_y = s.ph - 40
+    _ruler(c, left, ruler_y - 16, 100, 1.0, "mm", Y)
+    _ruler(c, left, ruler_y, 101.6, 2.54, "in/10", Y)
+    for name, tx, ty in marks:
+        _cross(c, tx, ty, Y)
+        c.setFont(bold, 9)
+        c.drawString((tx + 3) * MM, Y(ty - 3), name)
     w.next_page()
-    # The back: the same cross where long-edge duplex puts it, shifted by the offset, on scales.
-    bx, by = (tx, s.ph - ty) if s.grid.landscape else (s.pw - tx, ty)
-    bx, by = bx + dx, by + dy
-    _cross(c, bx, by, Y)
-    _scale(c, bx, by, Y)
-    c.setFont(ink, 8)
-    c.drawCentredString(bx * MM, Y(by + 24), "back: read the front's cross on these scales (mm)")
+    # The back: each target where long-edge duplex puts it, shifted by the offset, on scales.
+    for name, tx, ty in marks:
+        bx, by = s.behind(tx, ty)
+        bx, by = bx + dx, by + dy
+        _cross(c, bx, by, Y, rings=False)
+        _scale(c, bx, by, Y)
+        c.setFont(bold, 9)
+        c.drawString((bx - 9) * MM, Y(by - 9), name)
+    c.setFont(regular, 8)
+    cx, cy = s.pw / 2 - 10 + dx, s.ph - 45 + dy  # clear of every target, whichever way it is flipped
+    c.drawCentredString(cx * MM, Y(cy), "Back: at each letter, read where the front's cross lies on these scales (mm).")
+    c.drawCentredString(cx * MM, Y(cy + 4), f"This file's back offset: {dx:+g} mm across, {dy:+g} mm down.")
     w.next_page()
 
 
@@ -299,21 +403,22 @@ def _ruler(c: Canvas, x: float, y: float, length: float, step: float, unit: str,
     c.drawString((x + length + 3) * MM, Y(y - 1), label)
 
 
-def _cross(c: Canvas, x: float, y: float, Y) -> None:
+def _cross(c: Canvas, x: float, y: float, Y, rings: bool = True) -> None:
     c.setLineWidth(0.25)
-    c.line((x - 20) * MM, Y(y), (x + 20) * MM, Y(y))
-    c.line(x * MM, Y(y - 20), x * MM, Y(y + 20))
-    for r in (2, 5, 10):
+    c.line((x - ARM) * MM, Y(y), (x + ARM) * MM, Y(y))
+    c.line(x * MM, Y(y - ARM), x * MM, Y(y + ARM))
+    for r in (2, 5, 10) if rings else ():
         c.circle(x * MM, Y(y), r * MM, stroke=1, fill=0)
 
 
 def _scale(c: Canvas, x: float, y: float, Y) -> None:
     """Millimetre ticks along both arms of the cross, numbered every 5 mm."""
     c.setFont(fonts.pdf_name("regular"), 5)
-    for i in range(-15, 16):
+    for i in range(-SCALE, SCALE + 1):
         tall = 2.2 if i % 5 == 0 else 1.0
         c.line((x + i) * MM, Y(y - tall), (x + i) * MM, Y(y + tall))
         c.line((x - tall) * MM, Y(y + i), (x + tall) * MM, Y(y + i))
         if i % 5 == 0 and i:
             c.drawCentredString((x + i) * MM, Y(y + 4.5), f"{i:+d}")
-            c.drawString((x + 3) * MM, Y(y + i + 0.7), f"{i:+d}")
+            if abs(i) > 5:  # +5 and -5 down the arm would touch those across it
+                c.drawString((x + 3) * MM, Y(y + i + 0.7), f"{i:+d}")
