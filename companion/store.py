@@ -344,7 +344,7 @@ class Store:
         if not self._insert_event(db, job.table_id, event, job.request_id, job.seat):
             return Outcome(_event(self._seen(db, job)), now, repeated=True)
         if kind == "undo":
-            state = self._undo(db, job.table_id, data["target"], now)
+            state = self._undo(db, job.table_id, min(table.undo_targets(data)), now)  # a burst: from its first tap
         else:
             state = table.evolve(now.state, event)
         after = snapshot(event.seq, state)
@@ -422,15 +422,19 @@ class Store:
         db.execute("BEGIN")  # one snapshot for the state and the events
         try:
             now = self._snapshot(db, table_id)
+            # A few events before `after` too: a burst of taps that began there is shown whole.
             rows = db.execute(
                 "SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
-                (table_id, after, limit),
+                (table_id, max(0, after - BURST_LOOKBACK), limit + BURST_LOOKBACK),
             ).fetchall()
             undos = db.execute("SELECT data FROM events WHERE table_id = ? AND type = 'undo'", (table_id,))
-            skip = {json.loads(row["data"])["target"] for row in undos}
+            skip = {seq for row in undos for seq in table.undo_targets(json.loads(row["data"]))}
         finally:
             db.execute("COMMIT")
-        return now, [_entry(row, now.state, skip) for row in reversed(rows)]
+        rows = rows[::-1]
+        tags = {row["seq"]: row["request_id"] for row in rows}
+        entries = table.log_entries([_event(row) for row in rows], now.state, skip)
+        return now, [_tagged(entry, tags) for entry in entries if entry["seq"] > after][-limit:]
 
     # -- seats and codes
 
@@ -517,11 +521,16 @@ class Store:
 REQUEST_TAG = 8  # characters of a request id the log shows
 
 
-def _entry(row: sqlite3.Row, state: dict, undone: set[int]) -> dict:
+BURST_LOOKBACK = 64  # events read before a log's window, for a burst of taps that began there
+
+
+def _tagged(entry: table.LogEntry, tags: dict[int, str | None]) -> dict:
     """A log entry, with the start of its request id: enough for a phone to know its own tap has
-    landed, too little for anyone else to send it again as that phone."""
-    request_id = row["request_id"]
-    return {**table.log_entry(_event(row), state, undone), "request_tag": request_id[:REQUEST_TAG] if request_id else None}
+    landed, too little for anyone else to send it again as that phone. A burst's entry carries
+    each of its taps' tags, so that every tap it stands for is known to have landed."""
+    found = [tags.get(seq) for seq in entry.get("seqs", [entry["seq"]])]
+    shown = [tag[:REQUEST_TAG] for tag in found if tag]
+    return {**entry, "request_tag": shown[-1] if shown else None, "request_tags": shown}
 
 
 def _event(row: sqlite3.Row) -> Event:

@@ -381,15 +381,18 @@ function tablePage() {
     for (const entry of entries || []) {
       if (entry.seq <= lastLogSeq) continue;
       lastLogSeq = entry.seq;
+      // A burst of taps is one entry, sent again whole as it grows: it replaces its taps shown so far.
+      if (entry.seqs) log = log.filter((e) => !entry.seqs.includes(e.seq));
       log.push(entry);
       if (entry.type === "undo") {
-        const target = log.find((e) => e.seq === entry.data.target);
-        if (target) target.undone = true;
+        const targets = entry.data.targets || [entry.data.target];
+        for (const e of log) if ((e.seqs || [e.seq]).some((s) => targets.includes(s))) e.undone = true;
         tellUndone(entry);
       }
-      if (entry.request_tag) {
+      const tags = entry.request_tags || (entry.request_tag ? [entry.request_tag] : []);
+      if (tags.length) {
         const before = pending.length;
-        pending = pending.filter((item) => !item.rid.startsWith(entry.request_tag));
+        pending = pending.filter((item) => !tags.some((tag) => item.rid.startsWith(tag)));
         if (pending.length !== before) savePending();
       }
     }

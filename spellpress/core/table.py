@@ -35,7 +35,7 @@ from .models import Game
 from .play.errors import Conflict, Invalid
 from .play.inputs import label, whole
 from .play.options import Option
-from .play.state import CounterSpec, LastDraw, Player, RandBelow, TableState, clamp, name, player
+from .play.state import Burst, CounterSpec, LastDraw, Player, RandBelow, TableState, Undo, clamp, name, player
 from .play.tracker import Action, Data, Sent, Tracker
 from .play.words import ARROW, and_, signed
 
@@ -84,6 +84,7 @@ class LogEntry(TypedDict):
     at: float
     undone: bool
     data: Data
+    seqs: NotRequired[list[int]]  # a burst of taps shown as one entry: every tap's seq
 
 
 @dataclass(frozen=True)
@@ -274,7 +275,10 @@ def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     target = state["undo"]
     if target is None:
         raise Conflict("there is nothing to undo")
-    return {"target": target["seq"], "text": target["text"], "of": target.get("by")}
+    data: Data = {"target": target["seq"], "text": target["text"], "of": target.get("by")}
+    if target.get("seqs"):
+        data["targets"] = target["seqs"]
+    return data
 
 
 def _new_game(state: Table, action: Sent, randbelow: RandBelow) -> Data:
@@ -456,8 +460,40 @@ def _on_adjust(state: Table | None, event: Event) -> Table:
         players = list(state["players"])
         players[who] = {**players[who], "counters": _moved(players[who]["counters"], spec, d["delta"])}
         new = {**state, "players": players}
-    new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
+    before = state["undo"]
+    earlier = before.get("burst") if before else None
+    burst: Burst
+    if before is not None and earlier is not None and continues(earlier, event):
+        seqs = [*before.get("seqs", [before["seq"]]), event.seq]
+        burst = {**earlier, "at": event.at, "last": event.seq, "delta": earlier["delta"] + d["delta"]}
+    else:
+        seqs = [event.seq]
+        burst = {"counter": d["counter"], "player": d["player"], "by": event.by, "at": event.at, "last": event.seq,
+                 "from_": d["from"], "delta": d["delta"]}
+    undo: Undo = {"seq": event.seq, "text": _adjust_text(new, event, burst["delta"], burst["from_"]), "by": event.by,
+                  "burst": burst}
+    if len(seqs) > 1:
+        undo["seqs"] = seqs
+    new["undo"] = undo
     return new
+
+
+BURST_SECONDS = 2.0  # taps on one counter by one phone, each this soon after the last: one change
+
+
+def continues(burst: Mapping[str, Any], event: Event) -> bool:
+    """Whether the adjust `event` comes straight after the taps of `burst`, on the same counter,
+    from the same phone, soon enough to be the same change (for undo and for the log alike)."""
+    d = event.data
+    return (event.type == "adjust" and burst["last"] == event.seq - 1 and burst["by"] == event.by
+            and burst["counter"] == d["counter"] and burst["player"] == d["player"]
+            and 0 <= event.at - burst["at"] <= BURST_SECONDS)
+
+
+def undo_targets(data: Mapping[str, Any]) -> list[int]:
+    """The seqs an undo event takes back: a burst of taps, or one change."""
+    targets: list[int] = data.get("targets") or [data["target"]]
+    return targets
 
 
 def _on_bring_back(state: Table | None, event: Event) -> Table:
@@ -566,7 +602,7 @@ def dumps(state: Table) -> str:
 
 
 def undone(events: Iterable[Event]) -> set[int]:
-    return {e.data["target"] for e in events if e.type == "undo"}
+    return {seq for e in events if e.type == "undo" for seq in undo_targets(e.data)}
 
 
 def fold(events: Iterable[Event], state: Table | None = None) -> Table:
@@ -593,12 +629,7 @@ def describe(event: Event, state: Table) -> str:
     if event.type == "join":
         return f"{d['name']} joined" + (" as a new player" if d["new"] else "")
     if event.type == "adjust":
-        spec = counter_spec(state, d["counter"])
-        owner = f"{name(state, d['player'])}: " if d["player"] is not None else ""
-        text = f"{owner}{spec['label']} {signed(d['delta'])} \N{RIGHTWARDS ARROW} {d['to']}"
-        if d["to"] != d["from"] + d["delta"]:
-            text += f" (stops at {d['to']})"
-        return text + (f" (by {who})" if event.by != d["player"] else "")
+        return _adjust_text(state, event, d["delta"], d["from"])
     if event.type == "undo":
         of = d.get("of")
         if of is not None and of != event.by:
@@ -625,6 +656,40 @@ def describe(event: Event, state: Table) -> str:
     if own is not None:
         return own.describe(d, state)
     return event.type
+
+
+def _adjust_text(state: Table, event: Event, delta: int, start: int) -> str:
+    """'Ann: Health −3 → 17': a tap, or a burst of them (`delta` in all, from `start`)."""
+    d = event.data
+    spec = counter_spec(state, d["counter"])
+    owner = f"{name(state, d['player'])}: " if d["player"] is not None else ""
+    text = f"{owner}{spec['label']} {signed(delta)} \N{RIGHTWARDS ARROW} {d['to']}"
+    if d["to"] != start + delta:
+        text += f" (stops at {d['to']})"
+    return text + (f" (by {name(state, event.by)})" if event.by != d["player"] else "")
+
+
+def log_entries(events: Iterable[Event], state: Table, undone_seqs: set[int]) -> list[LogEntry]:
+    """The log's entries for `events` (in order), a burst of taps as one entry: its latest tap's,
+    with the burst's text and `seqs`, every tap it stands for (some perhaps shown before)."""
+    entries: list[LogEntry] = []
+    burst: dict[str, Any] | None = None
+    for event in events:
+        entry = log_entry(event, state, undone_seqs)
+        if event.type == "adjust":
+            d = event.data
+            if (burst is not None and continues(burst, event) and entries and entries[-1]["seq"] == event.seq - 1
+                    and entries[-1]["undone"] == entry["undone"]):
+                burst.update(at=event.at, last=event.seq, delta=burst["delta"] + d["delta"])
+                seqs = [*entries[-1].get("seqs", [entries[-1]["seq"]]), event.seq]
+                entries[-1] = {**entry, "text": _adjust_text(state, event, burst["delta"], burst["from_"]), "seqs": seqs}
+                continue
+            burst = {"counter": d["counter"], "player": d["player"], "by": event.by, "at": event.at, "last": event.seq,
+                     "from_": d["from"], "delta": d["delta"]}
+        else:
+            burst = None
+        entries.append(entry)
+    return entries
 
 
 def shown_data(event: Event, state: Table) -> Data:

@@ -46,12 +46,26 @@ class Player(TypedDict, Generic[P]):
     tracker: NotRequired[P]  # a game with a tracker: this player's fields (every player's, once settled)
 
 
+class Burst(TypedDict):
+    """Taps on one counter by one phone in quick succession: one change (core/table.py)."""
+
+    counter: str
+    player: int | None
+    by: int | None
+    at: float  # its latest tap's time
+    last: int  # its latest tap's seq
+    from_: int  # the counter before its first tap
+    delta: int  # its taps' sum
+
+
 class Undo(TypedDict):
     """The latest change that undo would take back."""
 
     seq: int
     text: str
     by: NotRequired[int | None]  # whose phone made the change: told when another phone undoes it
+    seqs: NotRequired[list[int]]  # a burst of taps: every tap's seq, taken back together
+    burst: NotRequired[Burst]
 
 
 class LastDraw(TypedDict):
