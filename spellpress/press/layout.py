@@ -187,6 +187,8 @@ class Layouter:
         if box.kind == "icon":
             size = min(w, h)
             return self.icons.glyph(box.icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE)
+        if box.kind == "pattern":
+            return pattern(box, x, y, w, h, fill, stroke)
         if box.kind == "stat":
             return self._stat(face.values.get(box.field), x, y, w, h, box, fill, self._color(box.color, face, layout))
         return self._art(face, x, y, w, h, layout)
@@ -424,6 +426,53 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> l
     if glyph:
         out += layouter.icons.glyph(glyph, cx - size / 2, cy - size / 2, size, WHITE, dark)
     return out
+
+
+def pattern(box: Box, x, y, w, h, fill: Color | None, stroke: Color | None) -> list[Primitive]:
+    """A full-bleed ground with no line parallel to the trim, so that a back printed 2 mm off
+    its front shows no uneven border: wedges from the centre, or a diagonal lattice."""
+    out: list[Primitive] = []
+    if box.pattern == "rays":
+        cx, cy, reach = x + w / 2, y + h / 2, math.hypot(w, h)
+        step = 2 * math.pi / box.count
+        for i in range(0, box.count, 2):
+            a0 = math.pi / 2 + (i - 0.5) * step  # a wedge, not its edge, points straight down
+            a1 = a0 + step
+            pts = [(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)), (cx + reach * math.cos(a1), cy + reach * math.sin(a1))]
+            out.append(Poly(tuple(_clip_triangle(pts, x, y, w, h)), fill=fill or (0, 0, 0)))
+        return out
+    # lattice: lines at +-60 degrees from the horizontal, through points `spacing` apart along it
+    slope = math.tan(math.radians(60))
+    span = h / slope
+    k = 0.0
+    while k <= w + span:
+        for sign in (1, -1):
+            x0 = x + k if sign == 1 else x + w - k
+            seg = _clip_segment((x0, y), (x0 - sign * span, y + h), x, y, w, h)
+            if seg:
+                out.append(Poly(seg, stroke=stroke or (0, 0, 0), width=box.width, closed=False))
+        k += box.spacing
+    return out
+
+
+def _clip_segment(a, b, x, y, w, h):
+    """The part of segment a-b inside the box (Liang-Barsky), or None."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, ax - x), (dx, x + w - ax), (-dy, ay - y), (dy, y + h - ay)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    if t0 >= t1:
+        return None
+    return ((ax + t0 * dx, ay + t0 * dy), (ax + t1 * dx, ay + t1 * dy))
 
 
 def _clip_triangle(pts, x, y, w, h):

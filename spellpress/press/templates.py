@@ -29,7 +29,7 @@ SHAPES = ("circle", "shield", "heart", "diamond", "burst", "hexagon")
 class Box(Model):
     """One named box of a layout, drawn in the layout's order."""
 
-    kind: Literal["rect", "ellipse", "text", "icons", "icon", "stat", "track", "art"]
+    kind: Literal["rect", "ellipse", "text", "icons", "icon", "stat", "track", "art", "pattern"]
     area: Literal["bleed", "trim", "safe"] | None = None  # instead of x, y, w, h
     x: Number | None = None
     y: Number | None = None
@@ -60,12 +60,18 @@ class Box(Model):
     mark: int | Text | None = None
     end: Text | None = None
     per_row: pydantic.PositiveInt = 4
+    # pattern: 'rays' (count wedges in `fill` from the box's centre) or 'lattice' (diagonal
+    # lines in `stroke`, `spacing` mm apart): nothing in either runs parallel to the trim
+    pattern: Literal["rays", "lattice"] | None = None
+    count: pydantic.conint(ge=4, le=96) = 24
+    spacing: pydantic.confloat(ge=1, le=50) = 6.0
 
     @pydantic.model_validator(mode="after")
     def _complete(self):
         if self.area is None and None in (self.x, self.y, self.w, self.h):
             raise ValueError("a box needs x, y, w and h (millimetres from the trim's top left), or an area")
-        needs = {"text": "text", "icons": "field", "stat": "field", "icon": "icon", "track": "start"}.get(self.kind)
+        needs = {"text": "text", "icons": "field", "stat": "field", "icon": "icon", "track": "start",
+                 "pattern": "pattern"}.get(self.kind)
         if needs and getattr(self, needs) is None:
             raise ValueError(f"a '{self.kind}' box needs '{needs}'")
         if self.min_size is not None and self.min_size > self.size:
