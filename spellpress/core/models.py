@@ -156,6 +156,8 @@ class DeckSpec(Model):
     name: Text
     back: Text
     types: tuple[Ident, ...] = Field(min_length=1)
+    # its cards are held fanned in a player's hand, so each shows a corner index (GUIDE, section 2)
+    hand: Flag = False
 
 
 class DecksFile(Model):
@@ -252,6 +254,7 @@ class Deck:
     back: str
     types: tuple[str, ...]
     cards: tuple[Card, ...]
+    hand: bool = False  # held fanned in a hand: its cards show a corner index
 
     @property
     def unique(self) -> int:

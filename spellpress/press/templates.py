@@ -35,7 +35,7 @@ class Box(Model):
     y: Number | None = None
     w: Number | None = None
     h: Number | None = None
-    when: Text | None = None  # 'field': when the card has it; 'field=value' / 'field!=value'
+    when: Text | None = None  # 'field': when the card has it; 'field=value' / 'field!=value'; joined by ' & '
     before: Text | None = None  # draw this box before (under) that inherited one
     fill: Text | None = None  # a palette name, '#rrggbb', or 'element'
     stroke: Text | None = None
@@ -50,9 +50,11 @@ class Box(Model):
     valign: Literal["top", "middle", "bottom"] = "top"
     leading: pydantic.confloat(ge=0.8, le=3) = 1.2
     field: Text | None = None  # for icons and stat: the card field shown
-    icon: Text | None = None  # for icon: an icon's name
+    icon: Text | None = None  # for icon: an icon's name; for art: the generated art's emblem for a card with no element
     shape: Literal[SHAPES] = "circle"  # type: ignore[valid-type]
     label: str | None = None
+    # drawn again turned half round the card's centre, as a playing card's lower corner index
+    mirror: bool = False
     # track: numbered shapes from `start` to `stop` (numbers or constants' names), the one equal
     # to `mark` ringed, then an `end` icon (a skull for 0), `per_row` to a row
     start: int | Text | None = None
