@@ -150,3 +150,125 @@ def test_text_stays_in_the_safe_zone(plans):
                 if x0 < s - 0.05 or y0 < s - 0.05 or x1 > d.width - s + 0.05 or y1 > d.height - s + 0.05:
                     outside.append(f"{slug}/{key}: '{t.text}' at ({x0:.1f}, {y0:.1f})-({x1:.1f}, {y1:.1f})")
     assert not outside, "\n".join(outside[:40])
+
+
+# -- cards held in a hand
+
+
+def corner_signs(drawing: Drawing, turned: bool) -> tuple[list[Text], list[Ellipse]]:
+    """The texts and discs of the top left corner index (or, turned, of the bottom right one)."""
+    w, h = drawing.width, drawing.height
+
+    def at(x, y):
+        return (w - x, h - y) if turned else (x, y)
+
+    texts = [t for t in drawing.items if isinstance(t, Text) and t.turned == turned
+             and at(t.x, t.y)[0] < 12.4 and at(t.x, t.y)[1] < 22]  # a title starts right of the index
+    discs = [e for e in drawing.items if isinstance(e, Ellipse) and at(e.cx, e.cy)[0] < 14.5 and at(e.cx, e.cy)[1] < 36]
+    return texts, discs
+
+
+def test_the_decks_held_in_a_hand_come_from_the_data(games):
+    held = {(slug, deck.id) for slug, game in games.items() for deck in game.decks.values() if deck.hand}
+    assert {("magicka-mayhem", "elements"), ("magicka-mayhem", "spells"), ("powermage-54", "draw")} <= held
+    assert ("magicka-mayhem", "mayhem") not in held and ("spellchamber", "spells") not in held
+
+
+def test_every_card_held_in_a_hand_shows_its_value_or_element_in_both_corners(plans):
+    missing = []
+    for slug, p in plans.items():
+        game = p.game
+        colors = {e.name: tuple(int(e.color[i:i + 2], 16) for i in (1, 3, 5)) for e in game.elements}
+        for deck in game.decks.values():
+            for card in deck.cards:
+                d = p.fronts[card.id].drawing
+                texts, discs = corner_signs(d, turned=False)
+                if not deck.hand:
+                    if any(isinstance(t, Text) and t.turned for t in d.items):
+                        missing.append(f"{slug}/{card.id}: an index, though deck '{deck.id}' is not held in a hand")
+                    continue
+                shown = "".join(t.text for t in sorted(texts, key=lambda t: (t.y, t.x)))
+                words = {str(v) for v in card.fields.values() if isinstance(v, (int, str)) and len(str(v)) <= 6}
+                words.add(game.card_types[card.type].name.replace(" ", ""))
+                elements = [n for v in card.fields.values() for n in (v if isinstance(v, tuple) else (v,)) if n in colors]
+                says = any(word in shown for word in words) or any(e.fill == colors[n] for n in elements for e in discs)
+                # the bottom right corner holds the same index, turned half round the card's centre
+                turned_texts, turned_discs = corner_signs(d, turned=True)
+                mirrored = ({(t.text, round(d.width - t.x, 3), round(d.height - t.y, 3)) for t in texts}
+                            <= {(t.text, round(t.x, 3), round(t.y, 3)) for t in turned_texts})
+                mirrored &= ({(e.fill, round(d.width - e.cx, 3), round(d.height - e.cy, 3)) for e in discs if e.fill in colors.values()}
+                             <= {(e.fill, round(e.cx, 3), round(e.cy, 3)) for e in turned_discs})
+                if not (says and mirrored and (texts or discs)):
+                    missing.append(f"{slug}/{card.id}: corner shows {shown!r}, says its data: {says}, turned copy: {mirrored}")
+    assert not missing, "\n".join(missing[:30])
+
+
+def test_a_bad_hand_flag_is_a_problem_with_its_line(tmp_path, cards_dir):
+    import shutil
+
+    from spellpress.core import ValidationFailed, load_games
+
+    shutil.copytree(cards_dir / "powermage-54", tmp_path / "powermage-54")
+    decks = tmp_path / "powermage-54" / "decks.yaml"
+    text = decks.read_text().replace("    hand: true", "    hand: often", 1)
+    decks.write_text(text)
+    with pytest.raises(ValidationFailed) as failed:
+        load_games(tmp_path)
+    [problem] = [str(p) for p in failed.value.problems]
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "hand: often" in row)
+    assert problem.endswith(f"decks.yaml:{line}:11: decks.draw.hand: expected true or false, got the text 'often'")
+
+
+# -- icons from data
+
+
+def test_generated_art_shows_an_emblem_chosen_from_the_card_data(games):
+    from spellpress.press.icons import IconSet
+    from spellpress.press.layout import Layouter
+    from spellpress.press.templates import Templates
+
+    templates, icons = Templates(ROOT / "templates"), IconSet.load(ROOT / "templates" / "icons.yaml")
+    chosen = {}
+    for slug, game in games.items():
+        layouter = Layouter(game, icons)
+        for card in game.cards:
+            layout = templates.get(game.card_types[card.type].template)
+            art = [box for _, box in layout.boxes if box.kind == "art"]
+            if art:
+                face = layouter.card_face(card)
+                chosen[card.id] = layouter.emblem(face, art[0])
+                assert chosen[card.id], f"{slug}/{card.id} has generated art with no emblem"
+                if not face.values.get("icon") and not face.elements:
+                    assert chosen[card.id] == art[0].icon  # its type's, whatever its id
+    assert chosen["bramble-hedge"] == "wall" and chosen["elder-treant"] == "tree" and chosen["mossling"] == "paw"
+    assert chosen["fire-bolt"] == "fire" and chosen["grand-reshuffle"] == "star"
+
+
+def test_an_unknown_icon_field_is_a_problem_naming_the_card(games):
+    import dataclasses
+    import types
+
+    from spellpress.press.icons import IconSet
+    from spellpress.press.layout import Layouter
+    from spellpress.press.templates import Templates
+
+    game = games["sorcerer-duel"]
+    layouter = Layouter(game, IconSet.load(ROOT / "templates" / "icons.yaml"))
+    card = game.card("elder-treant")
+    card = dataclasses.replace(card, fields=types.MappingProxyType({**card.fields, "icon": "tre"}))
+    layouter.draw(layouter.card_face(card), Templates(ROOT / "templates").get("sorcerer-duel/creature"))
+    [problem] = layouter.problems
+    assert problem.file.endswith("thornwood.yaml") and problem.line > 0
+    assert "card 'elder-treant', box 'art'" in problem.message and "unknown icon 'tre' (did you mean 'tree'?)" in problem.message
+
+
+def test_turned_text_is_drawn_upside_down_below_and_left_of_its_anchor():
+    from spellpress.press import raster
+
+    drawing = Drawing(63.5, 88.9, 0.0, (Text(40, 40, "Wy", "bold", 20, (0, 0, 0), turned=True),))
+    image = raster.render(drawing, 100)
+    box = image.convert("L").point(lambda v: 255 if v < 128 else 0).getbbox()
+    k = 100 / 25.4
+    assert box is not None
+    assert box[2] <= 40 * k + 2 and box[0] < 40 * k - 5  # it runs leftwards from its anchor
+    assert box[1] >= 40 * k - 4 * k and box[3] > 40 * k + 3  # and hangs below its baseline
