@@ -155,6 +155,8 @@ class Layouter:
             if box.kind in ("icons", "stat"):
                 spec = fields.get(box.field)
                 label = (spec.label if spec and spec.label else box.label or box.field.replace("_", " ")).capitalize()
+                if box.mirror:
+                    label = f"Corner index: {label.lower()}"
             elif name in names and box.kind in ("text", "art"):
                 label = names[name]
             else:
