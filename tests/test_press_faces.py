@@ -273,3 +273,20 @@ def test_turned_text_is_drawn_upside_down_below_and_left_of_its_anchor():
     assert box is not None
     assert box[2] <= 40 * k + 2 and box[0] < 40 * k - 5  # it runs leftwards from its anchor
     assert box[1] >= 40 * k - 4 * k and box[3] > 40 * k + 3  # and hangs below its baseline
+
+
+def test_a_layout_asking_for_text_below_7_pt_is_refused_at_its_line(tmp_path, monkeypatch):
+    import shutil
+
+    from spellpress.core import ValidationFailed
+    from spellpress.press.templates import Templates
+
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    path = tmp_path / "templates" / "card.yaml"
+    path.write_text(path.read_text().replace("size: 8.5, min_size: 7,", "size: 8.5, min_size: 6,", 1))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValidationFailed) as failed:
+        Templates(tmp_path / "templates").get("magicka-mayhem/spell")
+    [problem] = [str(p) for p in failed.value.problems]
+    line = next(i for i, row in enumerate(path.read_text().splitlines(), 1) if "min_size: 6," in row)
+    assert problem.startswith(f"templates/card.yaml:{line}:") and "boxes.body.min_size" in problem and "7" in problem

@@ -22,7 +22,7 @@ from .icons import WHITE, IconSet
 from .templates import Box, Layout
 
 PT = 25.4 / 72  # millimetres per point
-MIN_TEXT_SIZE = 7.0  # GUIDE: no rules text below 7 pt; a box may not ask for less
+MIN_TEXT_SIZE = 7.0  # no card text below 7 pt (issue 14); templates.Box refuses a smaller size
 _BOLDER = {"regular": "bold", "italic": "bold-italic"}  # what **text** turns a face into
 _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")

@@ -43,8 +43,9 @@ class Box(Model):
     radius: Number = 0.0
     text: str | None = None  # for text: '{name}', '{text}', '{field}' ...
     font: Font = "regular"
-    size: pydantic.confloat(gt=0, le=72) = 8.0
-    min_size: pydantic.confloat(gt=0, le=72) | None = None
+    # points; never below 7 (issue 14: no card text too small to read at a table)
+    size: pydantic.confloat(ge=7, le=72) = 8.0
+    min_size: pydantic.confloat(ge=7, le=72) | None = None
     color: Text = "ink"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
