@@ -2,7 +2,8 @@
 
 - backs: no edge parallel to the trim within 6 mm of it (inside or outside), so that 2 mm of
   duplex drift and 1 mm of cutting error cannot be seen; fronts: none within 3 mm;
-- no text below 7 pt on a front, and no text or rule icon outside the safe zone;
+- no text below 7 pt on a front, and no text outside the safe zone (a layout's text and icon
+  boxes are held to it when it loads: test_press_templates);
 - every card of a deck held in a hand has a corner index, top left and turned at bottom right,
   that shows its value or element;
 - the generated art's emblem comes from the card's data, never from a hash of its id.
