@@ -77,7 +77,7 @@ def test_validate_reports_text_that_does_not_fit_and_names_the_card(tmp_path, ca
     line = next(i for i, text in enumerate(spells.read_text().splitlines(), 1) if "id: fire-bolt" in text)
     assert err.startswith(f"cards/magicka-mayhem/spells.yaml:{line}:5: card 'fire-bolt', box 'body' of layout "
                           "magicka-mayhem/spell: the text does not fit its box")
-    assert "even at 6 pt; shorten it" in err
+    assert "even at 7 pt; shorten it" in err  # no rules text below 7 pt (issue 14)
 
 
 def _layouter(game):

@@ -406,7 +406,7 @@ class _GameLoader:
                     fields[fname] = text or ""
             rendered.append(dataclasses.replace(card, fields=types.MappingProxyType(fields)))
         deck = spec.decks[deck_id]
-        return Deck(deck_id, deck.name, deck.back, deck.types, tuple(rendered), deck.token)
+        return Deck(deck_id, deck.name, deck.back, deck.types, tuple(rendered), deck.token, deck.hand)
 
     def _render_rules(self, spec: RulesFile, doc: Document, context: dict[str, Any]) -> tuple[RuleSection, ...]:
         self._unique([s.id for s in spec.rules], doc, ("rules",), "id", "section id")

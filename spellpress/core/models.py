@@ -180,6 +180,8 @@ class DeckSpec(Model):
     back: Text
     types: tuple[Ident, ...] = Field(min_length=1)
     token: TokenSpec | None = None
+    # its cards are held fanned in a player's hand, so each shows a corner index (GUIDE, section 2)
+    hand: Flag = False
 
 
 class DecksFile(Model):
@@ -277,6 +279,7 @@ class Deck:
     types: tuple[str, ...]
     cards: tuple[Card, ...]
     token: TokenSpec | None = None  # set: its cards print as punch-out tokens, not as cards
+    hand: bool = False  # held fanned in a hand: its cards show a corner index
 
     @property
     def unique(self) -> int:

@@ -52,6 +52,7 @@ class Text:
     font: str  # a key of fonts.FONTS
     size: float  # points
     color: Color
+    turned: bool = False  # upside down, turned half round (x, y): a playing card's lower index
 
 
 @dataclass(frozen=True)

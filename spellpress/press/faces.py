@@ -19,7 +19,7 @@ from .displaylist import Drawing, Image
 from .icons import IconSet
 from .layout import Layouter
 
-RENDERER_VERSION = "2"  # bump when a change to the drawing code changes pictures
+RENDERER_VERSION = "3"  # bump when a change to the drawing code changes pictures
 
 
 @dataclass

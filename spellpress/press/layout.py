@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..core import paths, ruletext
@@ -22,9 +22,8 @@ from .icons import WHITE, IconSet
 from .templates import Box, Layout
 
 PT = 25.4 / 72  # millimetres per point
-MIN_TEXT_SIZE = 6.0
+MIN_TEXT_SIZE = 7.0  # no card text below 7 pt (issue 14); templates.Box refuses a smaller size
 _BOLDER = {"regular": "bold", "italic": "bold-italic"}  # what **text** turns a face into
-GENERIC_GLYPHS = ("arcane", "burst", "hexagon", "diamond", "rune", "crown", "hat")  # art without elements
 _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
@@ -63,7 +62,7 @@ class Layouter:
         self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
         # every placeholder a layout may name: a field of any card type is empty on cards
         # that lack it; any other name is a mistake in the layout
-        self.placeholders = {"name", "flavor", "count", "type", "deck", "game"}
+        self.placeholders = {"name", "flavor", "count", "type", "deck", "game", "hand"}
         for ctype in game.card_types.values():
             for key, spec in ctype.fields.items():
                 self.placeholders.add(key)
@@ -77,7 +76,8 @@ class Layouter:
     def card_face(self, card: Card) -> Face:
         deck = self.game.decks[card.deck]
         values = {"name": card.name, "flavor": card.flavor or "", "count": card.count,
-                  "type": self.game.card_types[card.type].name, "deck": deck.name, "game": self.game.title}
+                  "type": self.game.card_types[card.type].name, "deck": deck.name, "game": self.game.title,
+                  "hand": "yes" if deck.hand else ""}  # 'when: hand' draws a box on cards held in a hand
         elements: list[str] = []
         for key, value in card.fields.items():
             values[key] = ", ".join(value) if isinstance(value, tuple) else value
@@ -129,7 +129,10 @@ class Layouter:
             if box.when and not _holds(box.when, face.values):
                 continue
             try:
-                items += self._box(face, layout, box)
+                drawn = self._box(face, layout, box)
+                items += drawn
+                if box.mirror:
+                    items += [turn(item, layout.width, layout.height) for item in drawn]
             except DoesNotFit as exc:
                 self.problems.append(Problem(*face.where, "", f"{face.label}, box '{name}' of layout {layout.name}: {exc}"))
         return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
@@ -152,6 +155,8 @@ class Layouter:
             if box.kind in ("icons", "stat"):
                 spec = fields.get(box.field)
                 label = (spec.label if spec and spec.label else box.label or box.field.replace("_", " ")).capitalize()
+                if box.mirror:
+                    label = f"Corner index: {label.lower()}"
             elif name in names and box.kind in ("text", "art"):
                 label = names[name]
             else:
@@ -185,11 +190,14 @@ class Layouter:
         if box.kind == "icons":
             return self._icon_row(face.values.get(box.field, ""), x, y, w, h, box)
         if box.kind == "icon":
+            self.known_icon(box.icon)
             size = min(w, h)
             return self.icons.glyph(box.icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE)
+        if box.kind == "pattern":
+            return pattern(box, x, y, w, h, fill, stroke)
         if box.kind == "stat":
             return self._stat(face.values.get(box.field), x, y, w, h, box, fill, self._color(box.color, face, layout))
-        return self._art(face, x, y, w, h, layout)
+        return self._art(face, x, y, w, h, layout, box)
 
     def fill(self, template: str, face: Face) -> str:
         """A layout's text with the game's constants ({{ starting_life }}) and the card's
@@ -240,11 +248,17 @@ class Layouter:
         names = [n.strip() for n in str(value).split(",") if n.strip()]
         if not names:
             return []
+        out: list[Primitive] = []
+        if h > 1.5 * w:  # a tall box stacks its icons from the top, as a corner index does
+            gap = w * 0.12
+            size = min(w, (h + gap) / len(names) - gap)
+            for i, name in enumerate(names):
+                out += self.icons.element(name, x + (w - size) / 2, y + i * (size + gap), size, self.colors.get(name, (90, 90, 90)))
+            return out
         gap = h * 0.12
         size = min(h, (w + gap) / len(names) - gap)
         total = len(names) * size + (len(names) - 1) * gap
         left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[box.align]
-        out: list[Primitive] = []
         for i, name in enumerate(names):
             out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.colors.get(name, (90, 90, 90)))
         return out
@@ -263,8 +277,10 @@ class Layouter:
         tw = fonts.width(text, "bold", pt)
         out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, "bold", pt, color or WHITE))
         if box.label:
-            lpt = min(label_h / PT * 0.8, 6.0)
+            lpt = MIN_TEXT_SIZE
             lw = fonts.width(box.label, "bold", lpt)
+            if lw > w + 1e-6:
+                raise DoesNotFit(f"its label '{box.label}' is {lw:.1f} mm wide at {lpt:g} pt, wider than the box ({w:g} mm)")
             out.append(Text(x + (w - lw) / 2, y + h - label_h * 0.2, box.label, "bold", lpt, fill or (40, 40, 40)))
         return out
 
@@ -374,9 +390,23 @@ class Layouter:
 
     # -- art
 
-    def _art(self, face: Face, x, y, w, h, layout: Layout) -> list[Primitive]:
+    def known_icon(self, name: str | None) -> str | None:
+        if name is not None and name not in self.icons:
+            raise DoesNotFit(f"unknown icon '{name}'{did_you_mean(name, sorted(self.icons.shapes))}")
+        return name
+
+    def emblem(self, face: Face, box: Box) -> str | None:
+        """What the card's generated art shows, from its data: its own `icon` field, else its
+        first element's glyph, else its layout's (its type's) `icon` on the art box."""
+        if face.values.get("icon"):
+            return self.known_icon(face.values["icon"])
+        glyphs = [e.lower() for e in face.elements if e.lower() in self.icons]
+        return glyphs[0] if glyphs else self.known_icon(box.icon)
+
+    def _art(self, face: Face, x, y, w, h, layout: Layout, box: Box) -> list[Primitive]:
+        glyph = self.emblem(face, box)
         if face.art is None:
-            return placeholder(face, x, y, w, h, self, layout)
+            return placeholder(face, x, y, w, h, self, layout, glyph)
         if face.art_px is not None:
             needed = art.Picture(face.art, *face.art_px).needed(w, h)
             if needed:
@@ -385,8 +415,23 @@ class Layouter:
         return [Image(str(face.art), x, y, w, h)]
 
 
+def turn(item: Primitive, width: float, height: float) -> Primitive:
+    """The primitive turned half round the card's centre (x -> width - x, y -> height - y)."""
+    if isinstance(item, Text):
+        return replace(item, x=width - item.x, y=height - item.y, turned=not item.turned)
+    if isinstance(item, Rect):
+        return replace(item, x=width - item.x - item.w, y=height - item.y - item.h)
+    if isinstance(item, Ellipse):
+        return replace(item, cx=width - item.cx, cy=height - item.cy)
+    if isinstance(item, Poly):
+        return replace(item, points=tuple((width - x, height - y) for x, y in item.points))
+    raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
+
+
 def _holds(condition: str, values: dict) -> bool:
-    """'field' (the card has it), 'field=value' or 'field!=value'."""
+    """'field' (the card has it), 'field=value' or 'field!=value'; several joined by ' & '."""
+    if " & " in condition:
+        return all(_holds(part, values) for part in condition.split(" & "))
     for op in ("!=", "="):
         if op in condition:
             key, want = (part.strip() for part in condition.split(op, 1))
@@ -394,9 +439,9 @@ def _holds(condition: str, values: dict) -> bool:
     return values.get(condition.strip()) not in (None, "", ())
 
 
-def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> list[Primitive]:
-    """Generated art for a card without a picture: rays and rings in the card's colours,
-    with its element's glyph at the centre; the card's id varies the pattern."""
+def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout, glyph: str | None) -> list[Primitive]:
+    """Generated art for a card without a picture: rays and rings in the card's colours, with
+    its emblem (Layouter.emblem: from its data) at the centre; the card's id varies the rays."""
     digest = hashlib.sha256(face.seed.encode()).digest()
     colors = [layouter.colors[e] for e in face.elements if e in layouter.colors]
     base = colors[0] if colors else hex_color(layout.palette.get("accent", "#8a6d3b"))
@@ -418,12 +463,56 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout) -> l
         r = rmax * t
         out.append(Ellipse(cx, cy, r, r, fill=(mix(light, second, 0.35), mix(light, base, 0.5), base)[k]))
     size = rmax * 0.9
-    glyphs = [e.lower() for e in face.elements if e.lower() in layouter.icons]
-    generic = [g for g in GENERIC_GLYPHS if g in layouter.icons]
-    glyph = glyphs[0] if glyphs else (generic[digest[4] % len(generic)] if generic else None)
     if glyph:
         out += layouter.icons.glyph(glyph, cx - size / 2, cy - size / 2, size, WHITE, dark)
     return out
+
+
+def pattern(box: Box, x, y, w, h, fill: Color | None, stroke: Color | None) -> list[Primitive]:
+    """A full-bleed ground with no line parallel to the trim, so that a back printed 2 mm off
+    its front shows no uneven border: wedges from the centre, or a diagonal lattice."""
+    out: list[Primitive] = []
+    if box.pattern == "rays":
+        cx, cy, reach = x + w / 2, y + h / 2, math.hypot(w, h)
+        step = 2 * math.pi / box.count
+        for i in range(0, box.count, 2):
+            a0 = math.pi / 2 + (i - 0.5) * step  # a wedge, not its edge, points straight down
+            a1 = a0 + step
+            pts = [(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)), (cx + reach * math.cos(a1), cy + reach * math.sin(a1))]
+            out.append(Poly(tuple(_clip_triangle(pts, x, y, w, h)), fill=fill or (0, 0, 0)))
+        return out
+    # lattice: lines at +-60 degrees from the horizontal, through points `spacing` apart along it
+    slope = math.tan(math.radians(60))
+    span = h / slope
+    k = 0.0
+    while k <= w + span:
+        for sign in (1, -1):
+            x0 = x + k if sign == 1 else x + w - k
+            seg = _clip_segment((x0, y), (x0 - sign * span, y + h), x, y, w, h)
+            if seg:
+                out.append(Poly(seg, stroke=stroke or (0, 0, 0), width=box.width, closed=False))
+        k += box.spacing
+    return out
+
+
+def _clip_segment(a, b, x, y, w, h):
+    """The part of segment a-b inside the box (Liang-Barsky), or None."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, ax - x), (dx, x + w - ax), (-dy, ay - y), (dy, y + h - ay)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    if t0 >= t1:
+        return None
+    return ((ax + t0 * dx, ay + t0 * dy), (ax + t1 * dx, ay + t1 * dy))
 
 
 def _clip_triangle(pts, x, y, w, h):

@@ -88,7 +88,14 @@ def draw(canvas: Canvas, drawing: Drawing) -> None:
         if isinstance(item, Text):
             canvas.setFillColorRGB(*(c / 255 for c in item.color))
             canvas.setFont(fonts.pdf_name(item.font), item.size)
-            canvas.drawString(X(item.x), Y(item.y), item.text)
+            if item.turned:
+                canvas.saveState()
+                canvas.translate(X(item.x), Y(item.y))
+                canvas.rotate(180)
+                canvas.drawString(0, 0, item.text)
+                canvas.restoreState()
+            else:
+                canvas.drawString(X(item.x), Y(item.y), item.text)
             continue
         fill = getattr(item, "fill", None)
         stroke = getattr(item, "stroke", None)

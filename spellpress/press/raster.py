@@ -34,7 +34,9 @@ def render(drawing: Drawing, dpi: float = PRINT_DPI, *, bleed: bool = True) -> P
         return (x + off) * k, (y + off) * k
 
     for item in drawing.items:
-        if isinstance(item, Text):
+        if isinstance(item, Text) and item.turned:
+            _turned_text(image, item, P(item.x, item.y), _font(item.font, item.size * dpi / 72))
+        elif isinstance(item, Text):
             draw.text(P(item.x, item.y), item.text, font=_font(item.font, item.size * dpi / 72),
                       fill=item.color, anchor="ls")
         elif isinstance(item, Rect):
@@ -59,6 +61,16 @@ def render(drawing: Drawing, dpi: float = PRINT_DPI, *, bleed: bool = True) -> P
         elif isinstance(item, Image):
             _image(image, item, P, k)
     return image
+
+
+def _turned_text(image: PILImage.Image, item: Text, at: tuple[float, float], font: ImageFont.FreeTypeFont) -> None:
+    """Text upside down: set on its own mask, turned half round, laid so its anchor falls at `at`."""
+    left, top, right, bottom = font.getbbox(item.text, anchor="ls")
+    mask = PILImage.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), item.text, font=font, fill=255, anchor="ls")
+    # turned half round, the anchor (-left, -top) of the mask lands at (width + left, height + top)
+    x, y = round(at[0] - (mask.width + left)), round(at[1] - (mask.height + top))
+    image.paste(item.color, (x, y, x + mask.width, y + mask.height), mask.rotate(180))
 
 
 def _image(image: PILImage.Image, item: Image, P, k: float) -> None:

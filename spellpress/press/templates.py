@@ -29,13 +29,13 @@ SHAPES = ("circle", "shield", "heart", "diamond", "burst", "hexagon")
 class Box(Model):
     """One named box of a layout, drawn in the layout's order."""
 
-    kind: Literal["rect", "ellipse", "text", "icons", "icon", "stat", "track", "art"]
+    kind: Literal["rect", "ellipse", "text", "icons", "icon", "stat", "track", "art", "pattern"]
     area: Literal["bleed", "trim", "safe"] | None = None  # instead of x, y, w, h
     x: Number | None = None
     y: Number | None = None
     w: Number | None = None
     h: Number | None = None
-    when: Text | None = None  # 'field': when the card has it; 'field=value' / 'field!=value'
+    when: Text | None = None  # 'field': when the card has it; 'field=value' / 'field!=value'; joined by ' & '
     before: Text | None = None  # draw this box before (under) that inherited one
     fill: Text | None = None  # a palette name, '#rrggbb', or 'element'
     stroke: Text | None = None
@@ -43,16 +43,19 @@ class Box(Model):
     radius: Number = 0.0
     text: str | None = None  # for text: '{name}', '{text}', '{field}' ...
     font: Font = "regular"
-    size: pydantic.confloat(gt=0, le=72) = 8.0
-    min_size: pydantic.confloat(gt=0, le=72) | None = None
+    # points; never below 7 (issue 14: no card text too small to read at a table)
+    size: pydantic.confloat(ge=7, le=72) = 8.0
+    min_size: pydantic.confloat(ge=7, le=72) | None = None
     color: Text = "ink"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     leading: pydantic.confloat(ge=0.8, le=3) = 1.2
     field: Text | None = None  # for icons and stat: the card field shown
-    icon: Text | None = None  # for icon: an icon's name
+    icon: Text | None = None  # for icon: an icon's name; for art: the generated art's emblem for a card with no element
     shape: Literal[SHAPES] = "circle"  # type: ignore[valid-type]
     label: str | None = None
+    # drawn again turned half round the card's centre, as a playing card's lower corner index
+    mirror: bool = False
     # track: numbered shapes from `start` to `stop` (numbers or constants' names), the one equal
     # to `mark` ringed, then an `end` icon (a skull for 0), `per_row` to a row
     start: int | Text | None = None
@@ -60,12 +63,18 @@ class Box(Model):
     mark: int | Text | None = None
     end: Text | None = None
     per_row: pydantic.PositiveInt = 4
+    # pattern: 'rays' (count wedges in `fill` from the box's centre) or 'lattice' (diagonal
+    # lines in `stroke`, `spacing` mm apart): nothing in either runs parallel to the trim
+    pattern: Literal["rays", "lattice"] | None = None
+    count: pydantic.conint(ge=4, le=96) = 24
+    spacing: pydantic.confloat(ge=1, le=50) = 6.0
 
     @pydantic.model_validator(mode="after")
     def _complete(self):
         if self.area is None and None in (self.x, self.y, self.w, self.h):
             raise ValueError("a box needs x, y, w and h (millimetres from the trim's top left), or an area")
-        needs = {"text": "text", "icons": "field", "stat": "field", "icon": "icon", "track": "start"}.get(self.kind)
+        needs = {"text": "text", "icons": "field", "stat": "field", "icon": "icon", "track": "start",
+                 "pattern": "pattern"}.get(self.kind)
         if needs and getattr(self, needs) is None:
             raise ValueError(f"a '{self.kind}' box needs '{needs}'")
         if self.min_size is not None and self.min_size > self.size:
