@@ -88,7 +88,8 @@ def _ask(game: Game, helper: str, inputs: dict) -> dict:
     try:
         return games.ask(game, helper, inputs)
     except Invalid as exc:
-        raise jinja2.TemplateRuntimeError(f"the example ask('{helper}', ...) is refused: {exc}") from None
+        asked = repr(inputs) if len(repr(inputs)) <= 160 else repr(inputs)[:157] + "..."
+        raise jinja2.TemplateRuntimeError(f"the example ask('{helper}', {asked}) is refused: {exc}") from None
 
 
 @dataclass(frozen=True)
