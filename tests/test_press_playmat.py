@@ -119,6 +119,21 @@ def test_a_seat_that_does_not_fit_is_a_problem_at_the_layout(tmp_path, cards_dir
     assert any("magicka-mayhem.yaml" in m and "overlap" in m for m in messages), messages
 
 
+def test_zones_that_overlap_are_a_problem_at_the_layouts_line(tmp_path, cards_dir):
+    templates = tmp_path / "templates"
+    shutil.copytree(cards_dir.parent / "templates", templates)
+    layout = templates / "playmat" / "powermage-54.yaml"
+    text = layout.read_text()
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "kind: area" in row)
+    layout.write_text(text.replace("{kind: area, label: \"Attack and defence in play\", x: 196,",
+                                   "{kind: area, label: \"Attack and defence in play\", x: 100,"))
+    with pytest.raises(ValidationFailed) as failed:
+        build(Options(cards=cards_dir, templates=templates, out=tmp_path / "out", games=("powermage-54",),
+                      kinds=("playmat",), progress=False))
+    messages = [str(p) for p in failed.value.problems]
+    assert any(f"powermage-54.yaml:{line}:" in m and "overlaps zone 1 (deck)" in m for m in messages), messages
+
+
 # ---------------------------------------------------------------------------- tiles
 
 

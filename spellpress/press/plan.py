@@ -74,6 +74,10 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
         session.faces[game.slug] = faces.now  # only this plan's faces: an edited card's old face is let go
         if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
             p.book = _book(game, options.templates, templates, layouter, p, problems)
+            own = options.templates / "rulebook" / f"{game.slug}.md.j2"
+            if not own.is_file():  # a fallback is said (issue: a copied game lost its Reference with no word)
+                warnings.append(f"{game.slug}: no rulebook template {display_path(own)}: the rulebook is the shared "
+                                "base.md.j2 (copy it to that name to lay the book out yourself)")
         if "playmat" in options.kinds:
             try:
                 p.mat = playmat.load(game, options.templates, icons)

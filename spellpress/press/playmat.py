@@ -253,8 +253,8 @@ def _meets(a, b) -> bool:
 
 
 def _check_room(spec: MatSpec, zones: list[list[Primitive]], seats: tuple[Seat, ...], doc) -> list[Problem]:
-    """Nothing reaches past the mat's frame, the seats do not overlap, and no zone of the mat
-    lies under a seat."""
+    """Nothing reaches past the mat's frame, the seats do not overlap, no zone of the mat lies
+    under a seat, and no two zones that hold cards or markers overlap (labels and icons may lie on them)."""
     w, h = spec.size
     inside = (FRAME, FRAME, w - FRAME, h - FRAME)
     problems = []
@@ -262,10 +262,18 @@ def _check_room(spec: MatSpec, zones: list[list[Primitive]], seats: tuple[Seat, 
     def within(box) -> bool:
         return box[0] >= inside[0] - 1e-6 and box[1] >= inside[1] - 1e-6 and box[2] <= inside[2] + 1e-6 and box[3] <= inside[3] + 1e-6
 
+    placed: list[tuple[int, tuple[float, float, float, float]]] = []  # the zones that hold cards or markers
     for i, items in enumerate(zones):
         box = bounds(items)
         if box is None:
             continue
+        if spec.zones[i].kind in ("deck", "area", "track", "levels"):
+            for j, other in placed:
+                if _meets(box, other):
+                    problems.append(doc.problem(("zones", i), f"the zone overlaps zone {j + 1} ({spec.zones[j].kind}"
+                                                f"{' ' + repr(spec.zones[j].label) if spec.zones[j].label else ''}): "
+                                                "one would be drawn under the other; move one of them"))
+            placed.append((i, box))
         if not within(box):
             problems.append(doc.problem(("zones", i), f"the zone reaches past the mat's frame ({FRAME:g} mm inside its "
                                         f"{w:g} x {h:g} mm): it spans x {box[0]:.1f} to {box[2]:.1f}, y {box[1]:.1f} to {box[3]:.1f}"))

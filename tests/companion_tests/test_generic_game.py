@@ -68,6 +68,7 @@ def test_a_game_of_yaml_alone_validates_and_builds_every_kind(goblin_cards, tmp_
     assert main(["validate", str(goblin_cards), "--templates", templates]) == 0, capsys.readouterr().err
     said = capsys.readouterr().err
     assert "no playmat layout" in said and "laid out from the decks and counters" in said, "a fallback is said"
+    assert "no rulebook template" in said and "base.md.j2" in said
     out = tmp_path / "build"
     code = main(["build", "--here", "--cards", str(goblin_cards), "--templates", templates, "--out", str(out),
                  "--paper", "a4"])
