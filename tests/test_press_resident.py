@@ -72,7 +72,9 @@ def test_a_second_build_is_served_and_makes_the_same_files(project):
     edit(spells, f"name: {name}", f"name: {name} Again")
     second = spellpress(ws, env, "build", *KINDS)
     assert second.returncode == 0, second.stderr
-    assert second.stdout.startswith("built in") and " 0 removed" in second.stdout
+    said = second.stdout.splitlines()
+    assert said[0].endswith("spellchamber: cards 1 changed (" + name + " Again)"), second.stdout
+    assert said[-1].startswith("built in") and " 0 removed" in said[-1]
     assert served(ws, env) == 1
 
     here = spellpress(ws, env, "build", *KINDS, "--here", "--out", "here")
