@@ -7,6 +7,9 @@ last), and stop alias chains that expand without end before they eat the machine
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import hashlib
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,6 +191,27 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
         return fail(f"cannot read the file: {exc.strerror}")
     if len(raw) > MAX_FILE_BYTES:
         return fail(f"the file is {len(raw):,} bytes; a card file may hold at most {MAX_FILE_BYTES:,}")
+    key = (str(path), shown, hashlib.blake2b(raw, digest_size=16).digest())
+    kept = _READ.get(key)
+    if kept is None:
+        if len(_READ) >= MAX_KEPT:
+            _READ.clear()
+        kept = _READ[key] = _parse(path, shown, raw)
+    doc, problems = kept
+    # Each caller gets values of its own: nothing it does to them reaches the next read.
+    return (None if doc is None else dataclasses.replace(doc, data=copy.deepcopy(doc.data))), list(problems)
+
+
+# A process that builds again and again (watch, the resident builder, the preview, a companion
+# reading edits) reads the same files each time: each is parsed once per content it has.
+_READ: dict[tuple[str, str, bytes], tuple[Document | None, list[Problem]]] = {}
+MAX_KEPT = 512
+
+
+def _parse(path: Path, shown: str, raw: bytes) -> tuple[Document | None, list[Problem]]:
+    def fail(message: str, line: int = 0, column: int = 0) -> tuple[None, list[Problem]]:
+        return None, [Problem(shown, line, column, "", message)]
+
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

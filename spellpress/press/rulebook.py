@@ -7,6 +7,7 @@ where; every number in it comes from the loaded game, so a changed constant chan
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from dataclasses import dataclass
@@ -64,10 +65,7 @@ MAX_MARKUP = 1_000_000  # characters of markup: some 400 pages
 def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendered:
     """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base; with the
     template line each line of it comes from. Past its budget, templatelines.OverBudget."""
-    env = ruletext.sandbox(
-        loader=jinja2.FileSystemLoader(str(templates / "rulebook")),
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-    )
+    env = _environment(str((templates / "rulebook").resolve()))
     name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
     variables = dict(
         game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
@@ -76,6 +74,17 @@ def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendere
         **extra,
     )
     return templatelines.render(env.get_template(name), variables, seconds=BUDGET_SECONDS, max_text=MAX_MARKUP)
+
+
+@functools.lru_cache(maxsize=8)
+def _environment(folder: str) -> jinja2.Environment:
+    """One environment per folder of rulebook templates, so that a build after an edit (watch, the
+    resident builder, the preview) compiles no template again unless its file changed (jinja2
+    checks a template's file before each use of it)."""
+    return ruletext.sandbox(
+        loader=jinja2.FileSystemLoader(folder),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
 
 
 def _ask(game: Game, helper: str, inputs: dict) -> dict:

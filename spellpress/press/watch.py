@@ -1,6 +1,6 @@
 """`spellpress watch`: build, then build again whenever a card, a layout or a picture changes.
 
-It polls modification times ten times a second: a few hundred small files cost nothing to
+It polls modification times twenty times a second: a few hundred small files cost nothing to
 stat, and polling behaves the same on every filesystem and editor (some save by renaming).
 """
 
@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-POLL_SECONDS = 0.1
+POLL_SECONDS = 0.05
 
 
 def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:

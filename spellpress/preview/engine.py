@@ -1,6 +1,6 @@
 """What the live preview shows, kept up to date: a build after every save, in this process.
 
-A thread watches the cards and layouts (press/watch.py's snapshot, ten times a second) and,
+A thread watches the cards and layouts (press/watch.py's snapshot, twenty times a second) and,
 after each save, builds the games' card images, A4 rulebooks and playmats into the build
 directory with one warm session (press/session.py), so an edit to one card redraws that card
 alone. The page asks for `state()` and finds each image by a URL that holds the file's digest:
