@@ -22,6 +22,18 @@ def _load(cards: str, slugs: tuple[str, ...] = ()) -> tuple[Game, ...] | None:
         return None
 
 
+def _named(words: list[str], cards: str, command: str) -> tuple[str, tuple[str, ...]] | None:
+    """The directory of games and the slugs that a command's words name (targets.py); None, and
+    why said, when they name none."""
+    from .targets import Unclear, resolve
+
+    try:
+        return resolve(words, cards)
+    except Unclear as unclear:
+        print(f"spellpress {command}: {unclear}", file=sys.stderr)
+        return None
+
+
 def catalog(games: tuple[Game, ...]) -> dict:
     """The shape of `spellpress list --json` (documented in the README)."""
     return {
@@ -51,13 +63,10 @@ def _report(failed: ValidationFailed, where: str) -> int:
 
 
 def cmd_validate(args) -> int:
-    from .targets import Unclear, resolve
-
-    try:
-        cards_dir, slugs = resolve(args.targets, args.cards)
-    except Unclear as unclear:
-        print(f"spellpress validate: {unclear}", file=sys.stderr)
+    named = _named(args.targets, args.cards, "validate")
+    if named is None:
         return 2
+    cards_dir, slugs = named
     games = _load(cards_dir, slugs)
     if games is None:
         return 1
@@ -101,13 +110,10 @@ def cmd_export(args) -> int:
     """Every deck of the games as a spreadsheet: `<out>/<slug>/<deck>.csv` (core/csvsource.py)."""
     from .core import csvsource
     from .core.loader import written_cards
-    from .targets import Unclear, resolve
-
-    try:
-        cards_dir, slugs = resolve(args.games, args.cards)
-    except Unclear as unclear:
-        print(f"spellpress export: {unclear}", file=sys.stderr)
+    named = _named(args.games, args.cards, "export")
+    if named is None:
         return 2
+    cards_dir, slugs = named
     games = _load(cards_dir, slugs)
     if games is None:
         return 1
@@ -132,15 +138,13 @@ def cmd_export(args) -> int:
 def cmd_new(args) -> int:
     """A new game from a game (a variant) or from nothing (a game of YAML alone): spellpress/newgame.py."""
     from . import newgame
-    from .targets import Unclear, resolve
 
     source = None
     if args.source:
-        try:
-            cards_dir, slugs = resolve([args.source], args.cards)
-        except Unclear as unclear:
-            print(f"spellpress new: {unclear}", file=sys.stderr)
+        named = _named([args.source], args.cards, "new")
+        if named is None:
             return 2
+        cards_dir, slugs = named
         if not slugs or not (Path(cards_dir) / slugs[0] / "game.yaml").is_file():
             print(f"spellpress new: no game '{args.source}' in {cards_dir}", file=sys.stderr)
             return 2
@@ -164,13 +168,10 @@ def cmd_new(args) -> int:
 def cmd_preview(args) -> int:
     """The live preview: spellpress/preview/."""
     from .press.options import Options
-    from .targets import Unclear, resolve
-
-    try:
-        cards_dir, slugs = resolve(args.games, args.cards)
-    except Unclear as unclear:
-        print(f"spellpress preview: {unclear}", file=sys.stderr)
+    named = _named(args.games, args.cards, "preview")
+    if named is None:
         return 2
+    cards_dir, slugs = named
     if _load(cards_dir, slugs) is None:
         return 1
     from .preview import run

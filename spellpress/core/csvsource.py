@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .problems import Problem, display_path
-from .yamlsource import MAX_FILE_BYTES, Document, Loc
+from .yamlsource import Document, Loc, card_file, utf8
 
 LIST_SEPARATOR = ";"
 LIST_FIELDS = ("elements",)  # field types whose value is a list
@@ -37,18 +37,12 @@ def read(path: Path, kinds: Kinds) -> tuple[Document | None, list[Problem]]:
     def fail(message: str, line: int = 0, column: int = 0) -> tuple[None, list[Problem]]:
         return None, [Problem(shown, line, column, "", message)]
 
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return fail(f"cannot read the file: {exc.strerror}")
-    if len(raw) > MAX_FILE_BYTES:
-        return fail(f"the file is {len(raw):,} bytes; a card file may hold at most {MAX_FILE_BYTES:,}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        return fail(f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} cannot be read); "
-                    "save it as 'CSV UTF-8' from the spreadsheet", line, 1)
+    raw, problems = card_file(path, shown)
+    if raw is None:
+        return None, problems
+    text, problems = utf8(raw, shown, "as 'CSV UTF-8' from the spreadsheet")
+    if text is None:
+        return None, problems
     lines = text.splitlines()
     deck = path.stem
     doc = Document(path, None, lines=lines)

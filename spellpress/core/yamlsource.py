@@ -181,16 +181,9 @@ class _Cycle(Exception):
 def read(path: Path) -> tuple[Document | None, list[Problem]]:
     """Parse `path`; on failure return no document and the problems that explain why."""
     shown = display_path(path)
-
-    def fail(message: str, line: int = 0, column: int = 0) -> tuple[None, list[Problem]]:
-        return None, [Problem(shown, line, column, "", message)]
-
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return fail(f"cannot read the file: {exc.strerror}")
-    if len(raw) > MAX_FILE_BYTES:
-        return fail(f"the file is {len(raw):,} bytes; a card file may hold at most {MAX_FILE_BYTES:,}")
+    raw, problems = card_file(path, shown)
+    if raw is None:
+        return None, problems
     key = (str(path), shown, hashlib.blake2b(raw, digest_size=16).digest())
     kept = _READ.get(key)
     if kept is None:
@@ -200,6 +193,28 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
     doc, problems = kept
     # Each caller gets values of its own: nothing it does to them reaches the next read.
     return (None if doc is None else dataclasses.replace(doc, data=copy.deepcopy(doc.data))), list(problems)
+
+
+def card_file(path: Path, shown: str) -> tuple[bytes | None, list[Problem]]:
+    """A card file's bytes, or None and why: it cannot be read, or it is past MAX_FILE_BYTES."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(shown, 0, 0, "", f"cannot read the file: {exc.strerror}")]
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [Problem(shown, 0, 0, "", f"the file is {len(raw):,} bytes; a card file may hold at most {MAX_FILE_BYTES:,}")]
+    return raw, []
+
+
+def utf8(raw: bytes, shown: str, save_as: str = "with UTF-8 encoding") -> tuple[str | None, list[Problem]]:
+    """The bytes as text, or None and where the first byte that is not UTF-8 lies."""
+    try:
+        return raw.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        message = f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} cannot be read); save it {save_as}"
+        return None, [Problem(shown, line, column, "", message)]
 
 
 # A process that builds again and again (watch, the resident builder, the preview, a companion
@@ -212,17 +227,9 @@ def _parse(path: Path, shown: str, raw: bytes) -> tuple[Document | None, list[Pr
     def fail(message: str, line: int = 0, column: int = 0) -> tuple[None, list[Problem]]:
         return None, [Problem(shown, line, column, "", message)]
 
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return fail(
-            f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} cannot be read); "
-            "save it with UTF-8 encoding",
-            line,
-            column,
-        )
+    text, problems = utf8(raw, shown)
+    if text is None:
+        return None, problems
 
     loader = _Loader(text)
     try:
@@ -245,7 +252,7 @@ def _parse(path: Path, shown: str, raw: bytes) -> tuple[Document | None, list[Pr
         return fail("the file is empty; it should hold a YAML mapping (key: value lines)", 1, 1)
 
     doc = Document(path, None, lines=text.splitlines())
-    problems: list[Problem] = []
+    problems = []
     builder = _Builder(doc, problems, loader)
     try:
         doc.data = builder.value(root, ())
