@@ -129,6 +129,11 @@ def test_the_table_draws_discards_and_reshuffles_each_deck(make_app, goblin_card
     for bad, status in (({"type": "draw", "deck": "nope"}, 422), ({"type": "discard", "deck": "junk", "card": "rusty-spoon"}, 422)):
         refused = _act(client, t, {**bad, "version": again["version"]})
         assert refused.status_code == status and refused.json["error"], bad
+    for hostile in ({"type": "draw", "deck": []}, {"type": "draw", "deck": {"junk": 1}}, {"type": "discard", "deck": "junk", "card": []},
+                    {"type": "reshuffle", "deck": None}, {"type": "draw", "deck": "junk", "player": "0"}):
+        refused = _act(client, t, {**hostile, "version": again["version"]})
+        assert refused.status_code == 422 and refused.json["error"], hostile
+    assert _act(client, t, {"type": "draw", "deck": "junk", "version": again["version"]}).status_code == 200, "nothing was lost"
     body = client.get(f"/api/tables/{t['id']}").get_data(as_text=True)
     assert '"hidden"' not in body, "the pile's order never leaves the server"
     rolled = _act(client, t, {"type": "roll", "sides": 6, "count": 1}).json

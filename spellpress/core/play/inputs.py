@@ -4,7 +4,7 @@ reason a player can read."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .errors import Invalid
@@ -35,7 +35,7 @@ def flag(value: Any, what: str, default: bool = False) -> bool:
 
 
 def choice(value: Any, what: str, allowed: Sequence[T] | Mapping[T, Any]) -> T:
-    if value not in allowed:
+    if not isinstance(value, Hashable) or value not in allowed:  # a list or a mapping sent is no key of one
         raise Invalid(f"{what} must be one of {', '.join(map(str, allowed))}"[:300])
     chosen: T = value
     return chosen
