@@ -35,7 +35,8 @@ def flag(value: Any, what: str, default: bool = False) -> bool:
 
 
 def choice(value: Any, what: str, allowed: Sequence[T] | Mapping[T, Any]) -> T:
-    if not isinstance(value, Hashable) or value not in allowed:  # a list or a mapping sent is no key of one
+    known = isinstance(value, Hashable) and value in allowed  # a list or a mapping sent is no key of a mapping
+    if not known:
         raise Invalid(f"{what} must be one of {', '.join(map(str, allowed))}"[:300])
     chosen: T = value
     return chosen
