@@ -95,12 +95,13 @@ def test_editing_one_card_rerenders_that_card_only(workspace):
 
 
 def test_a_failed_build_leaves_the_last_good_files(workspace):
-    build(options(workspace))
+    some = {"kinds": ("png", "sheets"), "papers": ("a4",)}  # every kind is written the same way
+    build(options(workspace, **some))
     good = snapshot(workspace / "build")
     edit(workspace / "cards" / GAME / "spells.yaml", "Double damage to wet or frozen targets.",
          "Double damage to wet or frozen targets. " + "Very long text indeed. " * 60)
     with pytest.raises(ValidationFailed) as failed:
-        build(options(workspace))
+        build(options(workspace, **some))
     assert snapshot(workspace / "build") == good
     [problem] = failed.value.problems
     assert problem.file.endswith(f"{GAME}/spells.yaml") and problem.line == 3
@@ -108,13 +109,13 @@ def test_a_failed_build_leaves_the_last_good_files(workspace):
 
 
 def test_a_deleted_card_loses_its_image(workspace):
-    build(options(workspace))
+    build(options(workspace, kinds=("png",)))
     path = workspace / "cards" / GAME / "mayhem.yaml"
     text = path.read_text()
     start = text.index("  - id: backfire")
     end = text.index("  - id: lucky-sneeze")
     path.write_text(text[:start] + text[end:])
-    report = build(options(workspace))
+    report = build(options(workspace, kinds=("png",)))
     assert [p.name for p in report.removed] == ["backfire.png"]
     assert not (workspace / "build" / GAME / "png" / "backfire.png").exists()
 
