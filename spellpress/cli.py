@@ -34,6 +34,16 @@ def _named(words: list[str], cards: str, command: str) -> tuple[str, tuple[str, 
         return None
 
 
+def _named_games(words: list[str], cards: str, command: str) -> tuple[str, tuple[str, ...], tuple[Game, ...]] | int:
+    """The games a command's words name, loaded: (directory, slugs, games); else the command's
+    exit status, 2 for words that name no games and 1 for games that do not load (both said)."""
+    named = _named(words, cards, command)
+    if named is None:
+        return 2
+    games = _load(*named)
+    return 1 if games is None else (*named, games)
+
+
 def catalog(games: tuple[Game, ...]) -> dict:
     """The shape of `spellpress list --json` (documented in the README)."""
     return {
@@ -63,13 +73,10 @@ def _report(failed: ValidationFailed, where: str) -> int:
 
 
 def cmd_validate(args) -> int:
-    named = _named(args.targets, args.cards, "validate")
-    if named is None:
-        return 2
-    cards_dir, slugs = named
-    games = _load(cards_dir, slugs)
-    if games is None:
-        return 1
+    found = _named_games(args.targets, args.cards, "validate")
+    if isinstance(found, int):
+        return found
+    cards_dir, slugs, games = found
     cards = sum(len(g.cards) for g in games)
     note = ""
     if Path(args.templates).is_dir():
@@ -110,13 +117,11 @@ def cmd_export(args) -> int:
     """Every deck of the games as a spreadsheet: `<out>/<slug>/<deck>.csv` (core/csvsource.py)."""
     from .core import csvsource
     from .core.loader import written_cards
-    named = _named(args.games, args.cards, "export")
-    if named is None:
-        return 2
-    cards_dir, slugs = named
-    games = _load(cards_dir, slugs)
-    if games is None:
-        return 1
+
+    found = _named_games(args.games, args.cards, "export")
+    if isinstance(found, int):
+        return found
+    cards_dir, slugs, games = found
     tables = {}
     try:
         for game in games:
@@ -168,12 +173,10 @@ def cmd_new(args) -> int:
 def cmd_preview(args) -> int:
     """The live preview: spellpress/preview/."""
     from .press.options import Options
-    named = _named(args.games, args.cards, "preview")
-    if named is None:
-        return 2
-    cards_dir, slugs = named
-    if _load(cards_dir, slugs) is None:
-        return 1
+    found = _named_games(args.games, args.cards, "preview")
+    if isinstance(found, int):
+        return found
+    cards_dir, slugs, _ = found
     from .preview import run
 
     options = Options(cards=Path(cards_dir), templates=Path(args.templates), out=Path(args.out), games=slugs)
