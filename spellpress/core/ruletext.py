@@ -158,11 +158,12 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     import jinja2
 
     try:
-        tree, template = _compile(source)
+        _, template = _compile(source)
     except jinja2.TemplateSyntaxError as exc:
         message = f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})"
         return None, [TextError(exc.lineno or 1, "{", message)]
-    errors = list(_unknown_references(tree, context))
+    errors = [TextError(line, needle, problem) for line, needle, chain in _references(source)
+              if (problem := _resolve(chain, context))]
     if errors:
         return None, errors
     try:
@@ -212,22 +213,23 @@ def _compile(source: str) -> tuple[nodes.Template, jinja2.Template]:
 _JINJA_NAMES = {"loop", "range", "dict", "lipsum", "cycler", "joiner", "namespace"}
 
 
-def _unknown_references(tree: nodes.Template, context: Mapping[str, object]) -> Iterator[TextError]:
+@functools.lru_cache(maxsize=4096)
+def _references(source: str) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
+    """The names a text refers to that it does not define itself, each chain once (from its
+    outermost `a.b.c`): (line, what to point at on it, the chain). Known from the text alone,
+    so worked out once per text per process; only resolving them depends on the constants."""
     from jinja2 import nodes
 
+    tree, _ = _compile(source)
     local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")} | _JINJA_NAMES
+    inner = {id(g.node) for g in tree.find_all(nodes.Getattr)}  # the parts of a longer chain
+    found = []
     for node in tree.find_all((nodes.Getattr, nodes.Name)):
         chain = _chain(node)
-        if chain is None or chain[0] in local:
+        if chain is None or chain[0] in local or id(node) in inner:
             continue
-        # Report each chain once: from its outermost Getattr, or from a bare Name.
-        if isinstance(node, nodes.Name) and _is_inside_getattr(tree, node):
-            continue
-        if isinstance(node, nodes.Getattr) and _is_inside_getattr(tree, node):
-            continue
-        problem = _resolve(chain, context)
-        if problem:
-            yield TextError(node.lineno, chain[-1] if len(chain) > 1 else chain[0], problem)
+        found.append((node.lineno, chain[-1] if len(chain) > 1 else chain[0], tuple(chain)))
+    return tuple(found)
 
 
 def _chain(node: nodes.Node) -> list[str] | None:
@@ -243,16 +245,10 @@ def _chain(node: nodes.Node) -> list[str] | None:
     return None
 
 
-def _is_inside_getattr(tree: nodes.Template, target: nodes.Node) -> bool:
-    from jinja2 import nodes
-
-    return any(g.node is target for g in tree.find_all(nodes.Getattr))
-
-
 _MAPPING_METHODS = ("items", "keys", "values", "get")
 
 
-def _resolve(chain: list[str], context: Mapping[str, object]) -> str | None:
+def _resolve(chain: tuple[str, ...], context: Mapping[str, object]) -> str | None:
     if chain[0] not in context:
         hint = did_you_mean(chain[0], [k for k in context if not k.startswith("_")])
         return f"unknown constant '{chain[0]}'{hint}"
