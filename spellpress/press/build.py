@@ -56,6 +56,10 @@ def build(options: Options, session: BuildSession | None = None) -> Report:
     printing = [job for jobs in itertools.zip_longest(*(g.jobs(PRINT) for g in games)) for job in jobs if job]
     thumbnails = [job for g in games for job in g.thumbnails()]
     composing = [job for g in games for job in g.jobs(COMPOSITE)]
+    if printing and options.jobs > 1:
+        from .pdf import warm
+
+        warm()  # the fonts' data every PDF embeds, made once here for all the workers forked below
     with Workers(options, shared) as workers:
         # In this order: a face's image, then the card sheets, come soonest (`watch` shows them).
         workers.submit(drawing)

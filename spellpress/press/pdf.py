@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import zlib
 from pathlib import Path
 
@@ -29,10 +30,20 @@ def prepare(canvas: Canvas) -> None:
 
     reportlab numbers a TrueType font's characters in the order a document first uses them;
     naming ASCII and EXTRA_CHARS first, in a fixed order, makes a face's drawing operators the
-    same in every PDF, so they can be cached on disk and reused (define_form's `cache`).
+    same in every PDF, so they can be cached on disk and reused (define_form's `cache`), and
+    the fonts' embedded data is the same too, kept once made (rlinternals.remember_font_data).
     """
+    rlinternals.remember_font_data()
     for font in fonts.FONTS:
         rlinternals.number_characters(canvas, pdfmetrics.getFont(fonts.pdf_name(font)), EXTRA_CHARS)
+
+
+def warm() -> None:
+    """Make the fonts' embedded data once in this process, before it forks its workers: each
+    worker then starts with it made."""
+    canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.pdf_name("regular"))
+    prepare(canvas)
+    canvas.save()
 
 
 def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None = None) -> None:

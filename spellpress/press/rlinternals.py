@@ -8,9 +8,10 @@ every one).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, ttfonts
 
 if TYPE_CHECKING:  # the PDF sheets need none of platypus
     from reportlab.pdfbase.ttfonts import TTFont
@@ -55,3 +56,53 @@ def set_contents_entries(toc: TableOfContents, entries: list[tuple]) -> None:
 def set_column_widths(table: Table, widths: list[float]) -> None:
     """The widths the table's columns take at its next wrap."""
     table._argW = widths
+
+
+
+_SUBSETS_KEPT = 64  # in all: a game's PDFs embed one subset of each of its four fonts, or a few more
+_subsets: dict[tuple[int, tuple[int, ...]], bytes] = {}  # (font, its characters) -> the subset's bytes
+_compressed: dict[int, tuple[bytes, bytes | None]] = {}  # id of a kept subset -> (it, its compressed bytes)
+
+
+def remember_font_data() -> None:
+    """From now on, this process keeps what reportlab makes of an embedded font for a PDF: the
+    TrueType subset, its compressed bytes and its ToUnicode map, by the characters in it. Every
+    card sheet embeds the same subsets (pdf.prepare fixes their characters), and making them
+    again was a third of a sheet's time. What is kept is exactly what reportlab would make again:
+    the same function of the same input."""
+    if getattr(ttfonts.TTFontFile.makeSubset, "remembers", False):
+        return
+    make_subset = ttfonts.TTFontFile.makeSubset
+    compress = pdfdoc.PDFStreamFilterZCompress.encode
+
+    def subset(self, chars):
+        key = (id(self), tuple(chars))  # a registered font lives as long as the process
+        data = _subsets.get(key)
+        if data is None:
+            if len(_subsets) >= _SUBSETS_KEPT:
+                _subsets.clear()
+                _compressed.clear()
+            data = _subsets[key] = make_subset(self, chars)
+            _compressed[id(data)] = (data, None)
+        return data
+
+    def encode(self, text):
+        kept = _compressed.get(id(text))
+        if kept is None or kept[0] is not text:  # not a kept subset: any other stream
+            return compress(self, text)
+        if kept[1] is None:
+            kept = _compressed[id(text)] = (text, compress(self, text))
+        return kept[1]
+
+    subset.remembers = True
+    ttfonts.TTFontFile.makeSubset = subset
+    pdfdoc.PDFStreamFilterZCompress.encode = encode
+    ttfonts.makeToUnicodeCMap = _to_unicode_map(ttfonts.makeToUnicodeCMap)
+
+
+def _to_unicode_map(make):
+    @functools.lru_cache(maxsize=_SUBSETS_KEPT)
+    def kept(fontname: str, subset: tuple[int, ...]) -> str:
+        return make(fontname, list(subset))
+
+    return lambda fontname, subset: kept(fontname, tuple(subset))
