@@ -66,7 +66,10 @@ RULES = """rules:
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    # the shared layouts and rulebook: the five games' own are not needed
+    shutil.copytree(ROOT / "templates", tmp_path / "templates",
+                    ignore=lambda folder, names: [n for n in names if (Path(folder) / n).is_dir() and n != "rulebook"
+                                                  or n.endswith(".md.j2") and n != "base.md.j2"])
     (tmp_path / "templates" / "goblin").mkdir()
     (tmp_path / "templates" / "goblin" / "action.yaml").write_text(LAYOUT)
     game = tmp_path / "cards" / "goblin"
