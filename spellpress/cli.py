@@ -85,7 +85,8 @@ def cmd_validate(args) -> int:
         from .press.plan import plan  # layouts: every text must fit its box, the rulebooks must read
 
         try:
-            _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates), games=slugs))
+            _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates), games=slugs,
+                                       allow_missing_art=args.allow_missing_art))
         except ValidationFailed as failed:
             return _report(failed, cards_dir)
         for warning in warnings:  # as `build` prints them: a missing or a blurry picture
@@ -179,7 +180,8 @@ def cmd_preview(args) -> int:
     cards_dir, slugs, _ = found
     from .preview import run
 
-    options = Options(cards=Path(cards_dir), templates=Path(args.templates), out=Path(args.out), games=slugs)
+    options = Options(cards=Path(cards_dir), templates=Path(args.templates), out=Path(args.out), games=slugs,
+                      allow_missing_art=args.allow_missing_art)
     return run(options, args.host, args.port)
 
 
@@ -200,6 +202,8 @@ def parser() -> argparse.ArgumentParser:
                    help="game slugs, game directories or a directory of games (default: every game in --cards)")
     v.add_argument("--cards", default="cards", metavar="DIR", help="the directory of games (default: ./cards)")
     v.add_argument("--templates", default="templates", metavar="DIR", help="card layouts (default: ./templates)")
+    v.add_argument("--allow-missing-art", action="store_true",
+                   help="an early draft: a card's picture that is not there yet is a warning, not a problem")
     v.set_defaults(run=cmd_validate)
 
     from .press import cli as press_cli
@@ -226,6 +230,8 @@ def parser() -> argparse.ArgumentParser:
     pv.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     pv.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
     pv.add_argument("--out", default="build", metavar="DIR", help="where the images are built (default: ./build)")
+    pv.add_argument("--allow-missing-art", action="store_true",
+                    help="an early draft: a card's picture that is not there yet is a placeholder, not a problem")
     pv.set_defaults(run=cmd_preview)
 
     ex = sub.add_parser("export", help="every deck as a spreadsheet (CSV)")

@@ -131,10 +131,10 @@ def test_a_file_that_does_not_decode_is_a_problem(project):
     (game / "art" / "cut.png").write_bytes((game / "art" / "whole.png").read_bytes()[:200])
     give_art(project, "art/cut.png")
     problem = only_problem(spellpress(project, "validate", "cards"))
-    assert problem.startswith(f"cards/{GAME}/spells.yaml:{ART_LINE}:10: card 'mind-control': art 'art/cut.png' does not decode")
+    assert problem.startswith(f"cards/{GAME}/spells.yaml:{ART_LINE}:10: card 'mind-control': art 'art/cut.png' is damaged or cut short")
     (game / "art" / "cut.png").write_text("not a picture at all")
     problem = only_problem(spellpress(project, "build", "--only", "png"))
-    assert problem.endswith("art 'art/cut.png' is not a PNG, JPEG or WebP picture (or its start is damaged)")
+    assert problem.endswith("art 'art/cut.png' is not a picture: a picture must be a PNG, JPEG or WebP file")
 
 
 @pytest.mark.parametrize("side,size", [(13000, "13000 x 13000 px (169 megapixels)"), (20000, "over 179 megapixels")])
@@ -184,9 +184,10 @@ def test_a_picture_too_small_for_its_box_is_a_warning_naming_the_size_it_needs(p
     assert run.returncode == 0 and run.stderr == "", run.stderr
 
 
-def test_a_missing_picture_is_still_a_warning(project):
+def test_a_missing_picture_is_a_problem(project):
+    """With --allow-missing-art, a warning and a placeholder: tests/test_art_checks.py."""
     give_art(project, "art/not-drawn-yet.png")
-    run = spellpress(project, "validate", "cards")
-    assert run.returncode == 0
-    assert run.stderr == (f"warning: cards/{GAME}/spells.yaml:{ART_LINE}:10: card 'mind-control': art file "
-                          "art/not-drawn-yet.png not found; drawing a placeholder\n")
+    problem = only_problem(spellpress(project, "validate", "cards"))
+    assert problem.startswith(f"cards/{GAME}/spells.yaml:{ART_LINE}:10: card 'mind-control': art file 'art/not-drawn-yet.png' "
+                              f"not found: looked for cards/{GAME}/art/not-drawn-yet.png; "), problem
+    assert "--allow-missing-art" in problem

@@ -31,6 +31,8 @@ from .models import (
     GlossaryFile,
     RuleSection,
     RulesFile,
+    art_fit,
+    art_focus,
     field_says,
 )
 from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
@@ -314,6 +316,13 @@ class _GameLoader:
                 paths.inside(self.root, raw["art"])
             except paths.Outside as exc:
                 bad(("art",), str(exc))
+        fit, focus = raw.get("art_fit"), raw.get("art_focus")
+        for key, check in (("art_fit", art_fit), ("art_focus", art_focus)):
+            if key in raw:
+                try:
+                    check(raw[key])
+                except ValueError as exc:
+                    bad((key,), str(exc))
 
         fields: dict[str, FieldValue] = {}
         if ctype is not None:
@@ -348,6 +357,8 @@ class _GameLoader:
             fields=types.MappingProxyType(fields),
             art=raw.get("art"),
             flavor=raw.get("flavor"),
+            art_fit=art_fit(fit) if fit is not None else None,
+            art_focus=art_focus(focus) if focus is not None else None,
             where="{}:{}:{}".format(doc.shown, *doc.position(loc)),
             art_where="{}:{}:{}".format(doc.shown, *doc.position(loc + ("art",))) if "art" in raw else "",
         )

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, Self, TypeVar
 import pydantic
 from pydantic import Field, StringConstraints
 
-from .problems import describe
+from .problems import describe, did_you_mean
 from .schema import Color, Flag, FrozenMap, Ident, Int, Model, PositiveInt, Range, Text
 
 FieldName = Annotated[
@@ -27,9 +27,37 @@ FieldName = Annotated[
 ]
 
 # Keys every card may have, whatever its type; a card type cannot declare fields by these names.
-CARD_KEYS = ("id", "name", "type", "count", "art", "flavor")
+CARD_KEYS = ("id", "name", "type", "count", "art", "art_fit", "art_focus", "flavor")
 # The field that holds a card's rules text, where what its other fields `say` is written.
 SAID_IN = "text"
+
+
+# How a picture fills its art box: `cover` fills the box and crops what overflows, `contain`
+# shows all of it and leaves the box's spare room bare. The focus, a point of the picture (0,0 its
+# top left, 1,1 its bottom right), is put at the same point of the box: what stays in view when
+# cover crops, where the picture sits when contain leaves room.
+ART_FITS = ("cover", "contain")
+ART_FOCUS = (0.5, 0.5)
+
+
+def art_fit(value: object) -> str:
+    """A card's or a layout's `art_fit`; ValueError in the designer's words."""
+    if value not in ART_FITS:
+        raise ValueError(f"art_fit is one of {', '.join(ART_FITS)}, got {describe(value)}{did_you_mean(value, ART_FITS)}")
+    return str(value)
+
+
+def art_focus(value: object) -> tuple[float, float]:
+    """A card's or a layout's `art_focus`, written `x,y` like 0.5,0.3; ValueError in the designer's words."""
+    parts = value.split(",") if isinstance(value, str) else []
+    try:
+        x, y = (float(part) for part in parts)
+    except ValueError:
+        x = y = -1.0
+    if not (0 <= x <= 1 and 0 <= y <= 1):  # also NaN
+        raise ValueError(f"art_focus is two numbers from 0 to 1, like 0.5,0.3 (the point of the picture kept in "
+                         f"view: 0,0 its top left, 1,1 its bottom right), got {describe(value)}")
+    return x, y
 
 
 # ---------------------------------------------------------------------------- game.yaml
@@ -260,6 +288,8 @@ class Card:
     fields: Mapping[str, FieldValue]  # the card type's fields; text fields already rendered
     art: str | None = None  # path relative to the game's directory
     flavor: str | None = None
+    art_fit: str | None = None  # one of ART_FITS; None: as its layout's art box says
+    art_focus: tuple[float, float] | None = None  # None: as its layout's art box says
     where: str = field(default="", compare=False)  # 'file:line:column' of the card, for messages
     art_where: str = field(default="", compare=False)  # 'file:line:column' of its art's path, if it has one
 

@@ -32,11 +32,27 @@ class Picture:
     width: int  # pixels
     height: int
 
-    def needed(self, w_mm: float, h_mm: float) -> tuple[int, int] | None:
-        """The pixels its box needs at PRINT_DPI, when the picture has fewer (it is scaled to
-        cover the box, so it must be as wide and as tall as the box is at that resolution)."""
-        need = math.ceil(w_mm / 25.4 * PRINT_DPI - 1e-6), math.ceil(h_mm / 25.4 * PRINT_DPI - 1e-6)
+    def needed(self, w_mm: float, h_mm: float, fit: str = "cover") -> tuple[int, int] | None:
+        """The pixels its box needs at PRINT_DPI, when the picture has fewer. Scaled to cover the
+        box, it must be as wide and as tall as the box is at that resolution; scaled to be
+        contained, it must fill the box's width or its height, so it is said in its own proportions."""
+        box_w, box_h = w_mm / 25.4 * PRINT_DPI, h_mm / 25.4 * PRINT_DPI
+        if fit == "contain":
+            k = min(box_w / self.width, box_h / self.height)  # the enlargement it would be drawn at
+            need = math.ceil(self.width * k - 1e-6), math.ceil(self.height * k - 1e-6)
+        else:
+            need = math.ceil(box_w - 1e-6), math.ceil(box_h - 1e-6)
         return need if self.width < need[0] or self.height < need[1] else None
+
+
+def place(width: float, height: float, w: float, h: float, fit: str, focus: tuple[float, float]) -> tuple[float, float, float, float]:
+    """Where a picture `width` x `height` is drawn in a box `w` x `h` (any one unit): its offset
+    from the box's top left and its drawn size. `cover` fills the box (what overflows is cropped
+    by the caller), `contain` fits inside it; the focus point of the picture falls on the same
+    point of the box, so 0.5,0.5 centres it and 0,0 keeps its top left corner."""
+    scale = (min if fit == "contain" else max)(w / width, h / height)
+    dw, dh = width * scale, height * scale
+    return (w - dw) * focus[0], (h - dh) * focus[1], dw, dh
 
 
 def check(path: Path) -> Picture:
@@ -83,12 +99,38 @@ def _size(path: str, size: int) -> tuple[int, int]:
         except PILImage.DecompressionBombError:
             raise Refused(_too_big(f"over {2 * (PILImage.MAX_IMAGE_PIXELS or 0) / 1e6:,.0f} megapixels")) from None
         except PILImage.UnidentifiedImageError:
-            raise Refused("is not a PNG, JPEG or WebP picture (or its start is damaged)") from None
+            raise Refused(_not_ours(path)) from None
         except Refused:
             raise
+        except OSError as exc:
+            if exc.errno is not None:  # the file itself, not its contents: no permission, a disk error...
+                raise Refused(f"cannot be read: {exc.strerror}") from None
+            raise Refused(f"is damaged or cut short ({exc}); save it again as PNG or JPEG") from None
         except Exception as exc:  # Pillow's decoders raise OSError, SyntaxError, ValueError, EOFError...
             raise Refused(f"does not decode: {exc or type(exc).__name__}; save it again as PNG or JPEG") from None
     return width, height
+
+
+# how other kinds of file start: named, so that a wrong one is said in plain words
+_OTHERS = ((b"GIF8", "a GIF"), (b"BM", "a BMP"), (b"II*\x00", "a TIFF"), (b"MM\x00*", "a TIFF"), (b"%PDF", "a PDF"),
+           (b"8BPS", "a Photoshop (PSD)"), (b"<?xml", "an SVG or other XML"), (b"<svg", "an SVG"))
+
+
+def _not_ours(path: str) -> str:
+    """Why a file Pillow did not take for a PNG, JPEG or WebP is refused, from its first bytes."""
+    try:
+        with open(path, "rb") as file:
+            start = file.read(16)
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if not start:
+        return "is an empty file, not a picture"
+    kind = next((name for magic, name in _OTHERS if start.startswith(magic)), None)
+    if kind:
+        return f"is {kind} file; a picture must be PNG, JPEG or WebP: save it as one of those"
+    if start.startswith((b"\x89PNG", b"\xff\xd8", b"RIFF")):
+        return "starts like a picture but its header is damaged; save it again as PNG or JPEG"
+    return "is not a picture: a picture must be a PNG, JPEG or WebP file"
 
 
 def _too_big(size: str) -> str:

@@ -46,6 +46,8 @@ def add_commands(sub) -> None:
         p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                        help="shift the backs of duplex sheets by X,Y mm (see the calibration page)")
         p.add_argument("--booklet", action="store_true", help="also print each rulebook as a booklet to fold and staple")
+        p.add_argument("--allow-missing-art", action="store_true",
+                       help="an early draft: draw a placeholder for a card whose picture is not there yet (a warning, not a problem)")
         p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
         if name == "build":
             p.add_argument("--here", action="store_true",
@@ -67,7 +69,7 @@ def options(args) -> Options:
     o = Options(
         cards=Path(cards), templates=Path(args.templates), out=Path(args.out), games=games,
         kinds=tuple(args.only or KINDS), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
-        back_offset=args.back_offset, booklet=args.booklet,
+        back_offset=args.back_offset, booklet=args.booklet, allow_missing_art=args.allow_missing_art,
     )
     return o if args.jobs is None else Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
 

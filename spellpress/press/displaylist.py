@@ -61,7 +61,12 @@ class Image:
     x: float
     y: float
     w: float
-    h: float  # the image is scaled to cover the box and cropped to it
+    h: float
+    # 'cover': scaled to fill the box, what overflows cropped; 'contain': scaled to show all of
+    # it. The focus point of the picture (0..1 across and down) falls on the same point of the
+    # box. Both backends place it with art.place, so they agree.
+    fit: str = "cover"
+    focus: tuple[float, float] = (0.5, 0.5)
 
 
 Primitive = Rect | Ellipse | Poly | Text | Image

@@ -62,7 +62,8 @@ class FaceMemo:
         if id(layout) not in self.layout_keys:
             self.layout_keys[id(layout)] = hashlib.sha256(value_bytes(layout)).digest()
         art = face.art.stat() if face.art else None
-        own = (face.values, face.elements, str(face.art), art and (art.st_mtime_ns, art.st_size), face.seed, face.label)
+        own = (face.values, face.elements, str(face.art), art and (art.st_mtime_ns, art.st_size), face.art_fit, face.art_focus,
+               face.seed, face.label)
         memo = hashlib.sha256(self.game_key + self.layout_keys[id(layout)] + value_bytes(own)).hexdigest()
         found = self.before.get(memo) or self.now.get(memo)
         if found is None:

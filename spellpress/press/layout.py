@@ -7,6 +7,7 @@ icon: an element's disc, or any icon of templates/icons.yaml.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import math
 import re
@@ -14,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..core import paths, ruletext
-from ..core.models import Card, Deck, Game
+from ..core.models import ART_FOCUS, Card, Deck, Game
 from ..core.problems import Problem, did_you_mean, display_path
 from . import art, fonts
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
@@ -52,12 +53,16 @@ class Face:
     where: tuple[str, int, int] = ("", 0, 0)  # the card's file, line and column
     art_px: tuple[int, int] | None = None  # the picture's width and height
     art_about: str = ""  # how warnings name the picture: "cards/x/spells.yaml:4:10: card 'fire-bolt': art 'art/bolt.png'"
+    art_fit: str | None = None  # the card's own; None: its layout's art box says
+    art_focus: tuple[float, float] | None = None
 
 
 class Layouter:
-    def __init__(self, game: Game, icons: IconSet):
+    def __init__(self, game: Game, icons: IconSet, allow_missing_art: bool = False):
         self.game = game
         self.icons = icons
+        self.allow_missing_art = allow_missing_art  # an early draft: a missing picture is a placeholder, not a problem
+        self._pictures: dict[str, tuple[Path | None, tuple[int, int] | None]] = {}  # card id -> its checked picture
         self.colors = {e.name: hex_color(e.color) for e in game.elements}
         self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
         # every placeholder a layout may name: a field of any card type is empty on cards
@@ -88,15 +93,18 @@ class Layouter:
                 # '{cost_icons}' in a layout's text shows the elements as inline icons
                 values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
                 values[f"{key}_or"] = " or ".join(names)
-        picture, art_px = self._art_file(card) if card.art else (None, None)
+        if card.art and card.id not in self._pictures:  # a card's front and its own back: checked, and said, once
+            self._pictures[card.id] = self._art_file(card)
+        picture, art_px = self._pictures[card.id] if card.art else (None, None)
         file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
         return Face(values, tuple(dict.fromkeys(elements)), picture, card.id, f"card '{card.id}'", (file, int(line), int(column)),
-                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'")
+                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'", card.art_fit, card.art_focus)
 
     def _art_file(self, card: Card) -> tuple[Path | None, tuple[int, int] | None]:
         """The card's picture and its size in pixels, or None (a placeholder is drawn) and a
-        problem or a warning why. A path out of the game's directory was refused when the game
-        loaded; it is checked again here, where the file is read."""
+        problem why; a missing file is only a warning in an early draft (allow_missing_art). A
+        path out of the game's directory was refused when the game loaded; it is checked again
+        here, where the file is read."""
         file, line, column = (card.art_where or card.where or "::").rsplit(":", 2)
         at = (file, int(line or 0), int(column or 0))
         try:
@@ -105,8 +113,14 @@ class Layouter:
             self.problems.append(Problem(*at, "", f"card '{card.id}': art {exc}"))
             return None, None
         if not path.exists():
-            self.warnings.append(f"{card.art_where or card.where}: card '{card.id}': art file {card.art} not found; "
-                                 "drawing a placeholder")
+            if self.allow_missing_art:
+                self.warnings.append(f"{card.art_where or card.where}: card '{card.id}': art file {card.art} not found; "
+                                     "drawing a placeholder")
+            else:
+                self.problems.append(Problem(*at, "", f"card '{card.id}': art file '{card.art}' not found: looked for "
+                                             f"{display_path(path)}{_nearby(path)}; a picture's path starts at the game's "
+                                             "directory. Add the file or fix the path (or, in an early draft, pass "
+                                             "--allow-missing-art to draw a placeholder)"))
             return None, None
         try:
             picture = art.check(path)
@@ -407,12 +421,29 @@ class Layouter:
         glyph = self.emblem(face, box)
         if face.art is None:
             return placeholder(face, x, y, w, h, self, layout, glyph)
+        fit = face.art_fit or box.art_fit or "cover"
+        focus = face.art_focus or box.art_focus or ART_FOCUS
         if face.art_px is not None:
-            needed = art.Picture(face.art, *face.art_px).needed(w, h)
+            needed = art.Picture(face.art, *face.art_px).needed(w, h, fit)
             if needed:
-                self.warnings.append(f"{face.art_about} is {face.art_px[0]} x {face.art_px[1]} px; its box ({w:g} x {h:g} mm) "
-                                     f"needs at least {needed[0]} x {needed[1]} px to print sharp at {art.PRINT_DPI} dpi")
-        return [Image(str(face.art), x, y, w, h)]
+                self.warnings.append(f"{face.art_about} is {face.art_px[0]} x {face.art_px[1]} px; its box ({w:g} x {h:g} mm"
+                                     f"{', contain' if fit == 'contain' else ''}) needs at least {needed[0]} x {needed[1]} px "
+                                     f"to print sharp at {art.PRINT_DPI} dpi")
+        return [Image(str(face.art), x, y, w, h, fit, focus)]
+
+
+def _nearby(path: Path) -> str:
+    """' (did you mean 'Bolt.png'?)' when a file beside where it looked is likely the one meant:
+    its name in other capitals, another extension, or a close spelling of its stem."""
+    try:
+        names = [p.name for p in path.parent.iterdir() if p.is_file()] if path.parent.is_dir() else []
+    except OSError:
+        return ""
+    stems: dict[str, str] = {}
+    for name in sorted(names):
+        stems.setdefault(Path(name).stem.lower(), name)
+    close = difflib.get_close_matches(path.stem.lower(), list(stems), n=1, cutoff=0.8)
+    return f" (did you mean '{stems[close[0]]}'?)" if close else ""
 
 
 def turn(item: Primitive, width: float, height: float) -> Primitive:

@@ -22,3 +22,4 @@ class Options:
     jobs: int = os.cpu_count() or 1
     progress: bool = True
     booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
+    allow_missing_art: bool = False  # an early draft: a card's missing picture is a placeholder and a warning

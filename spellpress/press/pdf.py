@@ -11,7 +11,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from . import fonts, rlinternals
+from . import art, fonts, rlinternals
 from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
 from .files import atomic_write
 
@@ -137,14 +137,13 @@ def draw(canvas: Canvas, drawing: Drawing) -> None:
 
 
 def _image(canvas: Canvas, item: Image, X, Y) -> None:
-    """The picture scaled to cover its box, cropped to it."""
+    """The picture placed in its box as its fit and focus say (art.place), cropped to the box."""
     with PILImage.open(item.path) as im:
         iw, ih = im.size
-    scale = max(item.w / iw, item.h / ih)
-    w, h = iw * scale, ih * scale
+    ox, oy, w, h = art.place(iw, ih, item.w, item.h, item.fit, item.focus)
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(X(item.x), Y(item.y + item.h), item.w * MM, item.h * MM)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.drawImage(item.path, X(item.x + (item.w - w) / 2), Y(item.y + (item.h + h) / 2), w * MM, h * MM)
+    canvas.drawImage(item.path, X(item.x + ox), Y(item.y + oy + h), w * MM, h * MM)
     canvas.restoreState()

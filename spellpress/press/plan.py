@@ -52,7 +52,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
             return None
 
     for game in games:
-        layouter = Layouter(game, icons)
+        layouter = Layouter(game, icons, options.allow_missing_art)
         faces = FaceMemo(session.faces.get(game.slug, {}), game, layouter, icons, base)
         p = GamePlan(game)
         found = len(problems)

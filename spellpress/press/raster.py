@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+import math
 
 from PIL import Image as PILImage
 from PIL import ImageDraw, ImageFont
 
-from . import fonts
+from . import art, fonts
 from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
 
 PRINT_DPI = 300
@@ -74,11 +75,18 @@ def _turned_text(image: PILImage.Image, item: Text, at: tuple[float, float], fon
 
 
 def _image(image: PILImage.Image, item: Image, P, k: float) -> None:
+    """The picture placed in its box as its fit and focus say (art.place, as the PDF places it),
+    cropped to the box."""
     x0, y0 = (round(v) for v in P(item.x, item.y))
     w, h = max(1, round(item.w * k)), max(1, round(item.h * k))
     with PILImage.open(item.path) as pic:
         pic = pic.convert("RGB")
-        scale = max(w / pic.width, h / pic.height)
-        pic = pic.resize((max(w, round(pic.width * scale)), max(h, round(pic.height * scale))), PILImage.LANCZOS)
-        left, top = (pic.width - w) // 2, (pic.height - h) // 2
+        _, _, dw, dh = art.place(pic.width, pic.height, w, h, item.fit, item.focus)
+        if item.fit == "contain":  # inside the box: drawn whole, the box's spare room left as it was
+            sw, sh = min(w, max(1, round(dw))), min(h, max(1, round(dh)))
+            at = x0 + math.floor((w - sw) * item.focus[0]), y0 + math.floor((h - sh) * item.focus[1])
+            image.paste(pic.resize((sw, sh), PILImage.LANCZOS), at)
+            return
+        pic = pic.resize((max(w, round(dw)), max(h, round(dh))), PILImage.LANCZOS)
+        left, top = math.floor((pic.width - w) * item.focus[0]), math.floor((pic.height - h) * item.focus[1])
         image.paste(pic.crop((left, top, left + w, top + h)), (x0, y0))

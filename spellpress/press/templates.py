@@ -12,10 +12,12 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import pydantic
 
+from ..core.models import art_fit as read_fit
+from ..core.models import art_focus as read_focus
 from ..core.problems import Problem, ValidationFailed, did_you_mean, display_path
 from ..core.schema import Color, FrozenMap, Model, Text, validate
 from ..core.yamlsource import Document, read
@@ -68,6 +70,10 @@ class Box(Model):
     pattern: Literal["rays", "lattice"] | None = None
     count: pydantic.conint(ge=4, le=96) = 24
     spacing: pydantic.confloat(ge=1, le=50) = 6.0
+    # art: how the card's picture fills the box (core/models.py ART_FITS), for every card of the
+    # layout's type; a card's own art_fit and art_focus win. None: cover, centred.
+    art_fit: Annotated[str, pydantic.BeforeValidator(read_fit)] | None = None
+    art_focus: Annotated[tuple[float, float], pydantic.BeforeValidator(read_focus)] | None = None
 
     @pydantic.model_validator(mode="after")
     def _complete(self):
@@ -77,6 +83,8 @@ class Box(Model):
                  "pattern": "pattern"}.get(self.kind)
         if needs and getattr(self, needs) is None:
             raise ValueError(f"a '{self.kind}' box needs '{needs}'")
+        if self.kind != "art" and (self.art_fit or self.art_focus):
+            raise ValueError(f"art_fit and art_focus are for the 'art' box, not a '{self.kind}' box")
         if self.min_size is not None and self.min_size > self.size:
             raise ValueError(f"min_size ({self.min_size}) is more than size ({self.size})")
         return self
