@@ -145,15 +145,21 @@ def cmd_export(args) -> int:
 def cmd_new(args) -> int:
     """A new game from a game (a variant) or from nothing (a game of YAML alone): spellpress/newgame.py."""
     from . import newgame
+    from .targets import Unclear, resolve
 
     source = None
     if args.source:
-        named = _named([args.source], args.cards, "new")
-        if named is None:
-            return 2
-        cards_dir, slugs = named
+        try:
+            cards_dir, slugs = resolve([args.source], args.cards)
+        except Unclear as unclear:
+            cards_dir, slugs, why = args.cards, (), f"{unclear}"
+        else:
+            why = f"no game '{args.source}' in {cards_dir}"
         if not slugs or not (Path(cards_dir) / slugs[0] / "game.yaml").is_file():
-            print(f"spellpress new: no game '{args.source}' in {cards_dir}", file=sys.stderr)
+            # outside the repository the five games are not at hand: they are not in the package
+            print(f"spellpress new: {why}. --from copies a game of {args.cards}/ or a game directory you name, "
+                  "like ../spellpress/cards/spellchamber (the five Spellpress games are in its repository, "
+                  "not in the installed package)", file=sys.stderr)
             return 2
         source = Path(cards_dir) / slugs[0]
     try:
@@ -169,6 +175,13 @@ def cmd_new(args) -> int:
     checked = main(["validate", args.slug, "--cards", args.cards, *(["--templates", args.templates] if args.templates else [])])
     if checked == 0:
         print(f"next: spellpress build {args.slug}, then open build/{args.slug}/; edit the cards in {Path(args.cards) / args.slug}")
+        if source is None:
+            from . import defaults
+            from .core.problems import display_path
+
+            shared = display_path(defaults.find(Path(args.templates or "templates"), "card.yaml").parent)
+            print(f"the cards are drawn with the shared layouts card.yaml and back.yaml in {shared}: "
+                  "copy one into templates/ to change the look")
     return checked
 
 
