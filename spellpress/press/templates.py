@@ -5,7 +5,7 @@ package's default of that name (spellpress/defaults/): the shared card, back and
 
 A layout names the layout it `extends` (a path under templates/ without `.yaml`); its
 `palette` and `boxes` are merged over the parent's, box by box and key by key, so a card type's
-layout says only what differs from its game's. `templates/poker.yaml` is the root: the card's
+layout says only what differs from its game's. `poker.yaml` (a default) is the root: the card's
 trim size, bleed and safe zone in millimetres, which every layout inherits.
 """
 
