@@ -67,7 +67,11 @@ def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendere
     """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base (the project's
     templates/rulebook/base.md.j2, else the package's: spellpress/defaults/); with the
     template line each line of it comes from. Past its budget, templatelines.OverBudget."""
-    env = _environment(str((templates / "rulebook").resolve()), str(defaults.TEMPLATES / "rulebook"))
+    folder = (templates / "rulebook").resolve()
+    # The package's folder only while the project has no base.md.j2 of its own: an environment
+    # (kept between builds) would go on serving the base it compiled first, though one was added.
+    shared = () if (folder / "base.md.j2").is_file() else (str(defaults.TEMPLATES / "rulebook"),)
+    env = _environment(str(folder), *shared)
     name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
     variables = dict(
         game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
