@@ -79,13 +79,15 @@ def cmd_validate(args) -> int:
     cards_dir, slugs, games = found
     cards = sum(len(g.cards) for g in games)
     note = ""
-    if Path(args.templates).is_dir():
+    # ./templates, or the package's layouts where it has none (spellpress/defaults/); a directory
+    # named with --templates that is not there means: check the cards without their layouts
+    if args.templates is None or Path(args.templates).is_dir():
         from .core import ValidationFailed
         from .press.options import Options
         from .press.plan import plan  # layouts: every text must fit its box, the rulebooks must read
 
         try:
-            _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates), games=slugs,
+            _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates or "templates"), games=slugs,
                                        allow_missing_art=args.allow_missing_art))
         except ValidationFailed as failed:
             return _report(failed, cards_dir)
@@ -144,19 +146,25 @@ def cmd_export(args) -> int:
 def cmd_new(args) -> int:
     """A new game from a game (a variant) or from nothing (a game of YAML alone): spellpress/newgame.py."""
     from . import newgame
+    from .targets import Unclear, resolve
 
     source = None
     if args.source:
-        named = _named([args.source], args.cards, "new")
-        if named is None:
-            return 2
-        cards_dir, slugs = named
+        try:
+            cards_dir, slugs = resolve([args.source], args.cards)
+        except Unclear as unclear:
+            cards_dir, slugs, why = args.cards, (), f"{unclear}"
+        else:
+            why = f"no game '{args.source}' in {cards_dir}"
         if not slugs or not (Path(cards_dir) / slugs[0] / "game.yaml").is_file():
-            print(f"spellpress new: no game '{args.source}' in {cards_dir}", file=sys.stderr)
+            # outside the repository the five games are not at hand: they are not in the package
+            print(f"spellpress new: {why}. --from copies a game of {args.cards}/ or a game directory you name, "
+                  "like ../spellpress/cards/spellchamber (the five Spellpress games are in its repository, "
+                  "not in the installed package)", file=sys.stderr)
             return 2
         source = Path(cards_dir) / slugs[0]
     try:
-        made = newgame.make(args.slug, Path(args.cards), Path(args.templates), source, args.title)
+        made = newgame.make(args.slug, Path(args.cards), Path(args.templates or "templates"), source, args.title)
     except newgame.Refused as refused:
         print(f"spellpress new: {refused}", file=sys.stderr)
         return 2
@@ -165,9 +173,16 @@ def cmd_new(args) -> int:
         return 1
     for path in made.files:
         print(f"wrote {path}")
-    checked = main(["validate", args.slug, "--cards", args.cards, "--templates", args.templates])
+    checked = main(["validate", args.slug, "--cards", args.cards, *(["--templates", args.templates] if args.templates else [])])
     if checked == 0:
         print(f"next: spellpress build {args.slug}, then open build/{args.slug}/; edit the cards in {Path(args.cards) / args.slug}")
+        if source is None:
+            from . import defaults
+            from .core.problems import display_path
+
+            shared = display_path(defaults.find(Path(args.templates or "templates"), "card.yaml").parent)
+            print(f"the cards are drawn with the shared layouts card.yaml and back.yaml in {shared}: "
+                  "copy one into templates/ to change the look")
     return checked
 
 
@@ -201,7 +216,8 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("targets", nargs="*", metavar="GAME",
                    help="game slugs, game directories or a directory of games (default: every game in --cards)")
     v.add_argument("--cards", default="cards", metavar="DIR", help="the directory of games (default: ./cards)")
-    v.add_argument("--templates", default="templates", metavar="DIR", help="card layouts (default: ./templates)")
+    v.add_argument("--templates", metavar="DIR",
+                   help="card layouts (default: ./templates, and the package's own for what it lacks)")
     v.add_argument("--allow-missing-art", action="store_true",
                    help="an early draft: a card's picture that is not there yet is a warning, not a problem")
     v.set_defaults(run=cmd_validate)
@@ -220,7 +236,7 @@ def parser() -> argparse.ArgumentParser:
     nw.add_argument("--from", dest="source", metavar="GAME", help="copy this game (slug or directory), layouts and all")
     nw.add_argument("--title", help="the game's title (default: from the slug)")
     nw.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
-    nw.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
+    nw.add_argument("--templates", metavar="DIR", help="where a copied game's layouts go (default: ./templates)")
     nw.set_defaults(run=cmd_new)
 
     pv = sub.add_parser("preview", help="a live page of the cards, rulebook and playmat")
@@ -228,7 +244,8 @@ def parser() -> argparse.ArgumentParser:
     pv.add_argument("--port", type=int, default=8001, help="default: 8001")
     pv.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this computer only)")
     pv.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
-    pv.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
+    pv.add_argument("--templates", default="templates", metavar="DIR",
+                    help="default: ./templates, and the package's own layouts for what it lacks")
     pv.add_argument("--out", default="build", metavar="DIR", help="where the images are built (default: ./build)")
     pv.add_argument("--allow-missing-art", action="store_true",
                     help="an early draft: a card's picture that is not there yet is a placeholder, not a problem")

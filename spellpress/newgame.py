@@ -1,10 +1,12 @@
 """`spellpress new SLUG [--from GAME]`: a new game that validates and builds at once.
 
 From a game, its directory is copied (YAML, spreadsheets, pictures) with its own layouts, its
-rulebook template and its playmat, each renamed to the new slug and every reference to the old
-one's layouts pointed at the copies; the copy keeps the game's ruleset, so it is a variant that
-plays by the same rules. Without one, a game of YAML alone (the generic ruleset) is written:
-one deck of three cards, two counters and a rules section, drawn with the shared layouts.
+rulebook template and its playmat (from the templates/ beside the game's directory of games, so
+a game of another folder can be copied too), each renamed to the new slug and every reference
+to the old one's layouts pointed at the copies; the copy keeps the game's ruleset, so it is a
+variant that plays by the same rules. Without one, a game of YAML alone (the generic ruleset) is written:
+one deck of three cards, two counters and a rules section, drawn with the shared layouts
+(the project's templates/card.yaml and back.yaml, else the package's: spellpress/defaults/).
 Nothing that exists is overwritten: a name already taken is refused before anything is written.
 """
 
@@ -38,10 +40,14 @@ def make(slug: str, cards: Path, templates: Path, source: Path | None = None, ti
     if source is None:
         return _generic(target, title)
     base = source.name
+    # The game's own layouts are in the templates/ beside its directory of games (a game of
+    # another folder, like the repository's, brings its own); else in this project's.
+    beside = source.parent.parent / "templates"
+    theirs = beside if beside.is_dir() else templates
     planned = {source: target}
-    for old, new in ((templates / base, templates / slug),
-                     (templates / "rulebook" / f"{base}.md.j2", templates / "rulebook" / f"{slug}.md.j2"),
-                     (templates / "playmat" / f"{base}.yaml", templates / "playmat" / f"{slug}.yaml")):
+    for old, new in ((theirs / base, templates / slug),
+                     (theirs / "rulebook" / f"{base}.md.j2", templates / "rulebook" / f"{slug}.md.j2"),
+                     (theirs / "playmat" / f"{base}.yaml", templates / "playmat" / f"{slug}.yaml")):
         if old.exists():
             if new.exists():
                 raise Refused(f"{new} exists already: delete it, or choose another name")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from spellpress import defaults
 from spellpress.cli import catalog
 from spellpress.core import load_game, table
 from spellpress.press.displaylist import Text
@@ -85,7 +86,7 @@ def most_cards_held(slot_copies: Counter, players: int, slots: int) -> int:
 
 def printed_text(game, card, back: bool = False) -> str:
     """Everything a card's face (or its own back) prints, as one line of words."""
-    layouter = Layouter(game, IconSet.load(TEMPLATES / "icons.yaml"))
+    layouter = Layouter(game, IconSet.load(defaults.find(TEMPLATES, "icons.yaml")))
     ctype = game.card_types[card.type]
     drawing = layouter.draw(layouter.card_face(card), Templates(TEMPLATES).get(ctype.back if back else ctype.template))
     assert layouter.problems == []

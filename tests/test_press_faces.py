@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from spellpress.defaults import TEMPLATES as DEFAULTS
 from spellpress.press import fonts
 from spellpress.press.displaylist import Drawing, Ellipse, Image, Rect, Text
 from spellpress.press.options import Options
@@ -229,7 +230,7 @@ def test_generated_art_shows_an_emblem_chosen_from_the_card_data(games):
     from spellpress.press.layout import Layouter
     from spellpress.press.templates import Templates
 
-    templates, icons = Templates(ROOT / "templates"), IconSet.load(ROOT / "templates" / "icons.yaml")
+    templates, icons = Templates(ROOT / "templates"), IconSet.load(DEFAULTS / "icons.yaml")
     chosen = {}
     for slug, game in games.items():
         layouter = Layouter(game, icons)
@@ -255,7 +256,7 @@ def test_an_unknown_icon_field_is_a_problem_naming_the_card(games):
     from spellpress.press.templates import Templates
 
     game = games["sorcerer-duel"]
-    layouter = Layouter(game, IconSet.load(ROOT / "templates" / "icons.yaml"))
+    layouter = Layouter(game, IconSet.load(DEFAULTS / "icons.yaml"))
     card = game.card("elder-treant")
     card = dataclasses.replace(card, fields=types.MappingProxyType({**card.fields, "icon": "tre"}))
     layouter.draw(layouter.card_face(card), Templates(ROOT / "templates").get("sorcerer-duel/creature"))
@@ -283,8 +284,8 @@ def test_a_layout_asking_for_text_below_7_pt_is_refused_at_its_line(tmp_path, mo
     from spellpress.press.templates import Templates
 
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
-    path = tmp_path / "templates" / "card.yaml"
-    path.write_text(path.read_text().replace("size: 8.5, min_size: 7,", "size: 8.5, min_size: 6,", 1))
+    path = tmp_path / "templates" / "card.yaml"  # the project's own copy of the shared card wins over the package's
+    path.write_text((DEFAULTS / "card.yaml").read_text().replace("size: 8.5, min_size: 7,", "size: 8.5, min_size: 6,", 1))
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ValidationFailed) as failed:
         Templates(tmp_path / "templates").get("magicka-mayhem/spell")

@@ -4,6 +4,7 @@ import shutil
 
 import pytest
 
+from spellpress import defaults
 from spellpress.cli import main
 from spellpress.core import ValidationFailed
 from spellpress.press.templates import Templates
@@ -84,7 +85,7 @@ def _layouter(game):
     from spellpress.press.icons import IconSet
     from spellpress.press.layout import Layouter
 
-    return Layouter(game, IconSet.load(game.root.parent.parent / "templates" / "icons.yaml"))
+    return Layouter(game, IconSet.load(defaults.TEMPLATES / "icons.yaml"))
 
 
 def _texts(drawing):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from spellpress import defaults
 from spellpress.press.displaylist import Text
 from spellpress.press.icons import IconSet
 from spellpress.press.layout import Layouter
@@ -16,7 +17,7 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 def printed(game, card) -> str:
     """The words a card's face prints, as one line."""
-    layouter = Layouter(game, IconSet.load(TEMPLATES / "icons.yaml"))
+    layouter = Layouter(game, IconSet.load(defaults.find(TEMPLATES, "icons.yaml")))
     drawing = layouter.draw(layouter.card_face(card), Templates(TEMPLATES).get(game.card_types[card.type].template))
     return " ".join(" ".join(item.text for item in drawing.items if isinstance(item, Text)).split())
 

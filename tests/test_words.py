@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from spellpress import defaults
 from spellpress.core import ruletext
 from spellpress.core.play.words import ordinal, part, plural
 
@@ -32,6 +33,7 @@ def test_no_text_builds_a_suffix_by_hand(games, cards_dir):
     rulebook template that still writes `{{ n }}th` or `card{{ 's' if ... }}` is caught here."""
     by_hand = re.compile(r"\}\}\s*(th|st|nd|rd)\b|\{\{\s*(''|\"\"|'s'|\"s\")\s+if")
     sources = sorted(cards_dir.glob("*/*.yaml")) + sorted((cards_dir.parent / "templates" / "rulebook").glob("*.j2"))
+    sources += sorted((defaults.TEMPLATES / "rulebook").glob("*.j2"))
     for path in sources:
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             assert not by_hand.search(line), f"{path.name}:{number}: {line.strip()}"

@@ -37,7 +37,8 @@ def add_commands(sub) -> None:
         p.add_argument("games", nargs="*", metavar="GAME",
                        help="game slugs, game directories or a directory of games (default: every game in --cards)")
         p.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
-        p.add_argument("--templates", default="templates", metavar="DIR", help="default: ./templates")
+        p.add_argument("--templates", default="templates", metavar="DIR",
+                       help="default: ./templates, and the package's own layouts for what it lacks")
         p.add_argument("--out", default="build", metavar="DIR", help="default: ./build")
         p.add_argument("--only", nargs="+", choices=KINDS, metavar="KIND",
                        help=f"only these kinds: {', '.join(KINDS)}")

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import defaults
 from .kinds import NAMES as KINDS
 from .papers import PAPER_NAMES
 
@@ -23,3 +24,9 @@ class Options:
     progress: bool = True
     booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
     allow_missing_art: bool = False  # an early draft: a card's missing picture is a placeholder and a warning
+
+    @property
+    def watched(self) -> list[Path]:
+        """What a build reads that may be edited: the games, the project's layouts and the
+        package's defaults they fall back to (spellpress/defaults/: edited in a checkout)."""
+        return [self.cards, self.templates, defaults.TEMPLATES]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jinja2
 
+from .. import defaults
 from ..core import Game, ValidationFailed, load_games
 from ..core.problems import Problem, did_you_mean, display_path
 from . import fonts, markup, playmat, rulebook, templatelines, tokens
@@ -76,8 +77,9 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
             p.book = _book(game, options.templates, templates, layouter, p, problems)
             own = options.templates / "rulebook" / f"{game.slug}.md.j2"
             if not own.is_file():  # a fallback is said (issue: a copied game lost its Reference with no word)
+                base = display_path(defaults.find(options.templates, "rulebook/base.md.j2"))
                 warnings.append(f"{game.slug}: no rulebook template {display_path(own)}: the rulebook is the shared "
-                                "base.md.j2 (copy it to that name to lay the book out yourself)")
+                                f"{base} (copy it to that name to lay the book out yourself)")
         if "playmat" in options.kinds:
             try:
                 p.mat = playmat.load(game, options.templates, icons)
@@ -99,7 +101,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
 def _where_named(game: Game, name: str, root: Path, problems: list[Problem]) -> list[Problem]:
     """A layout that does not exist is a mistake in decks.yaml: said at the line that names it."""
     named = game.layouts_named_at.get(name)
-    if named is None or (root / f"{name}.yaml").is_file():
+    if named is None or defaults.find(root, f"{name}.yaml").is_file():
         return problems
     file, line, column = named.rsplit(":", 2)
     missing = display_path(root / f"{name}.yaml")

@@ -19,6 +19,7 @@ from reportlab.lib.pagesizes import A4, letter
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from .. import defaults
 from ..core import ruletext
 from ..core.models import Game
 from . import fonts, markup, rlinternals, templatelines
@@ -63,9 +64,14 @@ MAX_MARKUP = 1_000_000  # characters of markup: some 400 pages
 
 
 def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendered:
-    """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base; with the
+    """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base (the project's
+    templates/rulebook/base.md.j2, else the package's: spellpress/defaults/); with the
     template line each line of it comes from. Past its budget, templatelines.OverBudget."""
-    env = _environment(str((templates / "rulebook").resolve()))
+    folder = (templates / "rulebook").resolve()
+    # The package's folder only while the project has no base.md.j2 of its own: an environment
+    # (kept between builds) would go on serving the base it compiled first, though one was added.
+    shared = () if (folder / "base.md.j2").is_file() else (str(defaults.TEMPLATES / "rulebook"),)
+    env = _environment(str(folder), *shared)
     name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
     variables = dict(
         game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
@@ -77,12 +83,13 @@ def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendere
 
 
 @functools.lru_cache(maxsize=8)
-def _environment(folder: str) -> jinja2.Environment:
+def _environment(*folders: str) -> jinja2.Environment:
     """One environment per folder of rulebook templates, so that a build after an edit (watch, the
     resident builder, the preview) compiles no template again unless its file changed (jinja2
-    checks a template's file before each use of it)."""
+    checks a template's file before each use of it). A name is looked up in the folders in
+    order: the project's own `base.md.j2` wins over the package's."""
     return ruletext.sandbox(
-        loader=jinja2.FileSystemLoader(folder),
+        loader=jinja2.FileSystemLoader(list(folders)),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
 

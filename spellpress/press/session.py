@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import defaults
 from .displaylist import Drawing
 from .icons import IconSet
 from .templates import Templates
@@ -22,12 +23,12 @@ class BuildSession:
         self.faces: dict[str, dict[str, tuple[Drawing, str]]] = {}  # game slug -> memo key -> (drawing, hash)
 
     def layouts(self, root: Path) -> tuple[Templates, IconSet]:
-        """The layouts and icons of a templates directory, as read by an earlier build of this
+        """The layouts and icons of a templates directory (and the package's defaults), as read by an earlier build of this
         session unless one of its files changed since (layouts are immutable once read)."""
-        stats = snapshot([root])
+        stats = snapshot([root, defaults.TEMPLATES])  # the defaults too: in a checkout they are edited
         kept = self._layouts.get(root.resolve())
         if kept is not None and kept[0] == stats:
             return kept[1], kept[2]
-        templates, icons = Templates(root), IconSet.load(root / "icons.yaml")
+        templates, icons = Templates(root), IconSet.load(defaults.find(root, "icons.yaml"))
         self._layouts[root.resolve()] = (stats, templates, icons)
         return templates, icons

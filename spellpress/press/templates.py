@@ -1,8 +1,11 @@
 """Card layouts: declarative YAML in `templates/`, with named boxes and inheritance.
 
+A layout's file is the project's own (`templates/<name>.yaml`) when it has one, else the
+package's default of that name (spellpress/defaults/): the shared card, back and poker layouts.
+
 A layout names the layout it `extends` (a path under templates/ without `.yaml`); its
 `palette` and `boxes` are merged over the parent's, box by box and key by key, so a card type's
-layout says only what differs from its game's. `templates/poker.yaml` is the root: the card's
+layout says only what differs from its game's. `poker.yaml` (a default) is the root: the card's
 trim size, bleed and safe zone in millimetres, which every layout inherits.
 """
 
@@ -16,6 +19,7 @@ from typing import Annotated, Literal
 
 import pydantic
 
+from .. import defaults
 from ..core.models import art_fit as read_fit
 from ..core.models import art_focus as read_focus
 from ..core.problems import Problem, ValidationFailed, did_you_mean, display_path
@@ -142,10 +146,9 @@ class Templates:
                 cycle = " -> ".join([n for n, _ in chain] + [name])
                 problems.append(chain[-1][1].problem(("extends",), f"layouts extend each other in a circle: {cycle}"))
                 break
-            path = self.root / f"{name}.yaml"
+            path = defaults.find(self.root, f"{name}.yaml")
             if not path.is_file():
-                folder = self.root / Path(name).parent
-                known = sorted(str(p.relative_to(self.root).with_suffix("")) for p in folder.glob("*.yaml")) if folder.is_dir() else []
+                known = defaults.names(self.root, str(Path(name).parent), ".yaml")
                 where = f"extended by {chain[-1][0]}" if chain else "named in decks.yaml"
                 problems.append(Problem(display_path(path), 0, 0, "", f"no such layout '{name}' ({where}){did_you_mean(name, known)}"))
                 break

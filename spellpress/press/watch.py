@@ -36,7 +36,7 @@ def saved(before: dict[Path, tuple[int, int]], now: dict[Path, tuple[int, int]])
 
 
 def watch(options, run: Callable, stop: threading.Event | None = None) -> int:
-    roots = [options.cards, options.templates]
+    roots = options.watched
     before = snapshot(roots)  # taken before each build, so that a save during it is not missed
     run(options)
     print(f"watching {', '.join(map(str, roots))}; Ctrl-C to stop", file=sys.stderr)

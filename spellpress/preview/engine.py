@@ -60,7 +60,7 @@ class Previewer:
         from ..press.session import BuildSession
 
         session = BuildSession()
-        roots = [self.options.cards, self.options.templates]
+        roots = self.options.watched
         before = None
         while not self._stop.is_set():
             now = snapshot(roots)
