@@ -7,6 +7,7 @@ makes (see `resident`) starts without loading the renderers at all.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import resident
 from .options import KINDS, Options
+from .shops import HOME, TARGETS
 from .papers import PAPER_NAMES
 
 if TYPE_CHECKING:
@@ -28,6 +30,12 @@ def _offset(text: str) -> tuple[float, float]:
     if abs(x) > 20 or abs(y) > 20:
         raise argparse.ArgumentTypeError("a back offset of more than 20 mm means the printer needs another fix")
     return x, y
+
+
+def _url(text: str) -> str:
+    if not re.fullmatch(r"https?://[^\s\"]+", text):
+        raise argparse.ArgumentTypeError("expected a web address starting https:// (or http://), like https://example.com/cards")
+    return text
 
 
 def add_commands(sub) -> None:
@@ -46,6 +54,13 @@ def add_commands(sub) -> None:
         p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                        help="shift the backs of duplex sheets by X,Y mm (see the calibration page)")
         p.add_argument("--booklet", action="store_true", help="also print each rulebook as a booklet to fold and staple")
+        p.add_argument("--target", choices=TARGETS, action="append",
+                       help="home (the sheets and images: the default) or a print shop's files into build/<game>/<target>/: "
+                            "mpc (MakePlayingCards), tgc (The Game Crafter), dtc (DriveThruCards); may be repeated")
+        p.add_argument("--tts-url", type=_url, metavar="URL",
+                       help="the web address build/ will be copied to, for tts/<game>.json (default: file:/// of this folder)")
+        p.add_argument("--reprint", action="store_true",
+                       help="only cards-reprint-*.pdf: the cards changed since `spellpress printed`")
         p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
         if name == "build":
             p.add_argument("--here", action="store_true",
@@ -66,10 +81,19 @@ def options(args) -> Options:
         raise SystemExit(2) from None
     o = Options(
         cards=Path(cards), templates=Path(args.templates), out=Path(args.out), games=games,
-        kinds=tuple(args.only or KINDS), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
-        back_offset=args.back_offset, booklet=args.booklet,
+        kinds=_kinds(args), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
+        back_offset=args.back_offset, booklet=args.booklet, tts_url=args.tts_url or "",
     )
     return o if args.jobs is None else Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
+
+
+def _kinds(args) -> tuple[str, ...]:
+    """`--reprint` alone; else the plain build's kinds (or --only's) for the target home, and
+    each print shop's kind (kinds.py) for its target."""
+    if args.reprint:
+        return ("reprint",)
+    targets = tuple(dict.fromkeys(args.target or (HOME,)))
+    return (tuple(args.only or KINDS) if HOME in targets else ()) + tuple(t for t in targets if t != HOME)
 
 
 def run_once(o: Options, session: BuildSession | None = None) -> int:
@@ -100,6 +124,8 @@ def run_once(o: Options, session: BuildSession | None = None) -> int:
         line = changes.said(slug, found, at)
         if line:
             print(line)
+    for note in report.notes:
+        print(f"{at} {note}")
     print(f"built in {time.perf_counter() - start:.2f} s: {len(report.written)} written, "
           f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {o.out}")
     return 0

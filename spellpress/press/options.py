@@ -22,3 +22,4 @@ class Options:
     jobs: int = os.cpu_count() or 1
     progress: bool = True
     booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
+    tts_url: str = ""  # where the TTS sheets will be on the web (`--tts-url`); else file:/// URLs of the build
