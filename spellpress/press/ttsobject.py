@@ -80,7 +80,10 @@ def describe(game: Game, card: Card) -> str:
         if isinstance(value, (list, tuple)):
             value = ", ".join(map(str, value))
         label = spec.label or name.replace("_", " ").capitalize()
-        lines.append(label if value is True else f"{label}: {_plain(str(value))}")
+        if name == "text":  # the card's own words need no label
+            lines.append(_plain(str(value)))
+        else:
+            lines.append(label if value is True else f"{label}: {_plain(str(value))}")
     if card.flavor:
         lines.append(f"[i]{_plain(card.flavor)}[/i]")
     return "\n".join(lines)
