@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from . import resident
 from .options import KINDS, Options
-from .shops import HOME, TARGETS
 from .papers import PAPER_NAMES
+from .shops import HOME, TARGETS
 
 if TYPE_CHECKING:
     from .session import BuildSession
