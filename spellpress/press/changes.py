@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .files import atomic_write
+from .shops import SHOPS
 
 if TYPE_CHECKING:
     from .plan import GamePlan
 
 NAME = ".spellpress-cards.json"
 PRINTED = ".spellpress-printed.json"  # the cards as they were when marked printed (`spellpress printed`)
-CARD_KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview")  # the outputs that print the cards
+CARD_KINDS = ("sheets", "fold", "printshop", "png", "tts", "overview", *SHOPS)  # the outputs that print the cards
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")
 
 

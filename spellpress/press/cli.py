@@ -93,6 +93,10 @@ def _kinds(args) -> tuple[str, ...]:
     if args.reprint:
         return ("reprint",)
     targets = tuple(dict.fromkeys(args.target or (HOME,)))
+    if args.only and HOME not in targets:
+        print(f"spellpress {args.command}: error: --only chooses among the kinds of the target home; a print shop's "
+              "target makes its own files (add --target home for both)", file=sys.stderr)
+        raise SystemExit(2)
     return (tuple(args.only or KINDS) if HOME in targets else ()) + tuple(t for t in targets if t != HOME)
 
 
