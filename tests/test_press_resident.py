@@ -47,7 +47,11 @@ def wait_for_builder(cwd: Path, env: dict) -> None:
 
 
 def files(out: Path) -> dict:
-    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and ".cache" not in p.parts}
+    """Every file's bytes; the TTS object's file:/// addresses of its own folder (which differ
+    from one folder to the next by design) written as OUT."""
+    here = out.resolve().as_uri().encode()
+    return {p.relative_to(out): p.read_bytes().replace(here, b"OUT")
+            for p in sorted(out.rglob("*")) if p.is_file() and ".cache" not in p.parts}
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -14,9 +14,10 @@ from pypdf import PdfReader
 
 from spellpress.cli import main
 from spellpress.core import load_games
-from spellpress.press import shops
+from spellpress.press import kinds, shops
 from spellpress.press.build import build
 from spellpress.press.options import Options
+from spellpress.press.papers import PAPER_NAMES
 
 GAME = "tiny-chamber"
 FIXTURE = Path(__file__).parent / "fixtures" / "games" / GAME
@@ -95,6 +96,7 @@ def test_a_shops_images_have_its_numbers_and_names(built, key):
             expected.add(shops.file_name(shop.files["front"], deck.id, n, card.id))
     made = {p.relative_to(out / key).as_posix() for p in (out / key).rglob("*.png")}
     assert made == expected
+    assert {kinds.owner(f"{key}/{rel}", PAPER_NAMES) for rel in [*made, "order.txt"]} == {(key, None)}  # the manifest knows them
     for rel in sorted(expected):
         with Image.open(out / key / rel) as im:
             assert im.size == shop.size_px and im.mode == shop.colour, rel
@@ -225,6 +227,7 @@ def test_reprint_holds_only_the_cards_changed_since_printed(tmp_path, capsys):
     edit_fire(ws, "Choose any other wizard.")
     report = build(options(ws, kinds=("reprint",)))
     assert sorted(p.name for p in report.written) == ["cards-reprint-a4.pdf", "cards-reprint-fold-a4.pdf"]
+    assert {kinds.owner(p.name, PAPER_NAMES) for p in report.written} == {("reprint", "a4")}
     assert any("1 changed (Mind Control)" in n for n in report.notes)
     duplex = PdfReader(out / "cards-reprint-a4.pdf")
     assert len(duplex.pages) == 4  # the calibration pair, one page of fronts and its backs
