@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from . import resident
 from .options import KINDS, Options
 from .papers import PAPER_NAMES
-from .shops import HOME, TARGETS
+from .shops import HOME, SHOPS, TARGETS
 
 if TYPE_CHECKING:
     from .session import BuildSession
@@ -56,7 +56,7 @@ def add_commands(sub) -> None:
         p.add_argument("--booklet", action="store_true", help="also print each rulebook as a booklet to fold and staple")
         p.add_argument("--target", choices=TARGETS, action="append",
                        help="home (the sheets and images: the default) or a print shop's files into build/<game>/<target>/: "
-                            "mpc (MakePlayingCards), tgc (The Game Crafter), dtc (DriveThruCards); may be repeated")
+                            f"{', '.join(f'{key} ({shop.name})' for key, shop in SHOPS.items())}; may be repeated")
         p.add_argument("--tts-url", type=_url, metavar="URL",
                        help="the web address build/ will be copied to, for tts/<game>.json (default: file:/// of this folder)")
         p.add_argument("--reprint", action="store_true",
