@@ -7,6 +7,8 @@
    `spellpress watch`, the time from saving the edit to the new files.
 3. PNG export of every card of every game, against Pillow alone drawing and saving as many
    825 x 1125 images over the same number of worker processes.
+4. A print shop's files (`--target mpc`) cold, against the plain build's card images of one
+   game; and `build --reprint` after a one-card edit, against making all its sheets again.
 """
 
 from __future__ import annotations
@@ -233,8 +235,59 @@ def bench_png(tmp: Path) -> bool:
     return _line("every card as PNG, cold", o, b, 2, "plain Pillow")
 
 
+# -- 4. print shops and the reprint
+
+
+def bench_targets(tmp: Path, game: str = "magicka-mayhem") -> bool:
+    """A shop's files, cold, against the plain build's card images of the same faces; and the
+    reprint of one edited card against making the whole sheets again after the same edit."""
+    def cold(kind):
+        def run():
+            out = tmp / f"target-{kind}"
+            shutil.rmtree(out, ignore_errors=True)
+            build(Options(cards=CARDS, templates=TEMPLATES, out=out, games=(game,), kinds=(kind,), progress=False))
+        return run
+
+    m, h = _interleaved(cold("mpc"), cold("png"))
+    print(f"targets on {game}: every face as an image, cold (median of {ROUNDS})")
+    ok = _line("--target mpc (822 x 1122 px)", m, h, 1.5, "home PNGs")
+    return ok & bench_reprint(tmp, game)
+
+
+def bench_reprint(tmp: Path, game: str) -> bool:
+    from spellpress.press import changes
+
+    ws = tmp / "reprint"
+    shutil.copytree(CARDS / game, ws / "cards" / game)
+    spells = ws / "cards" / game / "spells.yaml"
+    original = spells.read_text()
+
+    def options(kinds):
+        return Options(cards=ws / "cards", templates=TEMPLATES, out=ws / "build", games=(game,), kinds=kinds,
+                       progress=False)
+
+    build(options(("sheets", "fold")))
+    changes.mark_printed(ws / "build" / game)
+    n = iter(range(1000))
+
+    def reprint():
+        _edit(spells, original, next(n))
+        build(options(("reprint",)))
+
+    def sheets():
+        _edit(spells, original, next(n))
+        build(options(("sheets", "fold")))
+
+    try:
+        r, s = _interleaved(reprint, sheets)
+    finally:
+        spells.write_text(original)
+    print(f"reprint on {game}: one card edited, then its sheets (median of {ROUNDS})")
+    return _line("--reprint (duplex and fold)", r, s, 0.75, "all sheets")
+
+
 def main() -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        results = [bench_sheets(tmp), bench_iterating(tmp), bench_png(tmp)]
+        results = [bench_sheets(tmp), bench_iterating(tmp), bench_png(tmp), bench_targets(tmp)]
     return all(results)

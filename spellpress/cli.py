@@ -200,6 +200,35 @@ def cmd_preview(args) -> int:
     return run(options, args.host, args.port)
 
 
+def cmd_printed(args) -> int:
+    """Mark the cards of each game's last build as printed: `build --reprint` then prints only
+    what changed since (press/changes.py)."""
+    from .press import changes
+    from .targets import GAME_FILE
+
+    named = _named(args.games, args.cards, "printed")
+    if named is None:
+        return 2
+    cards_dir, slugs = named
+    slugs = slugs or tuple(sorted(d.name for d in Path(cards_dir).iterdir() if (d / GAME_FILE).is_file()))
+    missing = 0
+    for slug in slugs:
+        out = Path(args.out) / slug
+        try:
+            n = changes.mark_printed(out)
+        except OSError as exc:
+            print(f"cannot write {exc.filename or out}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        if n is None:
+            missing += 1
+            print(f"spellpress printed: {slug}: no cards built in {out}: run `spellpress build {slug}` "
+                  "(and print its sheets) first", file=sys.stderr)
+        else:
+            print(f"{slug}: the {n} cards of the last build in {out} are marked printed; "
+                  f"`spellpress build {slug} --reprint` prints the ones that change from now on")
+    return 1 if missing else 0
+
+
 def cmd_serve(args) -> int:
     if _load(args.cards) is None:
         return 1
@@ -257,6 +286,12 @@ def parser() -> argparse.ArgumentParser:
     ex.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     ex.add_argument("--out", default="build", metavar="DIR", help="writes DIR/<game>/<deck>.csv (default: ./build)")
     ex.set_defaults(run=cmd_export)
+
+    pr = sub.add_parser("printed", help="mark the cards as last built as printed (for `build --reprint`)")
+    pr.add_argument("games", nargs="*", metavar="GAME", help="game slugs or directories (default: every game)")
+    pr.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+    pr.add_argument("--out", default="build", metavar="DIR", help="where the cards were built (default: ./build)")
+    pr.set_defaults(run=cmd_printed)
 
     sv = sub.add_parser("serve", help="the table companion, for the phones on the local network")
     sv.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one, 0.0.0.0)")

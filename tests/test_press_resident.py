@@ -4,6 +4,7 @@ started, makes the same files as a build in the command's own process, and is ne
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -47,7 +48,17 @@ def wait_for_builder(cwd: Path, env: dict) -> None:
 
 
 def files(out: Path) -> dict:
-    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and ".cache" not in p.parts}
+    """Every file's bytes; the TTS object's file:/// addresses of its own folder (which differ
+    from one folder to the next by design) written as OUT, and its digest left out of the manifest."""
+    here = out.resolve().as_uri().encode()
+    found = {}
+    for p in sorted(out.rglob("*")):
+        if p.is_file() and ".cache" not in p.parts:
+            data = p.read_bytes().replace(here, b"OUT")
+            if p.name == ".spellpress-manifest.json":
+                data = json.dumps({k: v for k, v in json.loads(data).items() if k != f"tts/{p.parent.name}.json"}).encode()
+            found[p.relative_to(out)] = data
+    return found
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -41,6 +41,7 @@ class Report:
     removed: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     changes: dict[str, Changes] = field(default_factory=dict)  # game slug -> its cards changed since the last build
+    notes: list[str] = field(default_factory=list)  # what a kind tells the terminal (the cards a reprint holds)
 
 
 def build(options: Options, session: BuildSession | None = None) -> Report:

@@ -7,6 +7,7 @@ makes (see `resident`) starts without loading the renderers at all.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from . import resident
 from .options import KINDS, Options
 from .papers import PAPER_NAMES
+from .shops import HOME, SHOPS, TARGETS
 
 if TYPE_CHECKING:
     from .session import BuildSession
@@ -28,6 +30,12 @@ def _offset(text: str) -> tuple[float, float]:
     if abs(x) > 20 or abs(y) > 20:
         raise argparse.ArgumentTypeError("a back offset of more than 20 mm means the printer needs another fix")
     return x, y
+
+
+def _url(text: str) -> str:
+    if not re.fullmatch(r"https?://[^\s\"]+", text):
+        raise argparse.ArgumentTypeError("expected a web address starting https:// (or http://), like https://example.com/cards")
+    return text
 
 
 def add_commands(sub) -> None:
@@ -49,6 +57,13 @@ def add_commands(sub) -> None:
         p.add_argument("--booklet", action="store_true", help="also print each rulebook as a booklet to fold and staple")
         p.add_argument("--allow-missing-art", action="store_true",
                        help="an early draft: draw a placeholder for a card whose picture is not there yet (a warning, not a problem)")
+        p.add_argument("--target", choices=TARGETS, action="append",
+                       help="home (the sheets and images: the default) or a print shop's files into build/<game>/<target>/: "
+                            f"{', '.join(f'{key} ({shop.name})' for key, shop in SHOPS.items())}; may be repeated")
+        p.add_argument("--tts-url", type=_url, metavar="URL",
+                       help="the web address build/ will be copied to, for tts/<game>.json (default: file:/// of this folder)")
+        p.add_argument("--reprint", action="store_true",
+                       help="only cards-reprint-*.pdf: the cards changed since `spellpress printed`")
         p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
         if name == "build":
             p.add_argument("--here", action="store_true",
@@ -69,10 +84,24 @@ def options(args) -> Options:
         raise SystemExit(2) from None
     o = Options(
         cards=Path(cards), templates=Path(args.templates), out=Path(args.out), games=games,
-        kinds=tuple(args.only or KINDS), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
+        kinds=_kinds(args), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
         back_offset=args.back_offset, booklet=args.booklet, allow_missing_art=args.allow_missing_art,
+        tts_url=args.tts_url or "",
     )
     return o if args.jobs is None else Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
+
+
+def _kinds(args) -> tuple[str, ...]:
+    """`--reprint` alone; else the plain build's kinds (or --only's) for the target home, and
+    each print shop's kind (kinds.py) for its target."""
+    if args.reprint:
+        return ("reprint",)
+    targets = tuple(dict.fromkeys(args.target or (HOME,)))
+    if args.only and HOME not in targets:
+        print(f"spellpress {args.command}: error: --only chooses among the kinds of the target home; a print shop's "
+              "target makes its own files (add --target home for both)", file=sys.stderr)
+        raise SystemExit(2)
+    return (tuple(args.only or KINDS) if HOME in targets else ()) + tuple(t for t in targets if t != HOME)
 
 
 def run_once(o: Options, session: BuildSession | None = None) -> int:
@@ -103,6 +132,8 @@ def run_once(o: Options, session: BuildSession | None = None) -> int:
         line = changes.said(slug, found, at)
         if line:
             print(line)
+    for note in report.notes:
+        print(f"{at} {note}")
     print(f"built in {time.perf_counter() - start:.2f} s: {len(report.written)} written, "
           f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {o.out}")
     return 0

@@ -137,3 +137,11 @@ def _overview_line(line: list[Path], width: int, height: int) -> PILImage.Image:
         with PILImage.open(small_thumb(path)) as small:
             band.paste(small.convert("RGB"), (gap + i * (w + gap), gap))
     return band
+
+
+def shop_face(drawing: Drawing, shop) -> PILImage.Image:
+    """The face at a print shop's resolution and bleed (shops.py): the trim where the shop puts
+    it, the picture's own bleed cut down to the shop's (shops.misfit says when it cannot be)."""
+    from dataclasses import replace
+
+    return raster.render(replace(drawing, bleed=shop.bleed_mm), shop.dpi)

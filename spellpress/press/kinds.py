@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .libraries import BANDED, IMPOSED, PDF, RASTER
+from .shops import SHOPS, Shop
 
 if TYPE_CHECKING:
     from .build import GameBuild
@@ -100,10 +101,10 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
             for paper in papers]
 
 
-def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
-    """Every card its count times, shared with the workers (which inherit it rather than
-    receive it with each PDF) under the name returned; the hash of that sequence of faces;
-    and the cache files of their PDF forms."""
+def _sheet_cards(game: GameBuild, only: set[str] | None = None) -> tuple[str, str, tuple[str, ...]]:
+    """Every card its count times (or those of `only`, card ids), shared with the workers (which
+    inherit it rather than receive it with each PDF) under the name returned; the hash of that
+    sequence of faces; and the cache files of their PDF forms."""
     from . import sheets
     from .faces import RENDERER_VERSION
 
@@ -111,6 +112,8 @@ def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
     cards, faces, forms = [], [RENDERER_VERSION, sheets.LAYOUT_VERSION], set()
     for deck in p.game.decks.values():
         for card in deck.cards if deck.token is None else ():  # tokens print on their own sheet (kind 'tokens')
+            if only is not None and card.id not in only:
+                continue
             front, back = p.fronts[card.id], p.backs[card.id]
             pair = [sheets.Face(f.key, f.drawing, game.form_key(f)) for f in (front, back)]
             # a back's design is its picture; cards whose back is their own other side are a design of their deck's
@@ -118,7 +121,7 @@ def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
             cards += [sheets.SheetCard(*pair, deck.name, design)] * card.count
             faces.append(f"{front.hash}{back.hash}{deck.name}{card.count}")
             forms |= {f"pdf/{sheets.form_cache_name(face.hash)}" for face in pair}
-    shared = f"{p.game.slug}: sheet cards"
+    shared = f"{p.game.slug}: sheet cards" if only is None else f"{p.game.slug}: reprint cards"
     game.shared[shared] = cards
     return shared, _hash("".join(faces)), tuple(sorted(forms))
 
@@ -136,6 +139,38 @@ def fold(game: GameBuild) -> list[Output]:
 @kind("printshop", ("cards-printshop.pdf",), PRINT, cache=("pdf/*.form",))
 def printshop(game: GameBuild) -> list[Output]:
     return _sheet_pdfs(game, "printshop", ("",), "cards-printshop.pdf")
+
+
+@kind("reprint", ("cards-reprint-{paper}.pdf", "cards-reprint-fold-{paper}.pdf"), PRINT)
+def reprint(game: GameBuild) -> list[Output]:
+    """Duplex and fold sheets of the cards whose front or back changed since the cards were
+    marked as printed (`spellpress printed`, changes.py); asked for by `build --reprint`."""
+    from . import changes
+    from .jobs import SheetsPdf
+
+    slug, found = game.plan.game.slug, changes.since_printed(game.out, game.plan)
+    if found is None:
+        game.report.notes.append(f"{slug}: no cards are marked as printed in {game.out}: after printing the cards, run "
+                                 f"`spellpress printed {slug}`; `build --reprint` then prints only the cards changed since")
+        return []
+    at, since, ids = found
+    if not ids:
+        game.report.notes.append(f"{slug}: no card to reprint: none changed since they were printed ({at})"
+                                 + (f"; {changes.listed(since)}" if since else ""))
+        return []
+    game.report.notes.append(f"{slug}: cards-reprint-*.pdf holds the cards changed since they were printed ({at}): "
+                             f"{changes.listed(since)}")
+    cards, key, forms = _sheet_cards(game, ids)
+    first = next(iter(game.plan.fronts.values())).drawing
+    size, offset = (first.width, first.height, first.bleed), game.options.back_offset
+    command = f"spellpress build {slug} --reprint"
+    return [Output(f"cards-reprint-{paper}.pdf", f"{key}:{offset}", PDF,
+                   SheetsPdf("duplex", paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command),
+                   forms)
+            for paper in game.options.papers] + [
+        Output(f"cards-reprint-fold-{paper}.pdf", key, PDF,
+               SheetsPdf("fold", paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command), forms)
+        for paper in game.options.papers]
 
 
 # -- images
@@ -162,7 +197,7 @@ def tts(game: GameBuild) -> list[Output]:
     from . import images, sheets
     from .jobs import Composed, Given
 
-    p, outputs, index = game.plan, [], []
+    p, outputs, index, saved = game.plan, [], [], []
     dpi = images.tts_dpi(_card_width(game))
     for deck in [d for d in p.game.decks.values() if d.token is None]:  # tokens are no deck of cards
         slots = [card for card in deck.cards for _ in range(card.count)]
@@ -181,8 +216,21 @@ def tts(game: GameBuild) -> list[Output]:
                 entry["backs"] = f"{deck.id}-{n}-backs.png"
                 outputs.append(_tts_sheet(game, f"tts/{entry['backs']}", [game.thumb(p.backs[c.id]) for c in chunk], hidden))
             index.append(entry)
+            saved.append((deck, entry, list(chunk)))
     data = json.dumps({"game": p.game.title, "sheets": index}, indent=2).encode()
-    return outputs + [Output("tts/sheets.json", _hash(data), (), Given(data))]
+    return outputs + [Output("tts/sheets.json", _hash(data), (), Given(data)), _tts_object(game, saved)]
+
+
+def _tts_object(game: GameBuild, sheets: list) -> Output:
+    """`tts/<slug>.json`: the decks as a Tabletop Simulator saved object (ttsobject.py), its
+    pictures at the URL given (`--tts-url`) or in this folder."""
+    from . import ttsobject
+    from .jobs import Given
+
+    slug, url = game.plan.game.slug, game.options.tts_url
+    base = f"{url.rstrip('/')}/{slug}/tts" if url else (game.out / "tts").resolve().as_uri()
+    data = ttsobject.saved_object(game.plan.game, sheets, base)
+    return Output(f"tts/{slug}.json", _hash(data), (), Given(data))
 
 
 def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> Output:
@@ -270,4 +318,87 @@ def tokens(game: GameBuild) -> list[Output]:
     return [Output(f"tokens-{paper}.pdf", key, PDF, TokensPdf(decks, paper, title)) for paper in game.options.papers]
 
 
-NAMES = tuple(REGISTRY)
+# -- print shops (shops.py): one kind a shop, asked for by `--target`
+
+
+def _shop_kind(shop: Shop) -> None:
+    def outputs(game: GameBuild) -> list[Output]:
+        return _shop_outputs(game, shop)
+
+    kind(shop.key, (f"{shop.key}/*", f"{shop.key}/*/*"), PRINT if shop.format == "pdf" else IMAGES,
+         cache=(f"{shop.key}/*.jpg",) if shop.format == "pdf" else ())(outputs)
+
+
+def _shop_outputs(game: GameBuild, shop: Shop) -> list[Output]:
+    """The faces of every deck of cards at the shop's size, named as it takes them, and an
+    `order.txt` that says what to upload and how many of each."""
+    from . import shops
+    from .images import PNG_VERSION
+    from .jobs import Given
+
+    p, outputs = game.plan, []
+    decks = [d for d in p.game.decks.values() if d.token is None and d.cards]
+    if not decks:
+        return []
+    misfit = shops.misfit(shop, p.fronts[decks[0].cards[0].id].drawing)
+    if misfit:
+        game.report.warnings.append(f"{p.game.slug}: no files for {shop.name}: {misfit}")
+        return []
+    w, h = shop.size_px
+    lines = [f"{p.game.title} for {shop.name}: {shop.upload}",
+             f"Each card {w} x {h} px at {shop.dpi} dpi: the cut {shop.bleed_px:g} px in from each edge, text at least "
+             f"{shop.safe_px:g} px inside the cut; {shop.colour} {shop.format.upper()}.", ""]
+    for deck in decks:
+        back = p.deck_backs[deck.id]
+        total = sum(card.count for card in deck.cards)
+        if shop.format == "pdf":
+            rel = shops.file_name(shop.files["deck"], deck.id)
+            outputs.append(_shop_pdf(game, shop, deck, rel))
+            lines += [f"{deck.name}: {rel}, {total} cards, {2 * total} pages (back, front, back, front...)", ""]
+            continue
+        listed = []
+        for n, card in enumerate(deck.cards, start=1):
+            faces = [("front", p.fronts[card.id])]
+            if p.backs[card.id] is not back:
+                faces.append(("own_back", p.backs[card.id]))
+            for role, face in faces:
+                rel = shops.file_name(shop.files[role], deck.id, n, card.id)
+                outputs.append(Output(f"{shop.key}/{rel}", f"{face.hash}:{PNG_VERSION}:{shop.fingerprint}", RASTER,
+                                      shops.FaceImage(face.drawing, shop)))
+                listed.append(f"  {card.count} x {rel}")
+        shared_back = any(p.backs[card.id] is back for card in deck.cards)
+        if shared_back:
+            rel = shops.file_name(shop.files["back"], deck.id)
+            outputs.append(Output(f"{shop.key}/{rel}", f"{back.hash}:{PNG_VERSION}:{shop.fingerprint}", RASTER,
+                                  shops.FaceImage(back.drawing, shop)))
+        lines += [f"{deck.name}: {total} cards, {len(deck.cards)} different faces, "
+                  + (f"one back for all ({rel})" if shared_back else "each card its own back"), *listed, ""]
+    text = "\n".join(lines).encode()
+    return [*outputs, Output(f"{shop.key}/order.txt", _hash(text), (), Given(text))]
+
+
+def _shop_pdf(game: GameBuild, shop: Shop, deck, rel: str) -> Output:
+    """A deck's PDF: back then front of every copy of every card, each side a cached JPEG."""
+    from . import shops
+
+    p, faces, jpegs, pages = game.plan, [], [], []
+    raster = game.versions(RASTER)
+    for card in deck.cards:
+        sides = []
+        for face in (p.backs[card.id], p.fronts[card.id]):
+            jpeg = f"{shop.key}/{_hash(f'{face.hash}:{shop.fingerprint}:{raster}')[:32]}.jpg"
+            if jpeg not in jpegs:
+                jpegs.append(jpeg)
+                faces.append(face.drawing)
+            sides.append(jpegs.index(jpeg))
+        pages += sides * card.count
+    key = _hash(json.dumps([jpegs, pages, p.game.title, deck.name]))
+    return Output(f"{shop.key}/{rel}", key, PDF, shops.DeckPdf(tuple(faces), tuple(str(game.cache / j) for j in jpegs),
+                                                              tuple(pages), shop, f"{p.game.title}: {deck.name}"),
+                  tuple(jpegs))
+
+
+ON_REQUEST = ("reprint",)  # made only when asked for (`build --reprint`), never by a plain build
+NAMES = tuple(name for name in REGISTRY if name not in ON_REQUEST)  # what a plain build makes, and `--only` offers
+for _shop in SHOPS.values():
+    _shop_kind(_shop)

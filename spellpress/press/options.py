@@ -24,6 +24,7 @@ class Options:
     progress: bool = True
     booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
     allow_missing_art: bool = False  # an early draft: a card's missing picture is a placeholder and a warning
+    tts_url: str = ""  # where the TTS sheets will be on the web (`--tts-url`); else file:/// URLs of the build
 
     @property
     def watched(self) -> list[Path]:
