@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from gunicorn.app.base import BaseApplication
 
 from spellpress.core import load_games
 
-from . import create_app, gunicorn_conf, settings
+from . import create_app, gunicorn_conf, settings, store_for
+from .store import StoreUnreachable
 
 SETTINGS = (
     "worker_class", "workers", "worker_connections", "keepalive", "graceful_timeout", "control_socket_disable",
@@ -54,7 +56,13 @@ def run(host: str, port: int, db: str | None, cards: str) -> int:
         config["LAN_URL"] = f"http://{addresses[0]}:{port}/"
     config = settings(config)
     games = load_games(Path(config["CARDS"]))  # a problem in the cards stops us here, with every reason
-    print(f"Spellpress companion: tables are kept in {Path(config['DATABASE']).resolve()}")
+    try:  # a database that cannot be used stops us here, in words (the worker opens its own)
+        store = store_for(config)
+    except StoreUnreachable as err:
+        print(f"spellpress serve: {err}", file=sys.stderr)
+        return 1
+    store.close()
+    print(f"Spellpress companion: tables are kept in {store.describe()}")
     print(f"  on this computer:     http://localhost:{port}/")
     for address in addresses:
         print(f"  on the same Wi-Fi:    http://{address}:{port}/")
