@@ -51,7 +51,7 @@ DEFAULTS = {
     "LAN_URL": None,  # what a QR code points at when the page was opened on localhost
     "RELOAD_EVERY": 1.0,  # seconds between looks at the cards' files for edits (catalog.py)
     "DB_POOL": 10,  # connections to PostgreSQL one instance may hold (an SQLite file takes none)
-    "REQUEST_LOG": True,  # one JSON line per request on the companion.requests logger
+    "REQUEST_LOG": False,  # one JSON line per request on the companion.requests logger (SPELLPRESS_REQUEST_LOG=1)
 }
 
 
@@ -59,12 +59,16 @@ def _days(text: str) -> float:
     return float(text) * 86400
 
 
+def _yes(text: str) -> bool:
+    return text.strip().lower() not in ("0", "no", "false", "off", "")
+
+
 def settings(config: Mapping | None = None) -> dict:
     """The companion's settings: the defaults, then the environment, then `config`."""
     chosen = {**DEFAULTS, "DATABASE": default_database()}
     for key, env, kind in (("DATABASE", "SPELLPRESS_DB", str), ("CARDS", "SPELLPRESS_CARDS", str),
                            ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int), ("ARCHIVE_AFTER", "SPELLPRESS_ARCHIVE_DAYS", _days),
-                           ("DB_POOL", "SPELLPRESS_DB_POOL", int)):
+                           ("DB_POOL", "SPELLPRESS_DB_POOL", int), ("REQUEST_LOG", "SPELLPRESS_REQUEST_LOG", _yes)):
         if os.environ.get(env):
             chosen[key] = kind(os.environ[env])
     return {**chosen, **(config or {})}

@@ -32,9 +32,11 @@ def unpack(data: bytes) -> dict:
     return json.loads(zlib.decompress(data))
 
 
-def archive_idle(db: Any, idle_since: float, now: float) -> int:
-    """Archive up to BATCH tables whose latest event is older than `idle_since`; how many."""
-    ids = [row[0] for row in db.execute("SELECT id FROM tables WHERE active < ? LIMIT ?", (idle_since, BATCH))]
+def archive_idle(db: Any, idle_since: float, now: float, claim: str = "") -> int:
+    """Archive up to BATCH tables whose latest event is older than `idle_since`; how many.
+    `claim` ends the query that picks them (PostgreSQL's FOR UPDATE SKIP LOCKED: two instances
+    sweeping at once archive different tables)."""
+    ids = [row[0] for row in db.execute(f"SELECT id FROM tables WHERE active < ? LIMIT ?{claim}", (idle_since, BATCH))]
     for table_id in ids:
         packed = pack(db, table_id)
         data = zlib.compress(json.dumps(packed, separators=(",", ":")).encode(), 6)

@@ -144,6 +144,7 @@ class Store:
 
     kind = ""  # "sqlite" or "postgresql"
     errors: tuple[type[Exception], ...] = ()  # what the database raises when it fails
+    claim = ""  # how a sweep claims the idle tables it archives (archive.archive_idle)
 
     def __init__(
         self,
@@ -270,7 +271,7 @@ class Store:
         self._swept = now
         while True:
             with self._write() as db:
-                if archive.archive_idle(db, now - self.archive_after, now) < archive.BATCH:
+                if archive.archive_idle(db, now - self.archive_after, now, self.claim) < archive.BATCH:
                     return
 
     def _snapshot(self, db: Db, table_id: str) -> Snapshot:

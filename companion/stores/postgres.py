@@ -92,6 +92,7 @@ class Db:
 class PostgresStore(Store):
     kind = "postgresql"
     errors = (psycopg.Error,)
+    claim = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE, upgrade: bool = True, **settings):
         super().__init__(**settings)

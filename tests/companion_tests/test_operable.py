@@ -72,7 +72,9 @@ def test_health_answers_200_while_the_store_answers_and_503_when_it_does_not(mak
     app.extensions["spellpress"].store.close()
 
 
-def test_each_request_is_one_json_line_with_its_route_and_latency_and_no_ids(client, capsys):
+def test_each_request_is_one_json_line_with_its_route_and_latency_and_no_ids(make_app, capsys, monkeypatch):
+    monkeypatch.setenv("SPELLPRESS_REQUEST_LOG", "1")
+    client = make_app().test_client()
     t = start(client, "powermage-54", ["Ann", "Ben"])
     act(client, t, {"type": "adjust", "player": 0, "counter": "points", "delta": -1})
     client.get("/healthz")

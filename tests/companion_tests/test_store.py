@@ -27,7 +27,7 @@ def _adjust(player: int, delta: int, request_id: str | None = None) -> dict:
     return {**action, "request_id": request_id} if request_id else action
 
 
-EVENTS = 400  # 25 checkpoints, 9 of them pruned: an undo that replayed from the start would show it
+EVENTS = 300  # 18 checkpoints, 2 of them pruned: an undo that replayed from the start would show it
 
 
 def test_undo_deep_in_a_long_game_replays_no_more_than_a_checkpoints_worth(make_store, games, monkeypatch):
@@ -55,7 +55,7 @@ def test_undo_from_memory_or_checkpoint_is_the_state_the_whole_log_folds_to(make
     rng = random.Random(7)
     stores = [make_store(), make_store()]  # two processes' worth of memory on one database
     seat, *_ = stores[0].create(games["magicka-mayhem"], ["Ann", "Ben", "Cy"], None, "phone")
-    for _ in range(200):
+    for _ in range(150):
         store = rng.choice(stores)
         now = store.read(seat.table_id)
         roll = rng.random()
