@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +16,7 @@ from spellpress.core import load_games
 
 from . import create_app, gunicorn_conf, settings, store_for
 from .store import StoreUnreachable
+from .stores import describe, is_postgres
 
 SETTINGS = (
     "worker_class", "workers", "worker_connections", "keepalive", "graceful_timeout", "control_socket_disable",
@@ -47,6 +50,22 @@ def lan_addresses() -> list[str]:
     return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
 
 
+def _store_ready(config: dict) -> bool:
+    """Open the store once, so that a database that cannot be used stops us here, in words; its
+    schema is brought up to date. PostgreSQL is checked in a process of its own (`spellpress db
+    upgrade`): psycopg must first be imported in the worker, after gevent's patching."""
+    if is_postgres(config["DATABASE"]):
+        env = {**os.environ, "SPELLPRESS_DB": config["DATABASE"]}  # in the environment: not on a command line `ps` shows
+        command = [sys.executable, "-m", "spellpress.cli", "db", "upgrade"]
+        return subprocess.run(command, env=env, stdout=subprocess.DEVNULL).returncode == 0
+    try:
+        store_for(config).close()
+    except StoreUnreachable as err:
+        print(f"spellpress serve: {err}", file=sys.stderr)
+        return False
+    return True
+
+
 def run(host: str, port: int, db: str | None, cards: str) -> int:
     config = {"CARDS": cards}
     if db:
@@ -56,13 +75,9 @@ def run(host: str, port: int, db: str | None, cards: str) -> int:
         config["LAN_URL"] = f"http://{addresses[0]}:{port}/"
     config = settings(config)
     games = load_games(Path(config["CARDS"]))  # a problem in the cards stops us here, with every reason
-    try:  # a database that cannot be used stops us here, in words (the worker opens its own)
-        store = store_for(config)
-    except StoreUnreachable as err:
-        print(f"spellpress serve: {err}", file=sys.stderr)
+    if not _store_ready(config):
         return 1
-    store.close()
-    print(f"Spellpress companion: tables are kept in {store.describe()}")
+    print(f"Spellpress companion: tables are kept in {describe(config['DATABASE'])}")
     print(f"  on this computer:     http://localhost:{port}/")
     for address in addresses:
         print(f"  on the same Wi-Fi:    http://{address}:{port}/")

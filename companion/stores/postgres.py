@@ -8,7 +8,10 @@ same version; a commit tells every instance which table moved with NOTIFY, and `
 for it, so a phone streaming from one instance hears of a tap made through another at once.
 
 Under gunicorn's gevent worker psycopg waits cooperatively on its own (3.1.14 on): a query
-holds its greenlet, not the worker. A failure of the database reaches a phone as 503 with a
+holds its greenlet, not the worker. That holds only if psycopg and its pool are first imported
+after gevent has patched the standard library (both bind to select and threading as they are
+imported): `spellpress serve` checks the database in a process of its own for that reason, and
+a store made in a process where they were imported too early refuses to start. A failure of the database reaches a phone as 503 with a
 plain reason; the connection string (which may hold a password) is never logged nor shown.
 """
 
@@ -16,17 +19,18 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from psycopg.conninfo import conninfo_to_dict
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, _acompat
 
 from ..schema import migrate_postgres
 from ..store import Snapshot, Store, StoreUnreachable
+from . import describe
 
 log = logging.getLogger("companion.store")
 
@@ -36,15 +40,6 @@ POOL_WAIT = 5  # seconds a request waits for a free connection before it is told
 STATEMENT_TIMEOUT = 5  # seconds one statement, or the wait for a row's lock, may take
 CONNECT_TIMEOUT = 5
 RETRY_LISTEN = 1.0  # seconds before listening again once the listening connection is lost
-
-
-def describe(dsn: str) -> str:
-    """The database in words: its name, host and port, no user or password."""
-    try:
-        parts = conninfo_to_dict(dsn)
-    except psycopg.Error:
-        return "a PostgreSQL database (its address could not be read)"
-    return f"the PostgreSQL database {parts.get('dbname', '?')} at {parts.get('host', 'localhost')}:{parts.get('port', 5432)}"
 
 
 class Row(tuple):
@@ -95,6 +90,9 @@ class PostgresStore(Store):
     claim = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE, upgrade: bool = True, **settings):
+        if _acompat.Lock is not threading.RLock:
+            raise StoreUnreachable("psycopg_pool was imported before gevent patched threading; import the companion after "
+                                   "the patching (gunicorn without --preload), or one query would stop every phone")
         super().__init__(**settings)
         self.dsn = dsn
         self.where = describe(dsn)

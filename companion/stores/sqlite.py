@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..schema import migrate
 from ..store import Store
+from . import describe
 
 
 def _create_private(path: Path) -> None:
@@ -51,7 +52,7 @@ class SqliteStore(Store):
             db.close()
 
     def describe(self) -> str:
-        return f"the SQLite file {Path(self.path).resolve()}"
+        return describe(self.path)
 
     def open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
