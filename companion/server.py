@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -52,16 +51,26 @@ def lan_addresses() -> list[str]:
 
 def _store_ready(config: dict) -> bool:
     """Open the store once, so that a database that cannot be used stops us here, in words; its
-    schema is brought up to date. PostgreSQL is checked in a process of its own (`spellpress db
-    upgrade`): psycopg must first be imported in the worker, after gevent's patching."""
-    if is_postgres(config["DATABASE"]):
-        env = {**os.environ, "SPELLPRESS_DB": config["DATABASE"]}  # in the environment: not on a command line `ps` shows
-        command = [sys.executable, "-m", "spellpress.cli", "db", "upgrade"]
-        return subprocess.run(command, env=env, stdout=subprocess.DEVNULL).returncode == 0
+    schema is brought up to date. PostgreSQL is opened in a forked child: psycopg and its pool
+    must first be imported in the worker, after gevent's patching (stores/postgres.py)."""
+    if not is_postgres(config["DATABASE"]):
+        return _open_once(config)
+    pid = os.fork()
+    if pid == 0:  # the child: nothing but the check, then out without running the parent's exit handlers
+        code = 1
+        try:
+            code = 0 if _open_once(config) else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def _open_once(config: dict) -> bool:
     try:
         store_for(config).close()
     except StoreUnreachable as err:
-        print(f"spellpress serve: {err}", file=sys.stderr)
+        print(f"spellpress serve: {err}", file=sys.stderr, flush=True)
         return False
     return True
 
