@@ -50,7 +50,8 @@ class Cluster:
         if os.geteuid() == 0:
             name = "postgres" if _exists("postgres") else "nobody"
             self.user = pwd.getpwnam(name)
-        self.dir = Path(tempfile.mkdtemp(prefix="spellpress-pg-"))
+        # as root, in /tmp: the cluster's user must reach it (a root's TMPDIR may be closed to it)
+        self.dir = Path(tempfile.mkdtemp(prefix="spellpress-pg-", dir="/tmp" if self.user else None))
         if self.user:
             os.chown(self.dir, self.user.pw_uid, self.user.pw_gid)
         self.data = self.dir / "data"
