@@ -7,6 +7,8 @@ written to SQLite before it is answered; the table's version afterwards proves t
 8 phones listen to a table's stream and the time from an action's send to its arrival on all 8
 is measured. A game's own tracker is measured too: Magicka Mayhem's damage and healing, which go
 through the core's tracker and carry the largest copy of a game's rules in their state.
+Last, the two stores: the same actions on SQLite, on PostgreSQL (a throwaway cluster, as the
+tests start one), and on two instances sharing that PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -135,8 +137,10 @@ async def _connection(port: int, requests: list[bytes], warm: float, ends: float
         writer.close()
 
 
-def load(port: int, connections: int, requests: list[list[bytes]]) -> dict:
-    """Requests per second and latency percentiles, `connections` at once for SECONDS."""
+def load(port: int | list[int], connections: int, requests: list[list[bytes]]) -> dict:
+    """Requests per second and latency percentiles, `connections` at once for SECONDS (spread
+    over the ports, if several)."""
+    ports = port if isinstance(port, list) else [port]
 
     async def run():
         latencies: list[float] = []
@@ -144,7 +148,8 @@ def load(port: int, connections: int, requests: list[list[bytes]]) -> dict:
         warm, ends = began + WARMUP, began + WARMUP + SECONDS
         budget = [MAX_REQUESTS]
         await asyncio.gather(*(
-            _connection(port, requests[i % len(requests)], warm, ends, latencies, budget) for i in range(connections)
+            _connection(ports[i % len(ports)], requests[i % len(requests)], warm, ends, latencies, budget)
+            for i in range(connections)
         ))
         return latencies
 
@@ -220,10 +225,60 @@ def main() -> bool:
         env = {"SPELLPRESS_DB": str(Path(tmp) / "bench.db"), "SPELLPRESS_CARDS": str(ROOT / "cards")}
         ours, bare = Gunicorn("companion:create_app()", env), Gunicorn("benchmarks.companion:bare_app()")
         try:
-            return report(ours, bare)
+            ok = report(ours, bare)
         finally:
             ours.stop()
             bare.stop()
+    return stores() and ok
+
+
+def _adjusts(server: Gunicorn, table: dict) -> list[list[bytes]]:
+    path = f"/api/tables/{table['id']}/actions"
+    return [[_request(path, {"type": "adjust", "player": p, "counter": "points", "delta": d}, table["token"]) for d in (1, -1)]
+            for p in range(len(table["state"]["players"]))]
+
+
+def stores() -> bool:
+    """Actions per second on PostgreSQL against SQLite, and on two instances against one, the
+    same adjust actions, 32 connections, runs interleaved, medians. Reported, not bounded: on
+    one 2-core machine the instances and PostgreSQL share the same cores."""
+    sys.path.insert(0, str(ROOT / "tests" / "companion_tests"))
+    from pgcluster import Cluster
+
+    cluster = Cluster().start()
+    servers: list[Gunicorn] = []
+    try:
+        dsn = cluster.create_database("bench")
+        with tempfile.TemporaryDirectory() as tmp:
+            cards = str(ROOT / "cards")
+            lite = Gunicorn("companion:create_app()", {"SPELLPRESS_DB": str(Path(tmp) / "bench.db"), "SPELLPRESS_CARDS": cards})
+            servers.append(lite)
+            pg = [Gunicorn("companion:create_app()", {"SPELLPRESS_DB": dsn, "SPELLPRESS_CARDS": cards}) for _ in range(2)]
+            servers.extend(pg)
+            game = {"game": "powermage-54", "players": [f"Mage {i + 1}" for i in range(6)]}
+            lite_table, pg_table = lite.call("POST", "/api/tables", game), pg[0].call("POST", "/api/tables", game)
+            kinds = {"SQLite, 1 instance": (lite.port, _adjusts(lite, lite_table)),
+                     "PostgreSQL, 1 instance": (pg[0].port, _adjusts(pg[0], pg_table)),
+                     "PostgreSQL, 2 instances": ([s.port for s in pg], _adjusts(pg[0], pg_table))}
+            runs: dict[str, list[dict]] = {kind: [] for kind in kinds}
+            connections = CONNECTIONS[0]
+            for _ in range(ROUNDS):
+                for kind, (port, requests) in kinds.items():
+                    runs[kind].append(load(port, connections, requests))
+            written = {"SQLite": lite.call("GET", f"/api/tables/{lite_table['id']}")["version"] - 1,
+                       "PostgreSQL": pg[1].call("GET", f"/api/tables/{pg_table['id']}")["version"] - 1}
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.stop()
+    print(f"the two stores, {connections} connections, adjust actions ({ROUNDS} rounds of {SECONDS:.0f} s, medians)")
+    base = _median(runs["SQLite, 1 instance"], "rps")
+    for kind, found in runs.items():
+        rps = _median(found, "rps")
+        print(f"  {kind:24} {rps:8.0f} actions/s   p50 {_median(found, 'p50'):6.1f} ms   p99 {_median(found, 'p99'):6.1f} ms"
+              f"   {rps / base:5.2f} x SQLite")
+    print(f"  (written: {written['SQLite']} actions to SQLite, {written['PostgreSQL']} to PostgreSQL, every one answered 200)")
+    return True
 
 
 def tracker_load(ours: Gunicorn, bare: Gunicorn, bare_requests: list) -> bool:

@@ -2,17 +2,22 @@
 
 `create_app()` reads its settings from `config`, else from the environment
 (SPELLPRESS_DB, SPELLPRESS_CARDS, SPELLPRESS_PROXY_HOPS), so a production WSGI server can
-build it as `companion:create_app()`.
+build it as `companion:create_app()`. SPELLPRESS_DB (or DATABASE) is an SQLite file's path, or
+a postgresql:// address for tables shared by several instances (companion/stores/).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 import os
+import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, g, jsonify, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from spellpress.core import Game, load_games
@@ -22,6 +27,7 @@ from .catalog import Catalog
 from .context import Companion
 from .live import Hub
 from .store import Store
+from .stores import is_postgres, open_store
 
 
 def default_database() -> Path:
@@ -44,6 +50,8 @@ DEFAULTS = {
     "PROXY_HOPS": 0,  # proxies in front whose X-Forwarded-* headers are to be trusted
     "LAN_URL": None,  # what a QR code points at when the page was opened on localhost
     "RELOAD_EVERY": 1.0,  # seconds between looks at the cards' files for edits (catalog.py)
+    "DB_POOL": 10,  # connections to PostgreSQL one instance may hold (an SQLite file takes none)
+    "REQUEST_LOG": False,  # one JSON line per request on the companion.requests logger (SPELLPRESS_REQUEST_LOG=1)
 }
 
 
@@ -51,11 +59,16 @@ def _days(text: str) -> float:
     return float(text) * 86400
 
 
+def _yes(text: str) -> bool:
+    return text.strip().lower() not in ("0", "no", "false", "off", "")
+
+
 def settings(config: Mapping | None = None) -> dict:
     """The companion's settings: the defaults, then the environment, then `config`."""
     chosen = {**DEFAULTS, "DATABASE": default_database()}
     for key, env, kind in (("DATABASE", "SPELLPRESS_DB", str), ("CARDS", "SPELLPRESS_CARDS", str),
-                           ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int), ("ARCHIVE_AFTER", "SPELLPRESS_ARCHIVE_DAYS", _days)):
+                           ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int), ("ARCHIVE_AFTER", "SPELLPRESS_ARCHIVE_DAYS", _days),
+                           ("DB_POOL", "SPELLPRESS_DB_POOL", int), ("REQUEST_LOG", "SPELLPRESS_REQUEST_LOG", _yes)):
         if os.environ.get(env):
             chosen[key] = kind(os.environ[env])
     return {**chosen, **(config or {})}
@@ -66,10 +79,7 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
     app = Flask(__name__)
     app.config.update(settings(config))
     loaded = load_games(Path(app.config["CARDS"])) if games is None else games
-    store = Store(
-        app.config["DATABASE"], code_ttl=app.config["CODE_TTL"], join_failures=tuple(app.config["JOIN_FAILURES"]),
-        creations=tuple(app.config["CREATIONS"]), archive_after=app.config["ARCHIVE_AFTER"],
-    )
+    store = store_for(app.config)
     catalog = Catalog(Path(app.config["CARDS"]), {g.slug: g for g in loaded}, app.config["RELOAD_EVERY"])
     app.extensions["spellpress"] = Companion(catalog, store, Hub(store))
     app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder))
@@ -77,11 +87,76 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
     errors.register(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.add_url_rule("/healthz", "healthz", _health)
     app.after_request(_headers)
+    if app.config["REQUEST_LOG"]:
+        app.before_request(_started)
+        app.after_request(_logged)
     if app.config["PROXY_HOPS"]:
         hops = app.config["PROXY_HOPS"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
     return app
+
+
+def store_for(config: Mapping, upgrade: bool = True) -> Store:
+    """The store the settings name, with their limits."""
+    limits = {"code_ttl": config["CODE_TTL"], "join_failures": tuple(config["JOIN_FAILURES"]),
+              "creations": tuple(config["CREATIONS"]), "archive_after": config["ARCHIVE_AFTER"], "upgrade": upgrade}
+    if is_postgres(config["DATABASE"]):
+        limits["pool_size"] = int(config["DB_POOL"])
+    return open_store(config["DATABASE"], **limits)
+
+
+def _health():
+    """For a load balancer: 200 while the store answers, 503 when it does not."""
+    from .context import companion
+
+    store = companion().store
+    if store.healthy():
+        return jsonify(ok=True, store=store.kind)
+    return jsonify(ok=False, store=store.kind, error="the tables' database is not answering"), 503
+
+
+requests_log = logging.getLogger("companion.requests")
+
+
+class _Stderr(logging.StreamHandler):
+    """To whatever sys.stderr is when a line is written (gunicorn's, or a test's capture)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
+def _request_log() -> None:
+    """The request log on stderr, one JSON object a line, whatever the root logger does."""
+    if not requests_log.handlers:
+        handler = _Stderr()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        requests_log.addHandler(handler)
+        requests_log.setLevel(logging.INFO)
+        requests_log.propagate = False
+
+
+def _started() -> None:
+    g.started = time.perf_counter()
+
+
+def _logged(response):
+    """One line a request: its route (the pattern, never a table's id, a code or a token), its
+    status and how long it took to answer (a live stream: until its first byte)."""
+    rule = request.url_rule.rule if request.url_rule is not None else "(no route)"
+    if rule != "/healthz" and "started" in g:
+        _request_log()
+        requests_log.info(json.dumps({
+            "at": round(time.time(), 3), "method": request.method, "route": rule, "status": response.status_code,
+            "ms": round((time.perf_counter() - g.started) * 1000, 2), "bytes": response.content_length,
+        }, separators=(",", ":")))
+    return response
 
 
 def _asset_version(static: Path) -> str:

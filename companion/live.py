@@ -1,14 +1,14 @@
 """Waking the phones that watch a table when its version moves, and counting who watches.
 
 A write in this process publishes the table's new version at once. Writes by other processes
-(a server run with several workers on one SQLite file) are noticed by a watcher thread that
-asks SQLite's `data_version` a few times a second while anyone is listening.
+are heard of by a watcher thread, while anyone is listening, in the store's own way (its
+`watch`): SQLite's `data_version` asked a few times a second (several workers on one file), or
+PostgreSQL's LISTEN/NOTIFY (several instances on one database, each told at its commit).
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -93,6 +93,9 @@ class Hub:
             if table_id not in self._waiting:
                 self._waiting[table_id] = threading.Condition(self._lock)
                 self._versions[table_id] = version
+                first = True
+            else:
+                first = False
             self._listeners[table_id] = self._listeners.get(table_id, 0) + 1
             cond = self._waiting[table_id]
             if self._watcher is None:
@@ -105,6 +108,8 @@ class Hub:
                 return max(seen, self._versions[table_id])
 
         try:
+            if first:  # a change another process made before this table was listened to is not missed
+                self.publish(table_id, self.store.read(table_id).version)
             yield wait
         finally:
             with self._lock:
@@ -114,21 +119,12 @@ class Hub:
 
     def _watch(self) -> None:
         """Publish what other processes wrote; ends when nobody listens any more."""
-        db = self.store.open()
-        seen = None
-        try:
-            while True:
-                with self._lock:
-                    tables = list(self._listeners)
-                    if not tables:
-                        self._watcher = None
-                        return
-                changed = db.execute("PRAGMA data_version").fetchone()[0]
-                if changed != seen:
-                    seen = changed
-                    marks = ",".join("?" * len(tables))
-                    for row in db.execute(f"SELECT id, version FROM tables WHERE id IN ({marks})", tables):
-                        self.publish(row["id"], row["version"])
-                time.sleep(self.poll)
-        finally:
-            db.close()
+        self.store.watch(self._listened, self.publish, self.poll)
+
+    def _listened(self) -> list[str] | None:
+        """The tables listened to; None once there are none, and the watcher then ends."""
+        with self._lock:
+            if not self._listeners:
+                self._watcher = None
+                return None
+            return list(self._listeners)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +13,9 @@ from gunicorn.app.base import BaseApplication
 
 from spellpress.core import load_games
 
-from . import create_app, gunicorn_conf, settings
+from . import create_app, gunicorn_conf, settings, store_for
+from .store import StoreUnreachable
+from .stores import describe, is_postgres
 
 SETTINGS = (
     "worker_class", "workers", "worker_connections", "keepalive", "graceful_timeout", "control_socket_disable",
@@ -45,6 +49,32 @@ def lan_addresses() -> list[str]:
     return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
 
 
+def _store_ready(config: dict) -> bool:
+    """Open the store once, so that a database that cannot be used stops us here, in words; its
+    schema is brought up to date. PostgreSQL is opened in a forked child: psycopg and its pool
+    must first be imported in the worker, after gevent's patching (stores/postgres.py)."""
+    if not is_postgres(config["DATABASE"]):
+        return _open_once(config)
+    pid = os.fork()
+    if pid == 0:  # the child: nothing but the check, then out without running the parent's exit handlers
+        code = 1
+        try:
+            code = 0 if _open_once(config) else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def _open_once(config: dict) -> bool:
+    try:
+        store_for(config).close()
+    except StoreUnreachable as err:
+        print(f"spellpress serve: {err}", file=sys.stderr, flush=True)
+        return False
+    return True
+
+
 def run(host: str, port: int, db: str | None, cards: str) -> int:
     config = {"CARDS": cards}
     if db:
@@ -54,7 +84,9 @@ def run(host: str, port: int, db: str | None, cards: str) -> int:
         config["LAN_URL"] = f"http://{addresses[0]}:{port}/"
     config = settings(config)
     games = load_games(Path(config["CARDS"]))  # a problem in the cards stops us here, with every reason
-    print(f"Spellpress companion: tables are kept in {Path(config['DATABASE']).resolve()}")
+    if not _store_ready(config):
+        return 1
+    print(f"Spellpress companion: tables are kept in {describe(config['DATABASE'])}")
     print(f"  on this computer:     http://localhost:{port}/")
     for address in addresses:
         print(f"  on the same Wi-Fi:    http://{address}:{port}/")

@@ -1,10 +1,14 @@
-"""The companion's SQLite store: each table's events, its state, its seats and its join code.
+"""The companion's store: each table's events, its state, its seats and its join code.
 
-One file in WAL mode. Every change is an event row written in the same transaction as the
-table's folded state, so the state is always the fold of the events (and `replay` proves it).
-`synchronous=NORMAL` keeps every committed event through a killed server; only a power cut
-can take the last ones. A transaction that reads and then writes starts with BEGIN IMMEDIATE,
-so no two writers fold the same version.
+What every store does, whatever database holds the tables, is here, once: every change is an
+event row written in the same transaction as the table's folded state (folded by
+spellpress.core.table), so the state is always the fold of the events (and `replay` proves it);
+a retried action (the same request id from the same seat) is answered as before rather than
+applied again; a stored state every CHECKPOINT_EVERY events lets an undo replay a few events
+rather than the whole log. The two stores (companion/stores/) say only how a transaction is
+begun, how its tables are locked and how other processes' changes are heard of: SQLite, one
+file on this machine, the default; PostgreSQL, for several instances sharing tables. The SQL is
+the dialect both understand, with `?` for parameters.
 
 Actions are written by group commit: while one thread writes, the others queue their actions;
 the next thread to write takes every action queued by then, its own among them, into one
@@ -18,15 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+import logging
 import secrets
-import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any, Protocol
 
 from spellpress.core import table
 from spellpress.core.models import Game
@@ -34,8 +37,7 @@ from spellpress.core.play.errors import Invalid, TableError
 from spellpress.core.table import Event
 
 from . import archive
-from .errors import SEAT_LOST, BadRequest, Gone, NotFound, TooManyRequests, Unauthorized
-from .schema import migrate
+from .errors import SEAT_LOST, BadRequest, Gone, NotFound, TooManyRequests, Unauthorized, Unavailable
 
 # Join codes: no 0/O, 1/I/L, so a code read aloud across the table is typed right.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -62,14 +64,19 @@ def normal_code(raw: object) -> str | None:
     return code
 
 
-def _create_private(path: Path) -> None:
-    """The database file, readable by its owner alone (it holds every table's join code), in a
-    folder of the owner's if we make one. SQLite gives its -wal and -shm files the same mode."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        pass
+log = logging.getLogger("companion.store")
+UNREACHABLE = "the tables' database is not answering; try again in a moment"
+
+
+class StoreUnreachable(Exception):
+    """The database cannot be used at all (a wrong address or password, no server): said at start."""
+
+
+class Db(Protocol):
+    """A connection as the store uses it: sqlite3's, or the PostgreSQL store's wrapper of psycopg's.
+    Rows answer to a column's name and to its index."""
+
+    def execute(self, sql: str, params: Iterable[Any] = ..., /) -> Any: ...
 
 
 def _hash(token: str) -> str:
@@ -131,71 +138,89 @@ class Outcome:
 
 
 class Store:
+    """What both stores share; a store says how to begin a transaction that locks its tables
+    (`_transaction`), how to read (`reading`), how to store a table's new state and tell other
+    processes of it (`_set_state`) and how to hear of theirs (`watch`)."""
+
+    kind = ""  # "sqlite" or "postgresql"
+    errors: tuple[type[Exception], ...] = ()  # what the database raises when it fails
+    claim = ""  # how a sweep claims the idle tables it archives (archive.archive_idle)
+
     def __init__(
         self,
-        path: Path | str,
         *,
-        code_ttl: float,
-        join_failures: tuple[int, float],
+        code_ttl: float = 12 * 3600,
+        join_failures: tuple[int, float] = (10, 300),
         creations: tuple[int, float] = (30, 3600),
         archive_after: float = 30 * 86400,
         clock: Callable[[], float] = time.time,
     ):
-        self.path = str(path)
         self.code_ttl = code_ttl
         self.join_failures, self.creations = join_failures, creations
         self.archive_after = archive_after
         self._swept = 0.0  # when idle tables were last archived
         self.clock = clock
-        self._local = threading.local()
         self._write_lock = threading.Lock()
-        # Parsed once per version, and seats once per token: checked against the file each time.
+        # Parsed once per version, and seats once per token: checked against the database each time.
         self._snapshots: dict[str, Snapshot] = {}
         self._before: dict[str, Snapshot] = {}  # each table just before its latest event, for an undo of it
         self._seats: dict[str, tuple[str, int]] = {}
         self._queue: list[_Job] = []
         self._jobs = threading.Lock()  # guards the queue and whether a thread is writing it
         self._writing = False
-        _create_private(Path(self.path))
-        db = self.open()
+
+    # -- what each store says for itself
+
+    def migrate(self) -> tuple[int, int]:
+        """Create or bring the schema up to date: (the version it was at, the version it is at)."""
+        raise NotImplementedError
+
+    def reading(self, consistent: bool = False) -> AbstractContextManager[Db]:
+        """A connection to read with; `consistent`: every read through it sees one moment."""
+        raise NotImplementedError
+
+    def _transaction(self, lock: Sequence[str] = ()) -> AbstractContextManager[Db]:
+        """A connection in a transaction that may write, committed on leaving; the tables `lock`
+        names (in order) are held till then, so no two writers fold the same version."""
+        raise NotImplementedError
+
+    def _set_state(self, db: Db, table_id: str, now: Snapshot) -> None:
+        """Store the table's new state; a store with other instances tells them at the commit."""
+        db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?", (now.version, now.stored, self.clock(), table_id))
+
+    def watch(self, listened: Callable[[], list[str] | None], publish: Callable[[str, int], None], poll: float) -> None:
+        """Publish the versions that other processes write to the tables `listened()` names, until
+        it names none (None). Runs in a thread of its own."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """Where the tables are kept, in words, with no password in them."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Let go of the database's connections."""
+
+    # -- failures
+
+    def healthy(self) -> bool:
+        """Whether the database answers now (for a load balancer's health check)."""
         try:
-            migrate(db)
-        finally:
-            db.close()
+            with self.reading() as db:
+                db.execute("SELECT 1").fetchone()
+            return True
+        except (Unavailable, *self.errors):
+            return False
 
-    # -- connections
-
-    def open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        return db
-
-    def connection(self) -> sqlite3.Connection:
-        """This thread's connection; a forked worker opens its own rather than share its parent's."""
-        pid, db = getattr(self._local, "owner", None), getattr(self._local, "db", None)
-        if db is None or pid != os.getpid():
-            db = self._local.db = self.open()
-            self._local.owner = os.getpid()
-        return db
+    def _unavailable(self, err: Exception) -> Unavailable:
+        """A database's failure as the phones are told it: a plain reason. The log gets its kind,
+        not its text (which can hold a join code or a seat's data)."""
+        log.error("the %s store failed: %s %s", self.kind, type(err).__name__, getattr(err, "sqlstate", "") or "")
+        return Unavailable(UNREACHABLE, 5)
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._write_lock, self._transaction() as db:
+    def _write(self, lock: Sequence[str] = ()) -> Iterator[Db]:
+        with self._write_lock, self._transaction(lock) as db:
             yield db
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        db = self.connection()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     # -- tables
 
@@ -222,16 +247,19 @@ class Store:
 
     def read(self, table_id: str) -> Snapshot:
         try:
-            return self._snapshot(self.connection(), table_id)
+            with self.reading() as db:
+                return self._snapshot(db, table_id)
         except NotFound:
             if not self._restore(table_id):
                 raise
-            return self._snapshot(self.connection(), table_id)
+            with self.reading() as db:
+                return self._snapshot(db, table_id)
 
     def _restore(self, table_id: str) -> bool:
         """Bring back an archived table that someone opens again; False if there is none."""
-        if self.connection().execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone() is None:
-            return False
+        with self.reading() as db:
+            if db.execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone() is None:
+                return False
         with self._write() as db:
             return archive.restore(db, table_id, self.clock())
 
@@ -243,11 +271,11 @@ class Store:
         self._swept = now
         while True:
             with self._write() as db:
-                if archive.archive_idle(db, now - self.archive_after, now) < archive.BATCH:
+                if archive.archive_idle(db, now - self.archive_after, now, self.claim) < archive.BATCH:
                     return
 
-    def _snapshot(self, db: sqlite3.Connection, table_id: str) -> Snapshot:
-        """The table as the file has it; its state is parsed only when the version has moved."""
+    def _snapshot(self, db: Db, table_id: str) -> Snapshot:
+        """The table as the database has it; its state is parsed only when the version has moved."""
         cached = self._snapshots.get(table_id)
         row = db.execute(
             "SELECT version, CASE WHEN version = ? THEN NULL ELSE state END FROM tables WHERE id = ?",
@@ -293,30 +321,35 @@ class Store:
                     for done in jobs + self._queue[:1]:  # the first still queued writes next
                         done.woken.notify()
         if job.error is not None:
-            raise job.error
+            raise self._unavailable(job.error) if isinstance(job.error, self.errors) else job.error
         return job.outcome
 
     def _write_jobs(self, jobs: list[_Job]) -> None:
         tables: dict[str, Snapshot] = {}  # the tables as this transaction has left them so far
         before: dict[str, Snapshot] = {}  # each table just before the latest event written to it
         try:
-            with self._transaction() as db:
+            with self._transaction(sorted({job.table_id for job in jobs})) as db:
                 for job in jobs:
                     # Each action in a savepoint of its own: one that fails, however it fails,
-                    # takes back its own writes and nobody else's.
-                    db.execute("SAVEPOINT job")
+                    # takes back its own writes and nobody else's. (An action alone needs none:
+                    # if it fails, the whole transaction is taken back.)
+                    alone = len(jobs) == 1
+                    if not alone:
+                        db.execute("SAVEPOINT job")
                     try:
                         was = tables.get(job.table_id)
                         job.outcome = self._apply(db, job, tables)
                         if not job.outcome.repeated:
                             before[job.table_id] = was or self._snapshots[job.table_id]
                     except Exception as err:
+                        if alone:
+                            raise
                         db.execute("ROLLBACK TO job")
                         job.error = err
-                    db.execute("RELEASE job")
+                    if not alone:
+                        db.execute("RELEASE job")
                 for table_id, now in tables.items():
-                    db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?",
-                               (now.version, now.stored, self.clock(), table_id))
+                    self._set_state(db, table_id, now)
             for table_id, now in tables.items():
                 self._remember(table_id, now)
                 if len(self._before) > CACHE_SIZE:
@@ -329,7 +362,7 @@ class Store:
             for job in jobs:
                 job.done = True
 
-    def _apply(self, db: sqlite3.Connection, job: _Job, tables: dict[str, Snapshot]) -> Outcome:
+    def _apply(self, db: Db, job: _Job, tables: dict[str, Snapshot]) -> Outcome:
         now = tables.get(job.table_id) or self._snapshot(db, job.table_id)
         try:
             kind, data = table.decide(now.state, now.version, job.action, job.randbelow)
@@ -351,12 +384,12 @@ class Store:
         if len(after.stored) > MAX_STATE and len(after.stored) > len(now.stored):
             raise Invalid(f"that would make the table too large to send to every phone ({len(after.stored) // 1024} KiB); "
                           "take something off the table first")
-        tables[job.table_id] = after
         if event.seq % CHECKPOINT_EVERY == 0:
             self._checkpoint(db, job.table_id, after)
+        tables[job.table_id] = after  # last: an action that failed leaves no state behind
         return Outcome(event, after)
 
-    def _undo(self, db: sqlite3.Connection, table_id: str, target: int, now: Snapshot) -> dict:
+    def _undo(self, db: Db, table_id: str, target: int, now: Snapshot) -> dict:
         """The table's state once the event `target` is taken back. Most often it is the latest
         event, and the state before it is still in memory; else the table is replayed from the
         latest stored state before it. Either way an undo costs the same at the 20,000th event as
@@ -372,24 +405,25 @@ class Store:
             return table.fold(self._events(db, table_id))
         return table.fold(self._events(db, table_id, after=row["seq"]), json.loads(row["state"]))
 
-    def _checkpoint(self, db: sqlite3.Connection, table_id: str, now: Snapshot) -> None:
-        db.execute("INSERT OR REPLACE INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?)", (table_id, now.version, now.stored))
+    def _checkpoint(self, db: Db, table_id: str, now: Snapshot) -> None:
+        db.execute("INSERT INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?) "
+                   "ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state", (table_id, now.version, now.stored))
         db.execute(
             "DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?", (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT)
         )
 
-    def _seen(self, db: sqlite3.Connection, job: _Job) -> sqlite3.Row | None:
+    def _seen(self, db: Db, job: _Job) -> Any:
         return db.execute(
             "SELECT * FROM events WHERE table_id = ? AND seat = ? AND request_id = ?", (job.table_id, job.seat, job.request_id)
         ).fetchone()
 
-    def _update(self, db: sqlite3.Connection, table_id: str, version: int, state: dict) -> Snapshot:
+    def _update(self, db: Db, table_id: str, version: int, state: dict) -> Snapshot:
         """Store the table's new state; the caller remembers it once it is committed."""
         now = snapshot(version, state)
-        db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?", (version, now.stored, self.clock(), table_id))
+        self._set_state(db, table_id, now)
         return now
 
-    def _insert_event(self, db: sqlite3.Connection, table_id: str, event: Event, request_id: str | None = None,
+    def _insert_event(self, db: Db, table_id: str, event: Event, request_id: str | None = None,
                       seat: str | None = None) -> bool:
         """Append the event; False (and nothing written) if its seat sent its request_id already."""
         cursor = db.execute(
@@ -399,12 +433,13 @@ class Store:
         )
         return cursor.rowcount == 1
 
-    def _events(self, db: sqlite3.Connection, table_id: str, after: int = 0) -> list[Event]:
+    def _events(self, db: Db, table_id: str, after: int = 0) -> list[Event]:
         rows = db.execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after))
         return [_event(row) for row in rows]
 
     def events(self, table_id: str) -> list[Event]:
-        return self._events(self.connection(), table_id)
+        with self.reading() as db:
+            return self._events(db, table_id)
 
     def replay(self, table_id: str) -> dict:
         """The state folded afresh from every event of the table."""
@@ -418,9 +453,7 @@ class Store:
 
     def changes(self, table_id: str, after: int = 0, limit: int = LOG_LIMIT) -> tuple[Snapshot, list[dict]]:
         """The table now, and the log's entries after `after` (as `log`), read together."""
-        db = self.connection()
-        db.execute("BEGIN")  # one snapshot for the state and the events
-        try:
+        with self.reading(consistent=True) as db:  # one moment for the state and the events
             now = self._snapshot(db, table_id)
             # A few events before `after` too: a burst of taps that began there is shown whole.
             rows = db.execute(
@@ -429,8 +462,6 @@ class Store:
             ).fetchall()
             undos = db.execute("SELECT data FROM events WHERE table_id = ? AND type = 'undo'", (table_id,))
             skip = {seq for row in undos for seq in table.undo_targets(json.loads(row["data"]))}
-        finally:
-            db.execute("COMMIT")
         rows = rows[::-1]
         tags = {row["seq"]: row["request_id"] for row in rows}
         entries = table.log_entries([_event(row) for row in rows], now.state, skip)
@@ -438,7 +469,7 @@ class Store:
 
     # -- seats and codes
 
-    def _new_seat(self, db: sqlite3.Connection, table_id: str, player: int) -> Seat:
+    def _new_seat(self, db: Db, table_id: str, player: int) -> Seat:
         token = secrets.token_urlsafe(18)
         db.execute(
             "INSERT INTO seats (token_hash, table_id, player, created) VALUES (?, ?, ?, ?)",
@@ -451,9 +482,9 @@ class Store:
         key = _hash(token)
         seat = self._seats.get(key)
         if seat is None:
-            row = self.connection().execute("SELECT table_id, player FROM seats WHERE token_hash = ?", (key,)).fetchone()
+            row = self._seat_row(key)
             if row is None and self._restore(table_id):  # a phone back at a table archived meanwhile
-                row = self.connection().execute("SELECT table_id, player FROM seats WHERE token_hash = ?", (key,)).fetchone()
+                row = self._seat_row(key)
             if row is None:
                 return None
             if len(self._seats) > CACHE_SIZE:
@@ -461,18 +492,21 @@ class Store:
             seat = self._seats[key] = (row["table_id"], row["player"])
         return seat[1] if seat[0] == table_id else None
 
-    def _issue_code(self, db: sqlite3.Connection, table_id: str) -> tuple[str, float]:
+    def _seat_row(self, key: str) -> Any:
+        with self.reading() as db:
+            return db.execute("SELECT table_id, player FROM seats WHERE token_hash = ?", (key,)).fetchone()
+
+    def _issue_code(self, db: Db, table_id: str) -> tuple[str, float]:
         now = self.clock()
         db.execute("DELETE FROM codes WHERE table_id = ? OR expires < ?", (table_id, now))
         while True:
             code = new_code()
-            try:
-                db.execute("INSERT INTO codes (code, table_id, expires) VALUES (?, ?, ?)", (code, table_id, now + self.code_ttl))
-            except sqlite3.IntegrityError:  # the code is another table's: draw again
-                continue
-            return code, now + self.code_ttl
+            cursor = db.execute("INSERT INTO codes (code, table_id, expires) VALUES (?, ?, ?) ON CONFLICT (code) DO NOTHING",
+                                (code, table_id, now + self.code_ttl))
+            if cursor.rowcount == 1:  # else the code is another table's: draw again
+                return code, now + self.code_ttl
 
-    def _limit(self, db: sqlite3.Connection, kind: str, client: str, rate: tuple[int, float], refusal: str) -> None:
+    def _limit(self, db: Db, kind: str, client: str, rate: tuple[int, float], refusal: str) -> None:
         """Refuse with 429 a client that has made `rate[0]` attempts of this kind within the last
         `rate[1]` seconds; `refusal` says so, with {wait} for the seconds until the next one counts."""
         allowed, window = rate
@@ -488,7 +522,8 @@ class Store:
             return self._issue_code(db, table_id)
 
     def code(self, table_id: str) -> tuple[str, float] | None:
-        row = self.connection().execute("SELECT code, expires FROM codes WHERE table_id = ?", (table_id,)).fetchone()
+        with self.reading() as db:
+            row = db.execute("SELECT code, expires FROM codes WHERE table_id = ?", (table_id,)).fetchone()
         return (row["code"], row["expires"]) if row is not None and row["expires"] > self.clock() else None
 
     def resolve(self, raw_code: object, client: str) -> str:
@@ -508,7 +543,7 @@ class Store:
 
     def join(self, table_id: str, game: Game, name: object) -> tuple[Seat, Snapshot]:
         """A seat for the player called `name` (a new player if none is and the table has room)."""
-        with self._write() as db:
+        with self._write([table_id]) as db:
             now = self._snapshot(db, table_id)
             data = table.join(game, now.state, name)
             event = Event(now.version + 1, "join", data, by=data["player"], at=self.clock())
@@ -516,6 +551,43 @@ class Store:
             after = self._update(db, table_id, event.seq, table.evolve(now.state, event))
             seat = self._new_seat(db, table_id, data["player"])
         return seat, self._remember(table_id, after)
+
+    # -- moving tables from one store to another
+
+    def export(self) -> Iterator[dict]:
+        """Every table, the archived ones too, packed as the archive packs one (archive.py)."""
+        with self.reading(consistent=True) as db:
+            for (table_id,) in db.execute("SELECT id FROM tables ORDER BY id").fetchall():
+                yield archive.pack(db, table_id)
+            for (data,) in db.execute("SELECT data FROM archive ORDER BY id").fetchall():
+                yield archive.unpack(bytes(data))
+
+    def import_tables(self, packed: Iterable[dict]) -> tuple[int, int]:
+        """Add the packed tables, ARCHIVE.BATCH in a transaction: (added, already here and left alone).
+        Their join codes are not moved: any seat asks for a new one."""
+        added = kept = 0
+        batch: list[dict] = []
+
+        def write() -> None:
+            nonlocal added, kept
+            with self._write() as db:
+                for one in batch:
+                    table_id = one["table"]["id"]
+                    if (db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+                            or db.execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone()):
+                        kept += 1
+                    else:
+                        archive.insert(db, one)
+                        added += 1
+            batch.clear()
+
+        for one in packed:
+            batch.append(one)
+            if len(batch) >= archive.BATCH:
+                write()
+        if batch:
+            write()
+        return added, kept
 
 
 REQUEST_TAG = 8  # characters of a request id the log shows
@@ -533,5 +605,5 @@ def _tagged(entry: table.LogEntry, tags: dict[int, str | None]) -> dict:
     return {**entry, "request_tag": shown[-1] if shown else None, "request_tags": shown}
 
 
-def _event(row: sqlite3.Row) -> Event:
+def _event(row: Any) -> Event:
     return Event(row["seq"], row["type"], json.loads(row["data"]), row["by_player"], row["at"])

@@ -237,6 +237,12 @@ def cmd_serve(args) -> int:
     return run(host=args.host, port=args.port, db=args.db, cards=args.cards)
 
 
+def cmd_db(args) -> int:
+    from companion.transfer import run  # the companion's store is needed by this command alone
+
+    return run(args.action, args.file, args.db)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="spellpress", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -296,9 +302,17 @@ def parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="the table companion, for the phones on the local network")
     sv.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one, 0.0.0.0)")
     sv.add_argument("--port", type=int, default=8000, help="default: 8000")
-    sv.add_argument("--db", metavar="PATH", help="the SQLite file (default: ~/.local/share/spellpress/companion.db)")
+    sv.add_argument("--db", metavar="PATH|URL", help="an SQLite file, or postgresql://user:password@host:port/dbname for tables "
+                    "shared by several instances (default: $SPELLPRESS_DB, else ~/.local/share/spellpress/companion.db)")
     sv.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     sv.set_defaults(run=cmd_serve)
+
+    db = sub.add_parser("db", help="the companion's database: create or upgrade it, move tables between databases")
+    db.add_argument("action", choices=("upgrade", "export", "import"),
+                    help="upgrade: create or migrate the schema; export FILE / import FILE: every table as JSON lines")
+    db.add_argument("file", nargs="?", metavar="FILE", help="for export and import: the JSON lines file (- for stdout/stdin)")
+    db.add_argument("--db", metavar="PATH|URL", help="as for serve (default: $SPELLPRESS_DB, else the user's SQLite file)")
+    db.set_defaults(run=cmd_db)
     return p
 
 

@@ -1,7 +1,9 @@
-"""Fixtures for the companion: an app on a fresh SQLite file, a real server, a real Chromium."""
+"""Fixtures for the companion: an app on a fresh SQLite file, a real server, a real Chromium,
+a throwaway PostgreSQL cluster, and a store of either kind."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -14,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from pgcluster import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -51,10 +54,53 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.fixture(scope="session")
+def postgres():
+    """One PostgreSQL cluster for the whole session (initdb takes seconds); each test that uses
+    it has a database of its own (`pg_database`)."""
+    try:
+        cluster = Cluster().start()
+    except RuntimeError as err:
+        pytest.fail(str(err))
+    yield cluster
+    cluster.stop()
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def pg_database(postgres):
+    """A fresh, empty database on the session's cluster: its postgresql:// address."""
+    name = f"t{os.getpid()}_{next(_databases)}"
+    yield postgres.create_database(name)
+    postgres.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def make_store(request, tmp_path):
+    """Makes stores of one kind on one database, as many as a test wants (each as a process of
+    its own would have one); each test runs once with SQLite and once with PostgreSQL."""
+    from companion.stores import open_store
+
+    target = str(tmp_path / "companion.db") if request.param == "sqlite" else request.getfixturevalue("pg_database")
+    made = []
+
+    def make(**settings):
+        store = open_store(target, **{"code_ttl": 3600, "join_failures": (10, 300), **settings})
+        made.append(store)
+        return store
+
+    make.kind = request.param
+    yield make
+    for store in made:
+        store.close()
+
+
 class Server:
     """`spellpress serve` in a process of its own, on loopback."""
 
-    def __init__(self, db: Path, cards: Path):
+    def __init__(self, db: Path | str, cards: Path):
         self.db, self.cards = db, cards
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

@@ -8,7 +8,7 @@ import signal
 import threading
 import time
 
-from companion.store import Store
+from companion.stores.sqlite import SqliteStore
 from spellpress.core import table
 
 
@@ -66,7 +66,7 @@ def test_a_killed_server_keeps_every_game(server):
     _, after = server.call("GET", f"/api/tables/{t['id']}")
     assert after == before
     assert [p["counters"]["health"] for p in after["state"]["players"]] == [10, 10, 11]
-    assert table.public(Store(server.db, code_ttl=60, join_failures=(10, 60)).replay(t["id"])) == before["state"]
+    assert table.public(SqliteStore(server.db, code_ttl=60, join_failures=(10, 60)).replay(t["id"])) == before["state"]
     status, answer = server.call("POST", f"/api/tables/{t['id']}/actions",
                                  {"type": "adjust", "player": 2, "counter": "health", "delta": -1}, t["token"])
     assert status == 200 and answer["version"] == before["version"] + 1

@@ -19,9 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from test_companion_api import act, auth, snapshot, start
 
-from companion.store import CHECKPOINT_EVERY, MAX_STATE, Store
-from spellpress.core import table
-from spellpress.core.play.errors import Conflict
+from companion.store import MAX_STATE
+from companion.stores.sqlite import SqliteStore
 
 
 def _room_for(sockets: int) -> None:
@@ -137,66 +136,7 @@ def test_one_bad_request_fails_alone_while_other_tables_write(server):
     assert now["state"]["players"][1]["counters"]["points"] == 40 and now["version"] == 61
 
 
-# ---------------------------------------------------------------------------- 4. undo
-
-
-def _store(tmp_path, **kw) -> Store:
-    return Store(tmp_path / "companion.db", code_ttl=3600, join_failures=(10, 300), **kw)
-
-
-def _counting_evolve(monkeypatch) -> list[int]:
-    replayed: list[int] = []
-    evolve = table.evolve
-    monkeypatch.setattr(table, "evolve", lambda state, event: (replayed.append(event.seq), evolve(state, event))[1])
-    return replayed
-
-
-EVENTS = 4_000  # many checkpoints' worth: an undo that replayed from the start would show it
-
-
-def test_undo_at_the_four_thousandth_event_replays_no_more_than_a_checkpoints_worth(tmp_path, games, monkeypatch):
-    """(make bench times it at the 20,000th.)"""
-    store = _store(tmp_path)
-    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
-    for i in range(EVENTS):
-        delta = 1 if (i // 2) % 2 else -1  # each player down one, then up one: nobody falls
-        store.act(seat.table_id, seat.token, {"type": "adjust", "player": i % 2, "counter": "points", "delta": delta},
-                  lambda n: 0)
-    full = store.replay(seat.table_id)
-    replayed = _counting_evolve(monkeypatch)
-    # the latest change, undone by the process that made it: the state before it is in memory
-    undone = store.act(seat.table_id, seat.token, {"type": "undo", "version": EVENTS + 1}, lambda n: 0)
-    assert replayed == []
-    # by a process that did not make it (a second worker, a restarted server): from a checkpoint
-    other = _store(tmp_path)
-    other.act(seat.table_id, seat.token, {"type": "coin"}, lambda n: 0)
-    again = other.act(seat.table_id, seat.token, {"type": "undo", "version": EVENTS + 3}, lambda n: 0)
-    assert 0 < len(replayed) <= 2 * CHECKPOINT_EVERY, f"an undo replayed {len(replayed)} events"
-    monkeypatch.undo()
-    assert undone.table.state != full and again.table.state == other.replay(seat.table_id)
-
-
-def test_undo_from_memory_or_checkpoint_is_the_state_the_whole_log_folds_to(tmp_path, games):
-    import random
-
-    rng = random.Random(7)
-    stores = [_store(tmp_path), _store(tmp_path)]  # two processes' worth of memory on one file
-    seat, *_ = stores[0].create(games["magicka-mayhem"], ["Ann", "Ben", "Cy"], None, "phone")
-    for _ in range(400):
-        store = rng.choice(stores)
-        now = store.read(seat.table_id)
-        roll = rng.random()
-        if roll < 0.55:
-            action = {"type": "adjust", "player": rng.randrange(3), "counter": "health", "delta": rng.choice([-2, -1, 1, 2])}
-        elif roll < 0.85 and now.state["undo"]:
-            action = {"type": "undo", "version": now.version}
-        else:
-            action = {"type": "coin"}
-        try:
-            store.act(seat.table_id, seat.token, action, rng.randrange)
-        except Conflict:
-            store.act(seat.table_id, seat.token, {"type": "reopen"}, rng.randrange)
-        assert store.read(seat.table_id).state == store.replay(seat.table_id)
+# ---------------------------------------------------------------------------- 4. undo: test_store.py
 
 
 # ---------------------------------------------------------------------------- 6. limits
@@ -238,23 +178,7 @@ def test_the_companions_own_pages_may_post(client):
     assert response.status_code == 201
 
 
-def test_idle_tables_are_archived_and_come_back_when_opened(tmp_path, games):
-    clock = [1_000_000.0]
-    store = _store(tmp_path, clock=lambda: clock[0], archive_after=30 * 86400)
-    old, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
-    store.act(old.table_id, old.token, {"type": "adjust", "player": 0, "counter": "points", "delta": -9}, lambda n: 0)
-    was = store.read(old.table_id)
-    clock[0] += 31 * 86400
-    fresh = Store(tmp_path / "companion.db", code_ttl=3600, join_failures=(10, 300), clock=lambda: clock[0])
-    fresh.create(games["powermage-54"], ["Cy", "Dee"], None, "phone")  # a sweep runs at most hourly, here
-    db = fresh.connection()
-    assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == 1
-    assert db.execute("SELECT count(*) FROM events WHERE table_id = ?", (old.table_id,)).fetchone()[0] == 0
-    assert db.execute("SELECT count(*) FROM archive").fetchone()[0] == 1
-    assert fresh.seat(old.table_id, old.token) == 0, "a phone coming back brings its table back"
-    back = fresh.read(old.table_id)
-    assert (back.version, back.state) == (was.version, was.state) and fresh.replay(old.table_id) == was.state
-    assert db.execute("SELECT count(*) FROM archive").fetchone()[0] == 0
+# idle tables archived: test_store.py
 
 
 # ---------------------------------------------------------------------------- 7. secrets
@@ -315,7 +239,7 @@ def test_a_finished_game_refuses_plain_changes_until_it_is_reopened(client):
 
 
 def test_the_database_file_is_readable_by_its_owner_alone(tmp_path, games):
-    store = Store(tmp_path / "private" / "companion.db", code_ttl=3600, join_failures=(10, 300))
+    store = SqliteStore(tmp_path / "private" / "companion.db", code_ttl=3600, join_failures=(10, 300))
     store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
     for name in ("companion.db", "companion.db-wal", "companion.db-shm"):
         mode = stat.S_IMODE(os.stat(tmp_path / "private" / name).st_mode)

@@ -1,0 +1,193 @@
+"""The PostgreSQL store: tables shared by several instances of the companion (psycopg 3).
+
+The same tables and SQL as the SQLite store (companion/store.py holds the logic both share).
+What differs: connections come from a bounded pool, each with a statement timeout; a
+transaction that writes locks its tables' rows (SELECT ... FOR UPDATE, in the order of their
+ids, so two instances' batches cannot deadlock) before it reads them, so no two writers fold the
+same version; a commit tells every instance which table moved with NOTIFY, and `watch` LISTENs
+for it, so a phone streaming from one instance hears of a tap made through another at once.
+
+Under gunicorn's gevent worker psycopg waits cooperatively on its own (3.1.14 on): a query
+holds its greenlet, not the worker. That holds only if psycopg and its pool are first imported
+after gevent has patched the standard library (both bind to select and threading as they are
+imported): `spellpress serve` checks the database in a process of its own for that reason, and
+a store made in a process where they were imported too early refuses to start. A failure of the database reaches a phone as 503 with a
+plain reason; the connection string (which may hold a password) is never logged nor shown.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool, _acompat
+
+from ..schema import migrate_postgres
+from ..store import Snapshot, Store, StoreUnreachable
+from . import describe
+
+log = logging.getLogger("companion.store")
+
+CHANNEL = "spellpress_tables"  # NOTIFY's channel: the payload is "<table id> <version>"
+POOL_SIZE = 10  # connections an instance may hold (besides the one that listens)
+POOL_WAIT = 5  # seconds a request waits for a free connection before it is told to try again
+STATEMENT_TIMEOUT = 5  # seconds one statement, or the wait for a row's lock, may take
+CONNECT_TIMEOUT = 5
+RETRY_LISTEN = 1.0  # seconds before listening again once the listening connection is lost
+
+
+class Row(tuple):
+    """A row that answers to a column's name as well as its index, as sqlite3.Row does."""
+
+    names: dict[str, int]
+
+    def __getitem__(self, key):  # type: ignore[override]
+        return super().__getitem__(self.names[key] if isinstance(key, str) else key)
+
+    def keys(self) -> list[str]:
+        return list(self.names)
+
+
+def _rows(cursor: psycopg.Cursor) -> Callable[[Any], Row]:
+    names = {column.name: i for i, column in enumerate(cursor.description or ())}
+
+    def make(values: Any) -> Row:
+        row = Row(values)
+        row.names = names
+        return row
+
+    return make
+
+
+@functools.lru_cache(maxsize=256)
+def _dialect(sql: str) -> str:
+    """The store's SQL, `?` for a parameter, as psycopg takes it (no `%` is in any statement)."""
+    return sql.replace("?", "%s")
+
+
+class Db:
+    """A psycopg connection as the store uses one: `?` parameters, rows by name or index."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: psycopg.Connection):
+        self.conn = conn
+
+    def execute(self, sql: str, params: Iterable[Any] = ()) -> psycopg.Cursor:
+        values = tuple(params)
+        return self.conn.execute(_dialect(sql), values or None)
+
+
+class PostgresStore(Store):
+    kind = "postgresql"
+    errors = (psycopg.Error,)
+    claim = " FOR UPDATE SKIP LOCKED"
+
+    def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE, upgrade: bool = True, **settings):
+        if _acompat.Lock is not threading.RLock:
+            raise StoreUnreachable("psycopg_pool was imported before gevent patched threading; import the companion after "
+                                   "the patching (gunicorn without --preload), or one query would stop every phone")
+        super().__init__(**settings)
+        self.dsn = dsn
+        self.where = describe(dsn)
+        try:  # once directly, so that a wrong address or password is told plainly at start
+            with psycopg.connect(dsn, autocommit=True, row_factory=_rows, connect_timeout=CONNECT_TIMEOUT) as conn:
+                if upgrade:
+                    migrate_postgres(Db(conn))
+        except psycopg.Error as err:
+            raise StoreUnreachable(f"cannot use {self.where}: {_reason(err)}") from None
+        self._pool = ConnectionPool(
+            dsn, min_size=1, max_size=pool_size, timeout=POOL_WAIT, open=True, name="spellpress",
+            kwargs={"autocommit": True, "row_factory": _rows, "connect_timeout": CONNECT_TIMEOUT},
+            configure=_configure,
+        )
+
+    def migrate(self) -> tuple[int, int]:
+        with self._connection() as db:
+            return migrate_postgres(db)
+
+    def describe(self) -> str:
+        return self.where
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def _connection(self) -> Iterator[Db]:
+        try:
+            with self._pool.connection() as conn:
+                yield Db(conn)
+        except psycopg.Error as err:  # the pool's timeout too
+            raise self._unavailable(err) from None
+
+    @contextmanager
+    def reading(self, consistent: bool = False) -> Iterator[Db]:
+        with self._connection() as db:
+            if not consistent:
+                yield db
+                return
+            db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield db  # a failure leaves the transaction open: the pool rolls it back
+            db.execute("COMMIT")
+
+    @contextmanager
+    def _transaction(self, lock: Sequence[str] = ()) -> Iterator[Db]:
+        """BEGIN and the tables' row locks, sent together (one round trip): in the order of their
+        ids, so that two instances' batches cannot deadlock."""
+        with self._connection() as db:
+            with db.conn.pipeline():
+                db.execute("BEGIN")
+                if lock:
+                    db.execute("SELECT id FROM tables WHERE id = ANY(?) ORDER BY id FOR UPDATE", (list(lock),))
+            yield db  # a failure leaves the transaction open: the pool rolls it back
+            db.execute("COMMIT")
+
+    def _set_state(self, db: Db, table_id: str, now: Snapshot) -> None:
+        """The state, and a NOTIFY that every instance hears at the commit: one statement."""
+        db.execute(
+            "WITH moved AS (UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ? RETURNING id, version) "
+            "SELECT pg_notify(?, id || ' ' || version) FROM moved",
+            (now.version, now.stored, self.clock(), table_id, CHANNEL),
+        )
+
+    def watch(self, listened: Callable[[], list[str] | None], publish: Callable[[str, int], None], poll: float) -> None:
+        """LISTEN on a connection of its own; on (re)connecting, read the versions of the tables
+        listened to, for what was written while nobody listened. Ends when nobody listens."""
+        while listened() is not None:
+            try:
+                with psycopg.connect(self.dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._catch_up(conn, listened, publish)
+                    while listened() is not None:
+                        for note in conn.notifies(timeout=max(poll, 0.5)):
+                            table_id, _, version = note.payload.partition(" ")
+                            publish(table_id, int(version))
+                    return
+            except psycopg.Error as err:
+                log.error("the %s store stopped listening: %s; listening again", self.kind, _reason(err))
+                time.sleep(RETRY_LISTEN)
+
+    @staticmethod
+    def _catch_up(conn: psycopg.Connection, listened: Callable[[], list[str] | None], publish: Callable[[str, int], None]) -> None:
+        tables = listened() or []
+        for table_id, version in conn.execute("SELECT id, version FROM tables WHERE id = ANY(%s)", (tables,)):
+            publish(table_id, version)
+
+
+def _configure(conn: psycopg.Connection) -> None:
+    """Bounds on every pooled connection: no statement, and no wait for a lock, runs for ever."""
+    millis = STATEMENT_TIMEOUT * 1000
+    conn.execute(f"SET statement_timeout = {millis}")
+    conn.execute(f"SET lock_timeout = {millis}")
+    conn.execute(f"SET idle_in_transaction_session_timeout = {millis * 12}")
+
+
+def _reason(err: psycopg.Error) -> str:
+    """What went wrong, in the server's or libpq's words (which hold no password)."""
+    return " ".join(line.strip() for line in str(err).splitlines() if line.strip()) or type(err).__name__

@@ -1,0 +1,191 @@
+"""The store suite: every test runs against both stores (SQLite, and PostgreSQL on the session's
+throwaway cluster) through `make_store`, so that the two keep the same promises: the state is
+the fold of the log, a retried action is applied once, a stale one is refused, an undo replays
+from a checkpoint, idle tables are archived and come back, tables move from one to the other."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from companion.store import CHECKPOINT_EVERY
+from spellpress.core import table
+from spellpress.core.play.errors import Conflict
+
+
+def _counting_evolve(monkeypatch) -> list[int]:
+    replayed: list[int] = []
+    evolve = table.evolve
+    monkeypatch.setattr(table, "evolve", lambda state, event: (replayed.append(event.seq), evolve(state, event))[1])
+    return replayed
+
+
+def _adjust(player: int, delta: int, request_id: str | None = None) -> dict:
+    action = {"type": "adjust", "player": player, "counter": "points", "delta": delta}
+    return {**action, "request_id": request_id} if request_id else action
+
+
+EVENTS = 300  # 18 checkpoints, 2 of them pruned: an undo that replayed from the start would show it
+
+
+def test_undo_deep_in_a_long_game_replays_no_more_than_a_checkpoints_worth(make_store, games, monkeypatch):
+    """(make bench times it at the 20,000th.)"""
+    store = make_store()
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    for i in range(EVENTS):
+        delta = 1 if (i // 2) % 2 else -1  # each player down one, then up one: nobody falls
+        store.act(seat.table_id, seat.token, _adjust(i % 2, delta), lambda n: 0)
+    full = store.replay(seat.table_id)
+    replayed = _counting_evolve(monkeypatch)
+    # the latest change, undone by the process that made it: the state before it is in memory
+    undone = store.act(seat.table_id, seat.token, {"type": "undo", "version": EVENTS + 1}, lambda n: 0)
+    assert replayed == []
+    # by a process that did not make it (a second worker, a restarted server): from a checkpoint
+    other = make_store()
+    other.act(seat.table_id, seat.token, {"type": "coin"}, lambda n: 0)
+    again = other.act(seat.table_id, seat.token, {"type": "undo", "version": EVENTS + 3}, lambda n: 0)
+    assert 0 < len(replayed) <= 2 * CHECKPOINT_EVERY, f"an undo replayed {len(replayed)} events"
+    monkeypatch.undo()
+    assert undone.table.state != full and again.table.state == other.replay(seat.table_id)
+
+
+def test_undo_from_memory_or_checkpoint_is_the_state_the_whole_log_folds_to(make_store, games):
+    rng = random.Random(7)
+    stores = [make_store(), make_store()]  # two processes' worth of memory on one database
+    seat, *_ = stores[0].create(games["magicka-mayhem"], ["Ann", "Ben", "Cy"], None, "phone")
+    for _ in range(150):
+        store = rng.choice(stores)
+        now = store.read(seat.table_id)
+        roll = rng.random()
+        if roll < 0.55:
+            action = {"type": "adjust", "player": rng.randrange(3), "counter": "health", "delta": rng.choice([-2, -1, 1, 2])}
+        elif roll < 0.85 and now.state["undo"]:
+            action = {"type": "undo", "version": now.version}
+        else:
+            action = {"type": "coin"}
+        try:
+            store.act(seat.table_id, seat.token, action, rng.randrange)
+        except Conflict:
+            store.act(seat.table_id, seat.token, {"type": "reopen"}, rng.randrange)
+        assert store.read(seat.table_id).state == store.replay(seat.table_id)
+
+
+def test_a_retried_action_is_applied_once_and_answered_as_before(make_store, games):
+    store, other = make_store(), make_store()
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    first = store.act(seat.table_id, seat.token, _adjust(0, -7, "tap-1"), lambda n: 0)
+    store.act(seat.table_id, seat.token, _adjust(1, -1), lambda n: 0)
+    again = other.act(seat.table_id, seat.token, _adjust(0, -7, "tap-1"), lambda n: 0)  # through another instance
+    assert again.repeated and again.event == first.event
+    now = store.read(seat.table_id)
+    assert now.version == 3 and now.state["players"][0]["counters"]["points"] == 93
+    assert [e.seq for e in store.events(seat.table_id)] == [1, 2, 3]
+
+
+def test_a_stale_order_dependent_action_is_refused(make_store, games):
+    store = make_store()
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    store.act(seat.table_id, seat.token, _adjust(0, -1), lambda n: 0)
+    with pytest.raises(Conflict):
+        store.act(seat.table_id, seat.token, {"type": "halve", "version": 1}, lambda n: 0)
+    assert store.read(seat.table_id).version == 2
+
+
+def test_two_instances_writing_one_table_at_once_lose_nothing(make_store, games):
+    """Each instance's own group commit, and the database between them: no version folded twice."""
+    stores = [make_store(), make_store()]
+    seat, *_ = stores[0].create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    other, _ = stores[0].join(seat.table_id, games["powermage-54"], "Ben")
+    errors: list[Exception] = []
+
+    def tap(store, token, player, n, k):
+        try:
+            for i in range(n):
+                store.act(seat.table_id, token, _adjust(player, -1, f"{token[:6]}-{k}-{i}"), lambda k: 0)
+        except Exception as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=tap, args=(stores[i % 2], (seat.token, other.token)[i % 2], i % 2, 40, i)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    now = stores[1].read(seat.table_id)
+    assert [p["counters"]["points"] for p in now.state["players"]] == [100 - 80, 100 - 80]
+    assert now.version == 2 + 160 and now.state == stores[1].replay(seat.table_id)
+    assert [e.seq for e in stores[0].events(seat.table_id)] == list(range(1, 163))
+
+
+def test_codes_seats_and_limits(make_store, games):
+    clock = [1_000_000.0]
+    store = make_store(code_ttl=60, join_failures=(2, 300), clock=lambda: clock[0])
+    seat, code, expires, _ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    assert expires == clock[0] + 60 and store.code(seat.table_id) == (code, expires)
+    assert store.resolve(code.lower(), "phone") == seat.table_id
+    assert store.seat(seat.table_id, seat.token) == 0 and store.seat(seat.table_id, "not-a-token") is None
+    for _ in range(2):
+        with pytest.raises(Exception, match="no table has that code"):
+            store.resolve("ZZZZZZ", "guesser")
+    with pytest.raises(Exception, match="too many wrong codes"):
+        store.resolve(code, "guesser")
+    clock[0] += 61
+    with pytest.raises(Exception, match="expired"):
+        store.resolve(code, "phone")
+    renewed, _ = store.new_code(seat.table_id)
+    assert renewed != code and store.resolve(renewed, "phone") == seat.table_id
+
+
+def test_idle_tables_are_archived_and_come_back_when_opened(make_store, games):
+    clock = [1_000_000.0]
+    store = make_store(clock=lambda: clock[0], archive_after=30 * 86400)
+    old, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    store.act(old.table_id, old.token, _adjust(0, -9), lambda n: 0)
+    was = store.read(old.table_id)
+    clock[0] += 31 * 86400
+    fresh = make_store(clock=lambda: clock[0])
+    fresh.create(games["powermage-54"], ["Cy", "Dee"], None, "phone")  # a sweep runs at most hourly, here
+
+    def count(sql: str, *params) -> int:
+        with fresh.reading() as db:
+            return db.execute(sql, params).fetchone()[0]
+
+    assert count("SELECT count(*) FROM tables") == 1
+    assert count("SELECT count(*) FROM events WHERE table_id = ?", old.table_id) == 0
+    assert count("SELECT count(*) FROM archive") == 1
+    assert fresh.seat(old.table_id, old.token) == 0, "a phone coming back brings its table back"
+    back = fresh.read(old.table_id)
+    assert (back.version, back.state) == (was.version, was.state) and fresh.replay(old.table_id) == was.state
+    assert count("SELECT count(*) FROM archive") == 0
+
+
+def test_tables_move_to_the_other_kind_of_store_and_play_on(make_store, games, tmp_path, request):
+    """export from this kind, import into the other: the same states, logs and seats."""
+    from companion.stores import open_store
+
+    store = make_store(archive_after=30 * 86400)
+    seat, *_ = store.create(games["magicka-mayhem"], ["Ann", "Ben"], None, "phone")
+    for i in range(20):
+        store.act(seat.table_id, seat.token, {"type": "adjust", "player": i % 2, "counter": "health", "delta": -1,
+                                              "request_id": f"r{i}"}, lambda n: 0)
+    second, *_ = store.create(games["powermage-54"], ["Cy", "Dee"], None, "phone")
+    packed = list(store.export())
+    assert sorted(p["table"]["id"] for p in packed) == sorted([seat.table_id, second.table_id])
+
+    other_target = request.getfixturevalue("pg_database") if make_store.kind == "sqlite" else str(tmp_path / "other.db")
+    other = open_store(other_target, code_ttl=60, join_failures=(10, 300))
+    try:
+        assert other.import_tables(packed) == (2, 0)
+        assert other.import_tables(packed) == (0, 2), "a table already there is left as it is"
+        for s in (seat, second):
+            assert other.read(s.table_id).state == store.read(s.table_id).state == other.replay(s.table_id)
+            assert other.log(s.table_id) == store.log(s.table_id)
+        retried = other.act(seat.table_id, seat.token, {"type": "adjust", "player": 0, "counter": "health", "delta": -1,
+                                                        "request_id": "r19"}, lambda n: 0)
+        assert retried.repeated, "request ids came along: a retry is still recognised"
+        moved = other.act(seat.table_id, seat.token, {"type": "adjust", "player": 0, "counter": "health", "delta": -1}, lambda n: 0)
+        assert moved.table.version == 22
+    finally:
+        other.close()
