@@ -3,6 +3,7 @@ started, makes the same files as a build in the command's own process, and is ne
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -10,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -22,11 +24,17 @@ GAME = "spellchamber"
 def project(tmp_path, cards_dir):
     shutil.copytree(cards_dir / GAME, tmp_path / "cards" / GAME)
     shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
-    env = {**os.environ, "SPELLPRESS_RESIDENT": "1", "XDG_RUNTIME_DIR": str(runtime), "SPELLPRESS_RESIDENT_IDLE": "60"}
+    env = {**os.environ, "SPELLPRESS_RESIDENT": "1", "XDG_RUNTIME_DIR": short_dir(), "SPELLPRESS_RESIDENT_IDLE": "60"}
     yield tmp_path, env
     spellpress(tmp_path, env, "resident", "stop")
+
+
+def short_dir() -> str:
+    """A runtime directory of its own, short: a Unix socket's path holds at most 107 bytes,
+    which pytest's temporary directories can pass (under pytest-xdist they do)."""
+    path = tempfile.mkdtemp(prefix="sp-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 def spellpress(cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
@@ -138,16 +146,17 @@ def test_resident_off_neither_uses_nor_starts_one(project):
 def test_the_socket_lives_where_only_its_user_can_reach(tmp_path, monkeypatch):
     from spellpress.press import resident
 
+    runtime = Path(short_dir())
     shared = tmp_path / "shared"
     shared.mkdir(mode=0o777)
     shared.chmod(0o777)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    (tmp_path / "spellpress").mkdir(mode=0o755)
-    (tmp_path / "spellpress").chmod(0o755)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    (runtime / "spellpress").mkdir(mode=0o755)
+    (runtime / "spellpress").chmod(0o755)
     with pytest.raises(PermissionError):
         resident.address(tmp_path)
-    (tmp_path / "spellpress").chmod(0o700)
-    assert resident.address(tmp_path).parent == tmp_path / "spellpress"
+    (runtime / "spellpress").chmod(0o700)
+    assert resident.address(tmp_path).parent == runtime / "spellpress"
     assert resident.address(tmp_path) != resident.address(shared)
 
 
@@ -161,9 +170,7 @@ def every_game(tmp_path, cards_dir):
     is ended afterwards, whatever state it was left in."""
     shutil.copytree(cards_dir, tmp_path / "cards")
     shutil.copytree(cards_dir.parent / "templates", tmp_path / "templates")
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
-    env = {**os.environ, "SPELLPRESS_RESIDENT": "1", "XDG_RUNTIME_DIR": str(runtime), "SPELLPRESS_RESIDENT_IDLE": "120"}
+    env = {**os.environ, "SPELLPRESS_RESIDENT": "1", "XDG_RUNTIME_DIR": short_dir(), "SPELLPRESS_RESIDENT_IDLE": "120"}
     met: list[int] = []
     yield tmp_path, env, met
     spellpress(tmp_path, env, "resident", "stop")
@@ -305,3 +312,15 @@ def test_a_builder_wedged_during_a_build_is_ended_and_its_command_goes_on_alone(
     finally:
         long.kill()
         long.communicate()
+
+
+def test_a_runtime_directory_too_deep_for_a_socket_is_not_used(tmp_path, monkeypatch):
+    from spellpress.press import resident
+
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True, mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(deep))
+    path = resident.address(tmp_path)
+    assert len(os.fsencode(path)) <= 103 and path.parent == Path(f"/tmp/spellpress-{os.getuid()}")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", short_dir())
+    assert resident.address(tmp_path).parent == Path(os.environ["XDG_RUNTIME_DIR"]) / "spellpress"

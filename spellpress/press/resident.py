@@ -87,9 +87,14 @@ def _code_version() -> str:
     return digest.hexdigest()
 
 
+_SOCKET_PATH_MAX = 103  # bytes of a Unix socket's path: 107 on Linux, 103 on macOS and the BSDs
+
+
 def _runtime_dir() -> Path:
     base = os.environ.get("XDG_RUNTIME_DIR")
-    path = Path(base) / "spellpress" if base else Path(f"/tmp/spellpress-{os.getuid()}")
+    path = Path(base) / "spellpress" if base else None
+    if path is None or len(os.fsencode(path)) + len("/0123456789abcdef01234567.sock") > _SOCKET_PATH_MAX:
+        path = Path(f"/tmp/spellpress-{os.getuid()}")  # a runtime directory too deep for a socket, or none
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     st = path.stat()
     if st.st_uid != os.getuid() or st.st_mode & 0o077:
