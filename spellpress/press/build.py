@@ -49,24 +49,23 @@ def build(options: Options, session: BuildSession | None = None) -> Report:
     process reuses from its earlier builds."""
     plans, warnings = plan(options, session)
     report = Report(warnings=warnings)
-    shared: dict = {}  # what the workers inherit when they fork: every job is planned before
+    shared: dict = {}  # what the workers inherit when they fork: the images' and PDFs' jobs share it
     versions = functools.cache(libraries.versions)
     games = [GameBuild(p, options, shared, versions, report) for p in plans]
     drawing = [job for g in games for job in g.jobs(IMAGES)]
     # Every game's first PDF before any game's second: by then its faces' forms are cached.
     printing = [job for jobs in itertools.zip_longest(*(g.jobs(PRINT) for g in games)) for job in jobs if job]
-    thumbnails = [job for g in games for job in g.thumbnails()]
-    composing = [job for g in games for job in g.jobs(COMPOSITE)]
     if printing and options.jobs > 1:
         from .pdf import warm
 
         warm()  # the fonts' data every PDF embeds, made once here for all the workers forked below
     with Workers(options, shared) as workers:
-        # In this order: a face's image, then the card sheets, come soonest (`watch` shows them).
+        # In this order: a face's image, then the card sheets, come soonest (`watch` shows them);
+        # what is made of the faces' thumbnails is listed while the workers draw them.
         workers.submit(drawing)
         workers.submit(printing)
-        workers.wait(workers.submit(thumbnails))  # the composite images are made of them
-        workers.submit(composing)
+        workers.wait(workers.submit([job for g in games for job in g.thumbnails()]))
+        workers.submit([job for g in games for job in g.jobs(COMPOSITE)])
     for g in games:
         g.finish()
     return report

@@ -33,6 +33,7 @@ class Workers:
         self.options, self.shared = options, shared
         self.parallel = options.jobs > 1 and "fork" in multiprocessing.get_all_start_methods()
         self.pool: ProcessPoolExecutor | None = None
+        self.forked_with: set[str] = set()  # what `shared` held when the workers forked
         self.futures: list = []
         self.bar = None
 
@@ -67,6 +68,9 @@ class Workers:
             # With fork, the initializer's arguments reach the workers as memory, not through a pipe.
             self.pool = ProcessPoolExecutor(self.options.jobs, mp_context=multiprocessing.get_context("fork"),
                                             initializer=_inherit, initargs=(self.shared,))
+            self.forked_with = set(self.shared)
+        # a job listed after the fork cannot need what its workers never inherited
+        assert set(self.shared) == self.forked_with, "a build shared more with its workers after they forked"
         futures = [self.pool.submit(_run, job) for job in jobs]
         for future in futures:
             future.add_done_callback(lambda _: self._tick())
