@@ -9,6 +9,14 @@ from pathlib import Path
 from .kinds import NAMES as KINDS
 from .papers import PAPER_NAMES
 
+INKS = ("full", "saver", "mono")  # core.models.Ink: how much ink a build lays down
+
+
+def ink_folder(ink: str) -> str:
+    """Where a game's outputs in this ink go, under build/<slug>/: `full`'s in it, the others'
+    in their own folder (ink-saver/, ink-mono/), so that no mode overwrites another's."""
+    return "" if ink == "full" else f"ink-{ink}"
+
 
 @dataclass(frozen=True)
 class Options:
@@ -22,3 +30,6 @@ class Options:
     jobs: int = os.cpu_count() or 1
     progress: bool = True
     booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
+    ink: str | None = None  # one of INKS for every game; None: each game's own (game.yaml's `ink:`)
+    identity: bool | None = None  # cards numbered and versioned; None: as each game.yaml says
+    letter_3x3: bool = False  # also the duplex sheets nine cards a Letter page (cards-letter-3x3.pdf)

@@ -32,6 +32,8 @@ class GamePlan:
     book: rulebook.Book | None = None
     mat: playmat.Mat | None = None
     tokens: tuple[tokens.TokenDeck, ...] = ()  # the decks that print as punch-out pieces
+    ink: str = "full"  # the ink mode it is laid out in (options.INKS)
+    identity: bool = True  # its cards carry their number and the game's version
 
 
 def plan(options: Options, session: BuildSession | None = None) -> tuple[list[GamePlan], list[str]]:
@@ -52,9 +54,12 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
             return None
 
     for game in games:
-        layouter = Layouter(game, icons)
-        faces = FaceMemo(session.faces.get(game.slug, {}), game, layouter, icons, base)
-        p = GamePlan(game)
+        ink = options.ink or game.ink
+        identity = game.identity if options.identity is None else options.identity
+        layouter = Layouter(game, icons, ink, identity)
+        memo = f"{game.slug}:{ink}"  # each ink's faces kept apart: a session may build several
+        faces = FaceMemo(session.faces.get(memo, {}), game, layouter, icons, base)
+        p = GamePlan(game, ink=ink, identity=identity)
         found = len(problems)
         for deck in game.decks.values():
             back = layout(game, deck.back)
@@ -71,7 +76,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                         p.backs[card.id] = faces.draw(f"{card.id}-back", layouter.card_face(card), own)
                 elif deck.id in p.deck_backs:
                     p.backs[card.id] = p.deck_backs[deck.id]
-        session.faces[game.slug] = faces.now  # only this plan's faces: an edited card's old face is let go
+        session.faces[memo] = faces.now  # only this plan's faces: an edited card's old face is let go
         if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
             p.book = _book(game, options.templates, templates, layouter, p, problems)
             own = options.templates / "rulebook" / f"{game.slug}.md.j2"

@@ -82,6 +82,26 @@ class Box(Model):
         return self
 
 
+class InkSpec(Model):
+    """How a layout prints in an ink mode other than `full` (`inks: {saver: ..., mono: ...}`):
+    `lighten` mixes each named colour towards white by that share (0 to 1) where it fills a
+    ground (a rect, an ellipse, a pattern; `element` for a box filled with the card's element),
+    so every card keeps its own hue while text and lines in that colour stay strong; `palette`
+    sets colours outright, each a '#rrggbb' or the name of a colour of the full palette
+    (`band-ink: ink`: dark text on a band made light); `icons: outline` draws element discs,
+    numbers' shapes and icons as outlines; `grey: true` turns every colour into its grey;
+    `elements` draws every element in that one colour (mono: each told by its glyph alone)."""
+
+    lighten: FrozenMap[Text, pydantic.confloat(ge=0, le=1)] = pydantic.Field(default_factory=dict)
+    palette: FrozenMap[Text, Text] = pydantic.Field(default_factory=dict)
+    icons: Literal["solid", "outline"] = "solid"
+    grey: bool = False
+    elements: Color | None = None
+
+
+INK_MODES = ("saver", "mono")  # besides `full`, which is the palette itself
+
+
 class LayoutSpec(Model):
     extends: Text | None = None
     size: tuple[pydantic.PositiveFloat, pydantic.PositiveFloat] | None = None
@@ -89,6 +109,18 @@ class LayoutSpec(Model):
     safe: pydantic.NonNegativeFloat | None = None
     palette: FrozenMap[Text, Color] = pydantic.Field(default_factory=dict)
     boxes: FrozenMap[Text, Box] = pydantic.Field(default_factory=dict)
+    inks: FrozenMap[Literal[INK_MODES], InkSpec] = pydantic.Field(default_factory=dict)  # type: ignore[valid-type]
+
+
+@dataclass(frozen=True)
+class Ink:
+    """A layout's colours in one ink mode, resolved."""
+
+    palette: dict
+    grounds: tuple[tuple[str, float], ...] = ()  # colour name -> how much lighter it fills a ground
+    outline: bool = False
+    grey: bool = False
+    elements: str | None = None  # every element's colour, instead of its own
 
 
 @dataclass(frozen=True)
@@ -101,6 +133,11 @@ class Layout:
     palette: dict
     boxes: tuple[tuple[str, Box], ...]
     fingerprint: str  # hash of everything that shapes it, for incremental builds
+    inks: tuple[tuple[str, Ink], ...] = ()  # the modes other than 'full' its layout declares
+
+    def ink(self, mode: str) -> Ink:
+        """Its colours in `mode`: the palette itself for 'full' (or a mode it does not declare)."""
+        return dict(self.inks).get(mode) or Ink(self.palette)
 
     def area(self, box: Box) -> tuple[float, float, float, float]:
         if box.area == "bleed":
@@ -181,12 +218,34 @@ class Templates:
             safe=spec.safe,
             palette=dict(spec.palette),
             boxes=tuple(spec.boxes.items()),
+            inks=tuple((mode, _ink(dict(spec.palette), ink)) for mode, ink in spec.inks.items()),
             fingerprint=hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest(),
         )
         problems += _outside_safe(layout, chain)
+        problems += _unknown_colours(spec, chain)
         if problems:
             raise ValidationFailed(problems)
         return layout
+
+
+def _ink(palette: dict, spec: InkSpec) -> Ink:
+    out = dict(palette)
+    for name, value in spec.palette.items():
+        out[name] = value if value.startswith("#") else palette.get(value, "#000000")
+    return Ink(out, tuple(spec.lighten.items()), spec.icons == "outline", spec.grey, spec.elements)
+
+
+def _unknown_colours(spec: LayoutSpec, chain) -> list[Problem]:
+    """An ink's colour is '#rrggbb' or the name of one of the palette's colours."""
+    problems = []
+    for mode, ink in spec.inks.items():
+        for name, value in ink.palette.items():
+            hexa = len(value) == 7 and value.startswith("#") and all(c in "0123456789abcdefABCDEF" for c in value[1:])
+            if not hexa and value not in spec.palette:
+                loc = ("inks", mode, "palette", name)
+                problems.append(_owner(loc, chain).problem(loc, f"'{value}' is neither a colour '#rrggbb' nor a colour of "
+                                                                f"the palette{did_you_mean(value, sorted(spec.palette))}"))
+    return problems
 
 
 def _merge(base: dict, over: dict) -> dict:
