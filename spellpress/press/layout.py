@@ -162,7 +162,9 @@ class Layouter:
         """The parts of a card a rulebook names, with where each is: its text, icons, numbers
         and picture, as this card shows them."""
         names = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
-                 "flavor": "Flavour text", "footer": "Game and deck"}
+                 "flavor": "Flavour text", "footer": "Game and deck",
+                 "footer-id": "Deck, card number, version", "footer-hand-id": "Deck, card number, version",
+                 "identity": "Card number and version"}
         fields = self.game.card_types[card.type].fields
         face = self.card_face(card)
         out = []
@@ -463,14 +465,16 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
 
 
-def greyed(item: Primitive) -> Primitive:
-    """The primitive in the greys of its colours' lightness (Rec. 601 luma): the mono ink."""
-    def grey(color: Color | None) -> Color | None:
-        if color is None:
-            return None
-        v = round(0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2])
-        return v, v, v
+def grey(color: Color | None) -> Color | None:
+    """The grey of a colour's lightness (Rec. 601 luma): the mono ink's."""
+    if color is None:
+        return None
+    v = round(0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2])
+    return v, v, v
 
+
+def greyed(item: Primitive) -> Primitive:
+    """The primitive in the greys of its colours."""
     if isinstance(item, Text):
         return replace(item, color=grey(item.color))
     if isinstance(item, (Rect, Ellipse, Poly)):

@@ -85,7 +85,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                                 "base.md.j2 (copy it to that name to lay the book out yourself)")
         if "playmat" in options.kinds:
             try:
-                p.mat = playmat.load(game, options.templates, icons)
+                p.mat = playmat.load(game, options.templates, icons, ink)
                 warnings += [p.mat.note] if p.mat.note else []
             except ValidationFailed as failed:
                 problems += failed.problems
@@ -152,11 +152,12 @@ def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: G
             samples.append((block.arg, rulebook.Sample(p.fronts[block.arg].drawing, parts)))
     if len(problems) > found:
         return None
-    palette = templates.get(f"{game.slug}/card").palette if (root / game.slug / "card.yaml").is_file() else {}
+    own = (root / game.slug / "card.yaml").is_file()  # the book in the colours of the game's cards, in its ink
+    style = templates.get(f"{game.slug}/card").ink(p.ink) if own else templates.get("card").ink(p.ink)
     fanned = tuple(p.fronts[deck.cards[0].id].drawing for deck in list(game.decks.values())[:3] if deck.cards)
     return rulebook.Book(
         title=game.title, pitch=game.pitch, blocks=parsed.blocks,
-        accent=palette.get("band", "#3d3550"), cover=palette.get("frame", "#2b2438"),
-        element_colors=tuple((e.name, e.color) for e in game.elements),
+        accent=style.hex("band", "#3d3550"), cover=style.hex("frame", "#2b2438", ground=True),
+        element_colors=tuple((e.name, style.element(e.color)) for e in game.elements),
         samples=tuple(samples), fanned=fanned,
     )

@@ -122,6 +122,15 @@ class Ink:
     grey: bool = False
     elements: str | None = None  # every element's colour, instead of its own
 
+    def hex(self, name: str, default: str, ground: bool = False) -> str:
+        """A colour of the palette as '#rrggbb' (the rulebook's), lighter as a `ground`, grey in mono."""
+        color = _mix_white(self.palette.get(name, default), dict(self.grounds).get(name, 0.0) if ground else 0.0)
+        return _grey(color) if self.grey else color
+
+    def element(self, color: str) -> str:
+        """An element's colour (game.yaml's) in this ink."""
+        return self.elements or (_grey(color) if self.grey else color)
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -218,7 +227,7 @@ class Templates:
             safe=spec.safe,
             palette=dict(spec.palette),
             boxes=tuple(spec.boxes.items()),
-            inks=tuple((mode, _ink(dict(spec.palette), ink)) for mode, ink in spec.inks.items()),
+            inks=tuple((mode, ink_style(dict(spec.palette), ink)) for mode, ink in spec.inks.items()),
             fingerprint=hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest(),
         )
         problems += _outside_safe(layout, chain)
@@ -228,7 +237,18 @@ class Templates:
         return layout
 
 
-def _ink(palette: dict, spec: InkSpec) -> Ink:
+def _mix_white(color: str, share: float) -> str:
+    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(v + (255 - v) * share):02x}" for v in rgb)
+
+
+def _grey(color: str) -> str:
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + f"{round(0.299 * r + 0.587 * g + 0.114 * b):02x}" * 3
+
+
+def ink_style(palette: dict, spec: InkSpec) -> Ink:
+    """A palette's colours in an ink mode, as `spec` gives them."""
     out = dict(palette)
     for name, value in spec.palette.items():
         out[name] = value if value.startswith("#") else palette.get(value, "#000000")
