@@ -94,10 +94,20 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     if layout == "duplex":
         key = f"{key}:{offset}"
     command = f"spellpress build {game.plan.game.slug} --only sheets"
+    listed, version = (_checklist(game), game.plan.game.version or "") if layout != "printshop" else ((), "")
+    key = f"{key}:{_hash(repr((listed, version)))}"
     return [Output(name.format(paper=paper), key, PDF,
-                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command),
+                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command,
+                             listed, version),
                    forms)
             for paper in papers]
+
+
+def _checklist(game: GameBuild) -> tuple:
+    """The checklist page's cards (sheets.Listed), when the cards carry their identity."""
+    from . import sheets
+
+    return sheets.checklist_of(game.plan.game) if game.plan.identity else ()
 
 
 def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
@@ -216,10 +226,12 @@ def overview(game: GameBuild) -> list[Output]:
     p = game.plan
     rows = [[game.thumb(p.fronts[c.id]) for c in deck.cards] + [game.thumb(p.deck_backs[deck.id])]
             for deck in p.game.decks.values()]
-    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows)[1])
+    # the cards' identity: each card's copies on it (none on the deck's back)
+    counts = [[c.count for c in deck.cards] + [0] for deck in p.game.decks.values()] if p.identity else None
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows, counts)[1])
     dpi = images.overview_dpi(_card_width(game))
-    key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION]))
-    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi)),
+    key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION] + ([counts] if counts else [])))
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi, counts)),
                    bands + _thumbnails([t for row in rows for t in row]))]
 
 

@@ -79,6 +79,22 @@ class SheetCard:
 Cell = tuple[int, int]  # (col, row)
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A card as the checklist lists it: its number in the game (the one printed on it)."""
+
+    number: int
+    name: str
+    deck: str
+    count: int
+
+
+def checklist_of(game) -> tuple[Listed, ...]:
+    """Every card of the game (a core Game) in its order: the numbers its cards carry."""
+    return tuple(Listed(n, card.name, game.decks[card.deck].name, card.count)
+                 for n, card in enumerate(game.cards, start=1))
+
+
 class Sheet:
     """Page geometry of one paper and grid, in mm from the page's top left."""
 
@@ -235,7 +251,8 @@ def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
 
 
 def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float],
-               cache: Path | None = None, command: str = "spellpress build") -> bytes:
+               cache: Path | None = None, command: str = "spellpress build", listed: Sequence[Listed] = (),
+               version: str = "") -> bytes:
     """Calibration page pair first, then each fronts page followed by its backs page."""
     w = SheetWriter(sheet, title, cache)
     calibration(w, back_offset, command)
@@ -261,10 +278,12 @@ def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tu
             w.place(card.back, *cell, filled, dx, dy)
         w.crop_marks(filled, dx, dy)
         w.next_page()
+    checklist(w, title, listed, version)
     return w.pdf()
 
 
-def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None) -> bytes:
+def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None,
+             listed: Sequence[Listed] = (), version: str = "") -> bytes:
     """Fronts in one half, their backs mirrored about the fold in the other: the right half for
     a fold between columns, the lower half (turned half round) for a fold between rows."""
     w = SheetWriter(sheet, title, cache)
@@ -284,6 +303,7 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
             w.place(card.back, *back, filled, turned=by_rows)
         w.crop_marks(filled, fold=g.fold)
         w.next_page()
+    checklist(w, title, listed, version)
     return w.pdf()
 
 
@@ -303,6 +323,63 @@ def printshop_pdf(cards: list[SheetCard], size: tuple[float, float, float], titl
             w.place(face, 0, 0, set())
             w.next_page()
     return w.pdf()
+
+
+# -- checklist
+
+CHECK_ROW = 4.4  # mm a line
+CHECK_COLUMNS = 3
+
+
+def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str = "") -> None:
+    """After the sheets, every card with its number (as printed on it), its deck and how many
+    copies are printed, a box to tick beside each: what a designer checks a printed set against."""
+    if not listed:
+        return
+    s, c = w.sheet, w.canvas
+    regular, bold = fonts.pdf_name("regular"), fonts.pdf_name("bold")
+    left, top, bottom = UNPRINTABLE + 8, UNPRINTABLE + 8, s.ph - UNPRINTABLE - 6
+    rows = int((bottom - top - 14) // CHECK_ROW)
+    columns = max(2, min(CHECK_COLUMNS, -(-len(listed) // rows)))  # as few as hold them: names keep room
+    col_w = (s.pw - 2 * left) / columns
+    pages = list(chunks(listed, rows * columns))
+    copies = sum(card.count for card in listed)
+    for n, page in enumerate(pages, start=1):
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(bold, 12)
+        heading = f"{title} · checklist" + (f" · version {version}" if version else "")
+        c.drawString(left * MM, (s.ph - top - 4) * MM, heading)
+        c.setFont(regular, 8)
+        c.drawRightString((s.pw - left) * MM, (s.ph - top - 4) * MM,
+                          f"{len(listed)} cards, {copies} copies" + (f" · page {n} of {len(pages)}" if len(pages) > 1 else ""))
+        for i, card in enumerate(page):
+            col, row = divmod(i, rows)
+            x, y = left + col * col_w, top + 12 + row * CHECK_ROW
+            if row == 0:
+                c.setFont(bold, 7)
+                c.setFillColorRGB(0.35, 0.35, 0.35)
+                for text, at in (("No.", x + 4), ("Card", x + 13), ("Deck", x + col_w * 0.58), ("Copies", x + col_w - 4)):
+                    (c.drawRightString if text == "Copies" else c.drawString)(at * MM, (s.ph - y + 1.6) * MM, text)
+                c.setFillColorRGB(0, 0, 0)
+            base = s.ph - y - CHECK_ROW + 1.2
+            c.setLineWidth(0.3)
+            c.rect(x * MM, (base - 0.1) * MM, 2.6 * MM, 2.6 * MM, stroke=1, fill=0)
+            c.setFont(regular, 8)
+            c.drawRightString((x + 11) * MM, base * MM, str(card.number))
+            c.drawString((x + 13) * MM, base * MM, _fitted(card.name, regular, 8, col_w * 0.58 - 15))
+            c.drawString((x + col_w * 0.58) * MM, base * MM, _fitted(card.deck, regular, 8, col_w * 0.42 - 13))
+            c.drawRightString((x + col_w - 4) * MM, base * MM, f"×{card.count}")
+        w.margin_note(f"{title} · checklist: every card with the number printed on it · print at actual size (100%)")
+        w.next_page()
+
+
+def _fitted(text: str, font: str, size: float, width: float) -> str:
+    """The text, cut short with an ellipsis if it is wider than `width` mm."""
+    if stringWidth(text, font, size) <= width * MM:
+        return text
+    while text and stringWidth(text + "…", font, size) > width * MM:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 # -- calibration
