@@ -46,7 +46,7 @@ class Thumbnails:
 class SheetsPdf:
     """One PDF of card sheets."""
 
-    layout: str  # 'duplex', 'fold' or 'printshop'
+    layout: str  # 'duplex', 'fold', 'printshop' or 'nine' (Letter 3 x 3 duplex)
     paper: str
     cards: str  # the key of the game's sheet cards in what the build shared
     size: tuple[float, float, float]
@@ -64,7 +64,8 @@ class SheetsPdf:
         if self.layout == "fold":
             sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRIDS[self.paper], *self.size)
             return sheets.fold_pdf(cards, sheet, self.title, cache, self.listed, self.version)
-        sheet = sheets.Sheet(PAPERS[self.paper], sheets.DUPLEX_GRIDS[self.paper], *self.size)
+        grid = sheets.NINE_GRID if self.layout == "nine" else sheets.DUPLEX_GRIDS[self.paper]
+        sheet = sheets.Sheet(PAPERS[self.paper], grid, *self.size)
         return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command, self.listed, self.version)
 
 

@@ -91,9 +91,9 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     cards, key, forms = game.once("sheet cards", lambda: _sheet_cards(game))
     first = next(iter(game.plan.fronts.values())).drawing
     size, offset = (first.width, first.height, first.bleed), game.options.back_offset
-    if layout == "duplex":
+    if layout in ("duplex", "nine"):
         key = f"{key}:{offset}"
-    command = f"spellpress build {game.plan.game.slug} --only sheets"
+    command = f"spellpress build {game.plan.game.slug} --only sheets" + (" --paper letter --letter-3x3" if layout == "nine" else "")
     listed, version = (_checklist(game), game.plan.game.version or "") if layout != "printshop" else ((), "")
     key = f"{key}:{_hash(repr((listed, version)))}"
     return [Output(name.format(paper=paper), key, PDF,
@@ -133,9 +133,11 @@ def _sheet_cards(game: GameBuild) -> tuple[str, str, tuple[str, ...]]:
     return shared, _hash("".join(faces)), tuple(sorted(forms))
 
 
-@kind("sheets", ("cards-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
+@kind("sheets", ("cards-{paper}.pdf", "cards-{paper}-3x3.pdf"), PRINT, cache=("pdf/*.form",))
 def duplex(game: GameBuild) -> list[Output]:
-    return _sheet_pdfs(game, "duplex", game.options.papers, "cards-{paper}.pdf")
+    nine = game.options.letter_3x3 and "letter" in game.options.papers  # --letter-3x3: also nine a Letter sheet
+    return _sheet_pdfs(game, "duplex", game.options.papers, "cards-{paper}.pdf") + (
+        _sheet_pdfs(game, "nine", ("letter",), "cards-letter-3x3.pdf") if nine else [])
 
 
 @kind("fold", ("cards-fold-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
