@@ -90,7 +90,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
             except ValidationFailed as failed:
                 problems += failed.problems
         try:
-            p.tokens = tokens.lay_out(game, templates, icons)
+            p.tokens = tokens.lay_out(game, templates, icons, ink)
         except ValidationFailed as failed:
             problems += failed.problems
         problems += layouter.problems
