@@ -90,15 +90,17 @@ def test_in_mono_every_icon_is_a_picture_of_its_own(cards_dir):
     root = cards_dir.parent / "templates"
     icons = IconSet.load(root / "icons.yaml")
     mono = Templates(root).get("card").ink("mono")
-    assert mono.grey and mono.elements
+    assert mono.grey and mono.elements and mono.outline
     grey = tuple(int(mono.elements[i:i + 2], 16) for i in (1, 3, 5))
     # one icon under two names (cold and frost: one glyph for the games that call it either) is drawn once
     names = {repr(shape): name for name, shape in reversed(icons.shapes.items())}.values()
-    pictures = {f"icon {name}": _grey_picture(icons.glyph(name, 1, 1, 10, (0, 0, 0), (255, 255, 255))) for name in names}
+    pictures = {f"icon {name}": _grey_picture(icons.glyph(name, 1, 1, 10, (0, 0, 0), (255, 255, 255), mono.outline))
+                for name in names}
     assert len(pictures) > 20
     for slug in sorted(p.name for p in cards_dir.iterdir() if (p / "game.yaml").is_file()):
         game = load_game(cards_dir / slug)
-        elements = {f"{slug} {e.name}": _grey_picture(icons.element(e.name, 1, 1, 10, grey)) for e in game.elements}
+        elements = {f"{slug} {e.name}": _grey_picture(icons.element(e.name, 1, 1, 10, grey, mono.outline))
+                    for e in game.elements}
         for (a, pa), (b, pb) in itertools.combinations(elements.items(), 2):
             assert pa != pb, f"in mono, {a} and {b} look the same"
     for (a, pa), (b, pb) in itertools.combinations(pictures.items(), 2):

@@ -65,7 +65,8 @@ class IconSet:
                     out.append(Ellipse(x + cx * size, y + cy * size, r * size, r * size, fill=c))
             elif "line" in part:
                 pts = tuple((x + px * size, y + py * size) for px, py in part["line"])
-                out.append(Poly(pts, stroke=c, width=part.get("w", 0.08) * size, closed=False))
+                # a line is already an edge: as an outline, a cut line (drawn in the ground) keeps the icon's colour
+                out.append(Poly(pts, stroke=color if outline else c, width=part.get("w", 0.08) * size, closed=False))
         return out
 
     def element(self, name: str, x: float, y: float, size: float, color: Color, outline: bool = False) -> list[Primitive]:
