@@ -121,3 +121,19 @@ def test_ink_in_game_yaml_is_checked_and_used(tmp_path, cards_dir):
     assert p.ink == "mono"
     (p,), _ = plan(Options(cards=tmp_path, templates=cards_dir.parent / "templates", kinds=("png",), ink="full"))
     assert p.ink == "full"  # --ink wins over the game's own
+
+
+def test_a_one_card_edit_redraws_that_card_only_in_its_ink(tmp_path, cards_dir):
+    """A mode follows the incremental rules: its outputs have their own manifest, and an edit to
+    one card redraws that card's image, in the saver's folder."""
+    slug = "powermage-54"
+    shutil.copytree(cards_dir / slug, tmp_path / "cards" / slug)
+    kw = dict(cards=tmp_path / "cards", templates=cards_dir.parent / "templates", out=tmp_path / "build",
+              games=(slug,), kinds=("png",), progress=False)
+    first = build(Options(**kw, ink="saver"))
+    assert first.written and all("ink-saver" in p.parts for p in first.written)
+    assert not build(Options(**kw, ink="saver")).written
+    cards = tmp_path / "cards" / slug / "draw.yaml"
+    cards.write_text(cards.read_text().replace("name: Ember Dart", "name: Ember Darts", 1))
+    again = build(Options(**kw, ink="saver"))
+    assert [p.relative_to(tmp_path / "build") for p in again.written] == [Path(slug, "ink-saver", "png", "ember-dart.png")]
