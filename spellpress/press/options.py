@@ -18,6 +18,12 @@ def ink_folder(ink: str) -> str:
     return "" if ink == "full" else f"ink-{ink}"
 
 
+def game_out(options: Options, slug: str, game_ink: str) -> Path:
+    """The directory of a game's outputs: its slug's under --out, in the folder of its ink
+    (--ink, else the game's own `ink:`)."""
+    return options.out / slug / ink_folder(options.ink or game_ink)
+
+
 @dataclass(frozen=True)
 class Options:
     cards: Path = Path("cards")
