@@ -110,6 +110,20 @@ def bench_sheets(tmp: Path) -> bool:
     return _line("all sheets, cold", o, b, 3, "plain reportlab")
 
 
+def bench_inks(tmp: Path) -> bool:
+    """The ink saver is a build of its own: its cold build costs what the default's does."""
+    def cold(ink):
+        def run():
+            out = tmp / f"ink-{ink}"
+            shutil.rmtree(out, ignore_errors=True)
+            build(Options(cards=CARDS, templates=TEMPLATES, out=out, kinds=("sheets", "fold"), ink=ink, progress=False))
+        return run
+
+    s, f = _interleaved(cold("saver"), cold("full"))
+    print(f"ink: every game's sheets, duplex and fold, A4 and Letter, --ink saver against the default (median of {ROUNDS})")
+    return _line("--ink saver, cold", s, f, 1.3, "--ink full     ")
+
+
 # -- 2. iterating
 
 
@@ -289,5 +303,5 @@ def bench_reprint(tmp: Path, game: str) -> bool:
 def main() -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        results = [bench_sheets(tmp), bench_iterating(tmp), bench_png(tmp), bench_targets(tmp)]
+        results = [bench_sheets(tmp), bench_inks(tmp), bench_iterating(tmp), bench_png(tmp), bench_targets(tmp)]
     return all(results)

@@ -168,6 +168,9 @@ class _GameLoader:
             rules=rules,
             text_context=types.MappingProxyType(context),
             glossary=glossary,
+            version=spec.version,
+            identity=spec.identity,
+            ink=spec.ink,
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
         )
         if not self.problems:

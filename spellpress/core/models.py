@@ -94,6 +94,11 @@ class CounterSpec(Model):
     step: PositiveInt = 1
 
 
+# How much ink a build lays down (spellpress/press/options.py INKS): `full` colour, `saver` (light
+# grounds, outline icons) or `mono` (greys; everything told apart by shape and label).
+Ink = Literal["full", "saver", "mono"]
+
+
 class GameFile(Model):
     title: Text
     ruleset: Ident = "generic"  # a game of YAML alone (core/games/generic) unless it names one
@@ -103,6 +108,11 @@ class GameFile(Model):
     elements: tuple[Element, ...] = ()
     constants: dict[str, Any] = Field(default_factory=dict)
     counters: tuple[CounterSpec, ...] = ()
+    # printed small in each card's footer with its number (`12/106 · v1.2`), so that a reprint
+    # is told from an old card; `identity: false` leaves number and version off the cards
+    version: Annotated[str, pydantic.Strict(), StringConstraints(min_length=1, max_length=12)] | None = None
+    identity: Flag = True
+    ink: Ink = "full"  # what `spellpress build` prints in unless --ink says otherwise
 
 
 # ---------------------------------------------------------------------------- decks.yaml
@@ -359,6 +369,9 @@ class Game:
     text_context: Mapping[str, Any]
     # what `{{ references }}` in rule and card text resolve to
     glossary: tuple[tuple[str, str], ...] = ()  # (term, rendered text), in the file's order
+    version: str | None = None  # game.yaml's `version:`, printed on the cards
+    identity: bool = True  # each card printed with its number and the game's version
+    ink: str = "full"  # the game's own ink mode (models.Ink)
     # layout name -> 'file:line:column' where decks.yaml first names it, for a layout that is missing
     layouts_named_at: Mapping[str, str] = field(default_factory=dict, compare=False)
 

@@ -25,7 +25,7 @@ from .faces import FaceOut
 from .jobs import Thumbnails, Write
 from .kinds import COMPOSITE, IMAGES, PRINT
 from .manifest import Manifest
-from .options import Options
+from .options import Options, game_out
 from .papers import PAPER_NAMES
 from .plan import GamePlan, plan
 from .session import BuildSession
@@ -78,7 +78,7 @@ class GameBuild:
     def __init__(self, plan: GamePlan, options: Options, shared: dict, versions: Callable[[tuple[str, ...]], str],
                  report: Report):
         self.plan, self.options, self.shared, self.versions, self.report = plan, options, shared, versions, report
-        self.out = options.out / plan.game.slug
+        self.out = game_out(options, plan.game.slug, plan.ink)
         self.cache = self.out / ".cache"
         self.manifest = Manifest(self.out)
         report.warnings.extend(self.manifest.warnings)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import resident
-from .options import KINDS, Options
+from .options import INKS, KINDS, Options
 from .papers import PAPER_NAMES
 from .shops import HOME, SHOPS, TARGETS
 
@@ -64,6 +64,16 @@ def add_commands(sub) -> None:
                        help="the web address build/ will be copied to, for tts/<game>.json (default: file:/// of this folder)")
         p.add_argument("--reprint", action="store_true",
                        help="only cards-reprint-*.pdf: the cards changed since `spellpress printed`")
+        p.add_argument("--ink", choices=INKS, default=None,
+                       help="full colour, saver (light grounds, outline icons: a third of the ink or less) or mono "
+                            "(greys, for black-and-white printers); written to build/<game>/ink-<mode>/ unless full "
+                            "(default: each game.yaml's ink, else full)")
+        p.add_argument("--identity", action=argparse.BooleanOptionalAction, default=None,
+                       help="print each card's number (12/106) and the game's version in its footer, a checklist "
+                            "page after the sheets and counts on overview.png (default: as game.yaml says, else on)")
+        p.add_argument("--letter-3x3", action="store_true",
+                       help="also cards-letter-3x3.pdf: nine cards a Letter sheet, for printers that print to 5 mm "
+                            "of the edge (less bleed, shorter marks: see the README)")
         p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
         if name == "build":
             p.add_argument("--here", action="store_true",
@@ -86,7 +96,7 @@ def options(args) -> Options:
         cards=Path(cards), templates=Path(args.templates), out=Path(args.out), games=games,
         kinds=_kinds(args), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
         back_offset=args.back_offset, booklet=args.booklet, allow_missing_art=args.allow_missing_art,
-        tts_url=args.tts_url or "",
+        tts_url=args.tts_url or "", ink=args.ink, identity=args.identity, letter_3x3=args.letter_3x3,
     )
     return o if args.jobs is None else Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
 

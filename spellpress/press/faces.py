@@ -19,7 +19,7 @@ from .displaylist import Drawing, Image
 from .icons import IconSet
 from .layout import Layouter
 
-RENDERER_VERSION = "3"  # bump when a change to the drawing code changes pictures
+RENDERER_VERSION = "4"  # bump when a change to the drawing code changes pictures
 
 
 @dataclass
@@ -53,7 +53,7 @@ class FaceMemo:
     def __init__(self, kept: dict[str, tuple[Drawing, str]], game: Game, layouter: Layouter, icons: IconSet, base: str):
         self.layouter, self.base = layouter, base
         self.before, self.now = kept, {}
-        side = (base, game.title, json.dumps(game.text_context, sort_keys=True, default=str),
+        side = (base, layouter.ink, game.title, json.dumps(game.text_context, sort_keys=True, default=str),
                 [(e.name, e.color, e.icon) for e in game.elements], sorted(layouter.placeholders), icons.fingerprint)
         self.game_key = hashlib.sha256(value_bytes(side)).digest()
         self.layout_keys: dict[int, bytes] = {}

@@ -46,34 +46,47 @@ class IconSet:
     def __contains__(self, name: str) -> bool:
         return name in self.shapes
 
-    def glyph(self, name: str, x: float, y: float, size: float, color: Color, cut: Color) -> list[Primitive]:
-        """The icon `name` in the square (x, y, size); 'cut' parts in the colour `cut`."""
+    def glyph(self, name: str, x: float, y: float, size: float, color: Color, cut: Color,
+              outline: bool = False) -> list[Primitive]:
+        """The icon `name` in the square (x, y, size); 'cut' parts in the colour `cut`. As an
+        `outline` (the ink saver's), every shape is its edge in `color`, filled with nothing."""
         out: list[Primitive] = []
+        edge = size * OUTLINE
         for part in self.shapes[name]:
             c = cut if part.get("cut") else color
             if "poly" in part:
-                out.append(Poly(tuple((x + px * size, y + py * size) for px, py in part["poly"]), fill=c))
+                points = tuple((x + px * size, y + py * size) for px, py in part["poly"])
+                out.append(Poly(points, stroke=color, width=edge) if outline else Poly(points, fill=c))
             elif "circle" in part:
                 cx, cy, r = part["circle"]
-                out.append(Ellipse(x + cx * size, y + cy * size, r * size, r * size, fill=c))
+                if outline:
+                    out.append(Ellipse(x + cx * size, y + cy * size, r * size, r * size, stroke=color, width=edge))
+                else:
+                    out.append(Ellipse(x + cx * size, y + cy * size, r * size, r * size, fill=c))
             elif "line" in part:
                 pts = tuple((x + px * size, y + py * size) for px, py in part["line"])
-                out.append(Poly(pts, stroke=c, width=part.get("w", 0.08) * size, closed=False))
+                # a line is already an edge: as an outline, a cut line (drawn in the ground) keeps the icon's colour
+                out.append(Poly(pts, stroke=color if outline else c, width=part.get("w", 0.08) * size, closed=False))
         return out
 
-    def element(self, name: str, x: float, y: float, size: float, color: Color) -> list[Primitive]:
-        """An element's icon: a disc in its colour with its glyph, or its initial, in white."""
+    def element(self, name: str, x: float, y: float, size: float, color: Color, outline: bool = False) -> list[Primitive]:
+        """An element's icon: a disc in its colour with its glyph, or its initial, in white; as an
+        `outline`, a ring in its colour round its glyph in that colour."""
         r = size / 2
         ring = size * 0.06  # a pale ring sets the disc off from art and dark frames
-        out: list[Primitive] = [Ellipse(x + r, y + r, r, r, fill=RING), Ellipse(x + r, y + r, r - ring, r - ring, fill=color)]
+        if outline:
+            out: list[Primitive] = [Ellipse(x + r, y + r, r - ring, r - ring, fill=WHITE, stroke=color, width=ring * 1.4)]
+        else:
+            out = [Ellipse(x + r, y + r, r, r, fill=RING), Ellipse(x + r, y + r, r - ring, r - ring, fill=color)]
+        mark = color if outline else WHITE
         key = name.lower()
         if key in self.shapes:
             inset = size * 0.16
-            out += self.glyph(key, x + inset, y + inset, size - 2 * inset, WHITE, color)
+            out += self.glyph(key, x + inset, y + inset, size - 2 * inset, mark, WHITE if outline else color)
         else:
             pt = size * 0.62 * 72 / 25.4
             w = fonts.width(name[0].upper(), "bold", pt)
-            out.append(Text(x + r - w / 2, y + r + pt * 0.36 * 25.4 / 72, name[0].upper(), "bold", pt, WHITE))
+            out.append(Text(x + r - w / 2, y + r + pt * 0.36 * 25.4 / 72, name[0].upper(), "bold", pt, mark))
         return out
 
 
@@ -92,4 +105,5 @@ def _part(part: dict) -> dict:
 
 
 WHITE = (255, 255, 255)
+OUTLINE = 0.05  # an outline icon's edge, as a share of its size
 RING = (250, 246, 236)

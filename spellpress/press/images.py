@@ -16,8 +16,9 @@ import math
 from pathlib import Path
 
 from PIL import Image as PILImage
+from PIL import ImageDraw, ImageFont
 
-from . import bandpng, raster
+from . import bandpng, fonts, raster
 from .displaylist import Drawing
 from .files import atomic_write
 
@@ -104,38 +105,54 @@ def _tts_row(row: list[Path | None]) -> PILImage.Image:
 
 
 OVERVIEW_GAP = 12
+OVERVIEW_COUNT = 28  # px under a line of cards for their copies ('×3')
 OVERVIEW_BACKGROUND = (40, 36, 48)
 
 
-def overview_bands(rows_of_thumbs: list[list[Path]]) -> tuple[int, list[tuple[str, int, list[Path]]]]:
-    """The overview's width, and its lines of cards (a deck's row wrapped at ten), each with
-    its band's cache key and height: a gap above each line, and below the last."""
+Counts = list[list[int]]  # beside each row of thumbnails: each card's copies, 0 for none shown (a back)
+
+
+def overview_bands(rows_of_thumbs: list[list[Path]], counts: Counts | None = None
+                   ) -> tuple[int, list[tuple[str, int, list[tuple[Path, int]]]]]:
+    """The overview's width, and its lines of cards (a deck's row wrapped at ten), each card
+    with the copies to show on it (`counts`: the cards' identity), each line with its band's
+    cache key and height: a gap above each line, and below the last."""
     w, h, gap = *OVERVIEW_CARD, OVERVIEW_GAP
     cols = max(1, min(10, max(len(r) for r in rows_of_thumbs)))
-    lines = [row[i:i + cols] for row in rows_of_thumbs for i in range(0, len(row), cols)]
+    cells = [list(zip(row, numbers)) for row, numbers in zip(rows_of_thumbs, counts or [[0] * len(r) for r in rows_of_thumbs])]
+    lines = [row[i:i + cols] for row in cells for i in range(0, len(row), cols)]
     width = gap + cols * (w + gap)
     out = []
     for n, line in enumerate(lines):
-        height = h + gap + (gap if n == len(lines) - 1 else 0)
-        out.append((bandpng.key("overview", width, height, OVERVIEW_CARD, OVERVIEW_BACKGROUND, [p.name for p in line]), height, line))
+        shown = [[c for _, c in line]] if any(c for _, c in line) else []  # a line without counts keeps its old key
+        height = h + gap + (gap if n == len(lines) - 1 else 0) + (OVERVIEW_COUNT if shown else 0)
+        out.append((bandpng.key("overview", width, height, OVERVIEW_CARD, OVERVIEW_BACKGROUND, [p.name for p, _ in line],
+                                *shown), height, line))
     return width, out
 
 
-def overview(rows_of_thumbs: list[list[Path]], bands: Path, dpi: float) -> bytes:
-    """Every unique face small, a row per deck."""
-    width, lines = overview_bands(rows_of_thumbs)
+def overview(rows_of_thumbs: list[list[Path]], bands: Path, dpi: float, counts: Counts | None = None) -> bytes:
+    """Every unique face small, a row per deck; on each card its copies ('×3') if counts are given."""
+    width, lines = overview_bands(rows_of_thumbs, counts)
     cache = bandpng.BandCache(bands)
     out = [(height, cache.get(key, lambda line=line, height=height: _overview_line(line, width, height)))
            for key, height, line in lines]
     return bandpng.png(width, out, dpi)
 
 
-def _overview_line(line: list[Path], width: int, height: int) -> PILImage.Image:
-    w, gap = OVERVIEW_CARD[0], OVERVIEW_GAP
+def _overview_line(line: list[tuple[Path, int]], width: int, height: int) -> PILImage.Image:
+    w, h = OVERVIEW_CARD
+    gap = OVERVIEW_GAP
     band = PILImage.new("RGB", (width, height), OVERVIEW_BACKGROUND)
-    for i, path in enumerate(line):
+    draw = ImageDraw.Draw(band)
+    font = ImageFont.truetype(str(fonts.FONTS["bold"]), size=22)
+    for i, (path, count) in enumerate(line):
+        x = gap + i * (w + gap)
         with PILImage.open(small_thumb(path)) as small:
-            band.paste(small.convert("RGB"), (gap + i * (w + gap), gap))
+            band.paste(small.convert("RGB"), (x, gap))
+        if count:  # the copies, under the card
+            text = f"×{count}"
+            draw.text((x + (w - draw.textlength(text, font=font)) / 2, gap + h + 2), text, font=font, fill=(236, 230, 214))
     return band
 
 

@@ -46,7 +46,7 @@ class Thumbnails:
 class SheetsPdf:
     """One PDF of card sheets."""
 
-    layout: str  # 'duplex', 'fold' or 'printshop'
+    layout: str  # 'duplex', 'fold', 'printshop' or 'nine' (Letter 3 x 3 duplex)
     paper: str
     cards: str  # the key of the game's sheet cards in what the build shared
     size: tuple[float, float, float]
@@ -54,6 +54,8 @@ class SheetsPdf:
     back_offset: tuple[float, float]
     cache: str  # the directory of faces' cached PDF operators
     command: str  # the command that builds these sheets again, for the calibration page to quote
+    listed: tuple = ()  # the checklist after the sheets (sheets.Listed): none when identity is off
+    version: str = ""  # the game's version, on the checklist
 
     def __call__(self, shared: dict) -> bytes:
         cards, cache = shared[self.cards], Path(self.cache)
@@ -61,9 +63,10 @@ class SheetsPdf:
             return sheets.printshop_pdf(cards, self.size, self.title, cache)
         if self.layout == "fold":
             sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRIDS[self.paper], *self.size)
-            return sheets.fold_pdf(cards, sheet, self.title, cache)
-        sheet = sheets.Sheet(PAPERS[self.paper], sheets.DUPLEX_GRIDS[self.paper], *self.size)
-        return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command)
+            return sheets.fold_pdf(cards, sheet, self.title, cache, self.listed, self.version)
+        grid = sheets.NINE_GRID if self.layout == "nine" else sheets.DUPLEX_GRIDS[self.paper]
+        sheet = sheets.Sheet(PAPERS[self.paper], grid, *self.size)
+        return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command, self.listed, self.version)
 
 
 @dataclass(frozen=True)

@@ -92,13 +92,23 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     cards, key, forms = game.once("sheet cards", lambda: _sheet_cards(game))
     first = next(iter(game.plan.fronts.values())).drawing
     size, offset = (first.width, first.height, first.bleed), game.options.back_offset
-    if layout == "duplex":
+    if layout in ("duplex", "nine"):
         key = f"{key}:{offset}"
-    command = f"spellpress build {game.plan.game.slug} --only sheets"
+    command = f"spellpress build {game.plan.game.slug} --only sheets" + (" --paper letter --letter-3x3" if layout == "nine" else "")
+    listed, version = (_checklist(game), game.plan.game.version or "") if layout != "printshop" else ((), "")
+    key = f"{key}:{_hash(repr((listed, version)))}"
     return [Output(name.format(paper=paper), key, PDF,
-                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command),
+                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command,
+                             listed, version),
                    forms)
             for paper in papers]
+
+
+def _checklist(game: GameBuild) -> tuple:
+    """The checklist page's cards (sheets.Listed), when the cards carry their identity."""
+    from . import sheets
+
+    return sheets.checklist_of(game.plan.game) if game.plan.identity else ()
 
 
 def _sheet_cards(game: GameBuild, only: set[str] | None = None) -> tuple[str, str, tuple[str, ...]]:
@@ -126,9 +136,11 @@ def _sheet_cards(game: GameBuild, only: set[str] | None = None) -> tuple[str, st
     return shared, _hash("".join(faces)), tuple(sorted(forms))
 
 
-@kind("sheets", ("cards-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
+@kind("sheets", ("cards-{paper}.pdf", "cards-{paper}-3x3.pdf"), PRINT, cache=("pdf/*.form",))
 def duplex(game: GameBuild) -> list[Output]:
-    return _sheet_pdfs(game, "duplex", game.options.papers, "cards-{paper}.pdf")
+    nine = game.options.letter_3x3 and "letter" in game.options.papers  # --letter-3x3: also nine a Letter sheet
+    return _sheet_pdfs(game, "duplex", game.options.papers, "cards-{paper}.pdf") + (
+        _sheet_pdfs(game, "nine", ("letter",), "cards-letter-3x3.pdf") if nine else [])
 
 
 @kind("fold", ("cards-fold-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
@@ -264,10 +276,12 @@ def overview(game: GameBuild) -> list[Output]:
     p = game.plan
     rows = [[game.thumb(p.fronts[c.id]) for c in deck.cards] + [game.thumb(p.deck_backs[deck.id])]
             for deck in p.game.decks.values()]
-    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows)[1])
+    # the cards' identity: each card's copies on it (none on the deck's back)
+    counts = [[c.count for c in deck.cards] + [0] for deck in p.game.decks.values()] if p.identity else None
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows, counts)[1])
     dpi = images.overview_dpi(_card_width(game))
-    key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION]))
-    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi)),
+    key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION] + ([counts] if counts else [])))
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi, counts)),
                    bands + _thumbnails([t for row in rows for t in row]))]
 
 

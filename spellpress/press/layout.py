@@ -20,7 +20,7 @@ from ..core.problems import Problem, did_you_mean, display_path
 from . import art, fonts
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
-from .templates import Box, Layout
+from .templates import Box, Ink, Layout
 
 PT = 25.4 / 72  # millimetres per point
 MIN_TEXT_SIZE = 7.0  # no card text below 7 pt (issue 14); templates.Box refuses a smaller size
@@ -58,16 +58,25 @@ class Face:
 
 
 class Layouter:
-    def __init__(self, game: Game, icons: IconSet, allow_missing_art: bool = False):
+    """Lays out a game's faces in one ink mode (`full`, `saver`, `mono`: the palette each layout
+    gives that mode, see templates.InkSpec), each card with its identity (its number in the game,
+    the total and the game's version, for `{identity}` in a footer) unless `identity` is off."""
+
+    def __init__(self, game: Game, icons: IconSet, ink: str = "full", identity: bool = True,
+                 allow_missing_art: bool = False):
         self.game = game
         self.icons = icons
+        self.ink, self.identity = ink, identity
+        self.style = Ink({})  # the colours of the layout being drawn, in this ink
         self.allow_missing_art = allow_missing_art  # an early draft: a missing picture is a placeholder, not a problem
         self._pictures: dict[str, tuple[Path | None, tuple[int, int] | None]] = {}  # card id -> its checked picture
         self.colors = {e.name: hex_color(e.color) for e in game.elements}
         self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
+        self.numbers = {card.id: n for n, card in enumerate(game.cards, start=1)}  # the checklist's order
         # every placeholder a layout may name: a field of any card type is empty on cards
         # that lack it; any other name is a mistake in the layout
-        self.placeholders = {"name", "flavor", "count", "type", "deck", "game", "hand"}
+        self.placeholders = {"name", "flavor", "count", "type", "deck", "game", "hand",
+                             "card_number", "cards_total", "game_version", "identity"}
         for ctype in game.card_types.values():
             for key, spec in ctype.fields.items():
                 self.placeholders.add(key)
@@ -82,7 +91,8 @@ class Layouter:
         deck = self.game.decks[card.deck]
         values = {"name": card.name, "flavor": card.flavor or "", "count": card.count,
                   "type": self.game.card_types[card.type].name, "deck": deck.name, "game": self.game.title,
-                  "hand": "yes" if deck.hand else ""}  # 'when: hand' draws a box on cards held in a hand
+                  "hand": "yes" if deck.hand else "",  # 'when: hand' draws a box on cards held in a hand
+                  **self.stamp(card)}
         elements: list[str] = []
         for key, value in card.fields.items():
             values[key] = ", ".join(value) if isinstance(value, tuple) else value
@@ -129,6 +139,15 @@ class Layouter:
             return None, None
         return path, (picture.width, picture.height)
 
+    def stamp(self, card: Card) -> dict:
+        """The card's identity: `card_number`, `cards_total`, `game_version` and `identity`
+        ('12/106 · v1.2'), all empty when identity is off ('when: identity' boxes draw nothing)."""
+        if not self.identity:
+            return {"card_number": "", "cards_total": "", "game_version": "", "identity": ""}
+        number, total, version = self.numbers[card.id], len(self.numbers), self.game.version or ""
+        return {"card_number": number, "cards_total": total, "game_version": version,
+                "identity": f"{number}/{total}" + (f" · v{version}" if version else "")}
+
     def deck_face(self, deck: Deck) -> Face:
         values = {"name": deck.name, "deck": deck.name, "game": self.game.title, "flavor": "",
                   "count": deck.total, "type": ""}
@@ -138,6 +157,7 @@ class Layouter:
     # -- drawing
 
     def draw(self, face: Face, layout: Layout) -> Drawing:
+        self.style = layout.ink(self.ink)
         items: list[Primitive] = []
         for name, box in layout.boxes:
             if box.when and not _holds(box.when, face.values):
@@ -149,13 +169,17 @@ class Layouter:
                     items += [turn(item, layout.width, layout.height) for item in drawn]
             except DoesNotFit as exc:
                 self.problems.append(Problem(*face.where, "", f"{face.label}, box '{name}' of layout {layout.name}: {exc}"))
+        if self.style.grey:
+            items = [greyed(item) for item in items]
         return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
 
     def parts(self, card: Card, layout: Layout) -> list[tuple[str, tuple[float, float, float, float]]]:
         """The parts of a card a rulebook names, with where each is: its text, icons, numbers
         and picture, as this card shows them."""
         names = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
-                 "flavor": "Flavour text", "footer": "Game and deck"}
+                 "flavor": "Flavour text", "footer": "Game and deck",
+                 "footer-id": "Deck, card number, version", "footer-hand-id": "Deck, card number, version",
+                 "identity": "Card number and version"}
         fields = self.game.card_types[card.type].fields
         face = self.card_face(card)
         out = []
@@ -178,22 +202,33 @@ class Layouter:
             out.append((label, layout.area(box)))
         return out
 
-    def _color(self, name: str | None, face: Face, layout: Layout) -> Color | None:
+    def _color(self, name: str | None, face: Face, layout: Layout, ground: bool = False) -> Color | None:
+        """A box's colour by its name in the palette of this ink; a `ground` (an area's fill)
+        made as much lighter as the ink says."""
         if name is None:
             return None
+        palette = self.style.palette
         if name.startswith("#"):
-            return hex_color(name)
-        if name == "element":
-            return self.colors.get(face.elements[0]) if face.elements else hex_color(layout.palette.get("accent", "#888888"))
-        return hex_color(layout.palette[name]) if name in layout.palette else (0, 0, 0)
+            color = hex_color(name)
+        elif name == "element":
+            color = self.element_color(face.elements[0]) if face.elements else hex_color(palette.get("accent", "#888888"))
+        else:
+            color = hex_color(palette[name]) if name in palette else (0, 0, 0)
+        share = dict(self.style.grounds).get(name, 0.0) if ground else 0.0
+        return mix(color, WHITE, share) if share else color
+
+    def element_color(self, name: str) -> Color:
+        """An element's colour in this ink: its own (game.yaml), or the one the ink gives all."""
+        return hex_color(self.style.elements) if self.style.elements else self.colors.get(name, (90, 90, 90))
 
     def _box(self, face: Face, layout: Layout, box: Box) -> list[Primitive]:
         x, y, w, h = layout.area(box)
         fill, stroke = self._color(box.fill, face, layout), self._color(box.stroke, face, layout)
+        ground = self._color(box.fill, face, layout, ground=True)
         if box.kind == "rect":
-            return [Rect(x, y, w, h, fill, stroke, box.width if stroke else 0, box.radius)]
+            return [Rect(x, y, w, h, ground, stroke, box.width if stroke else 0, box.radius)]
         if box.kind == "ellipse":
-            return [Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, fill, stroke, box.width if stroke else 0)]
+            return [Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, ground, stroke, box.width if stroke else 0)]
         if box.kind == "text":
             text = self.fill(box.text, face)
             if not text.strip():
@@ -206,9 +241,10 @@ class Layouter:
         if box.kind == "icon":
             self.known_icon(box.icon)
             size = min(w, h)
-            return self.icons.glyph(box.icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE)
+            return self.icons.glyph(box.icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE,
+                                    self.style.outline)
         if box.kind == "pattern":
-            return pattern(box, x, y, w, h, fill, stroke)
+            return pattern(box, x, y, w, h, ground, stroke)
         if box.kind == "stat":
             return self._stat(face.values.get(box.field), x, y, w, h, box, fill, self._color(box.color, face, layout))
         return self._art(face, x, y, w, h, layout, box)
@@ -251,7 +287,7 @@ class Layouter:
             cy = y + (h - rows * size) / 2 + row * size
             pad = size * 0.08
             if number is None:
-                out += self.icons.glyph(box.end, cx + pad, cy + pad, size - 2 * pad, (107, 111, 117), WHITE)
+                out += self.icons.glyph(box.end, cx + pad, cy + pad, size - 2 * pad, (107, 111, 117), WHITE, self.style.outline)
                 continue
             out += self._stat(number, cx + pad, cy + pad, size - 2 * pad, size - 2 * pad, box, fill, color)
             if number == mark:
@@ -267,14 +303,16 @@ class Layouter:
             gap = w * 0.12
             size = min(w, (h + gap) / len(names) - gap)
             for i, name in enumerate(names):
-                out += self.icons.element(name, x + (w - size) / 2, y + i * (size + gap), size, self.colors.get(name, (90, 90, 90)))
+                out += self.icons.element(name, x + (w - size) / 2, y + i * (size + gap), size, self.element_color(name),
+                                          self.style.outline)
             return out
         gap = h * 0.12
         size = min(h, (w + gap) / len(names) - gap)
         total = len(names) * size + (len(names) - 1) * gap
         left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[box.align]
         for i, name in enumerate(names):
-            out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.colors.get(name, (90, 90, 90)))
+            out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.element_color(name),
+                                      self.style.outline)
         return out
 
     def _stat(self, value, x, y, w, h, box: Box, fill, color) -> list[Primitive]:
@@ -283,7 +321,7 @@ class Layouter:
         label_h = h * 0.26 if box.label else 0
         size = min(w, h - label_h)
         sx, sy = x + (w - size) / 2, y
-        out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40))
+        out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40), self.style.outline)
         text = str(value)
         pt = size * (0.5, 0.5, 0.42, 0.34)[min(len(text), 3)] / PT  # more digits, smaller
         while fonts.width(text, "bold", pt) > size * 0.62 and pt > 4:
@@ -397,7 +435,7 @@ class Layouter:
                             out += self.icons.glyph(value, cx, top_icon, d, color, WHITE)
                         else:
                             name = next(e.name for e in self.game.elements if e.icon == value)
-                            out += self.icons.element(name, cx, top_icon, d, self.colors[name])
+                            out += self.icons.element(name, cx, top_icon, d, self.element_color(name), self.style.outline)
                     cx += pw
             baseline += step
         return out
@@ -459,6 +497,23 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
 
 
+def grey(color: Color | None) -> Color | None:
+    """The grey of a colour's lightness (Rec. 601 luma): the mono ink's."""
+    if color is None:
+        return None
+    v = round(0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2])
+    return v, v, v
+
+
+def greyed(item: Primitive) -> Primitive:
+    """The primitive in the greys of its colours."""
+    if isinstance(item, Text):
+        return replace(item, color=grey(item.color))
+    if isinstance(item, (Rect, Ellipse, Poly)):
+        return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
+    return item  # a picture is printed as it is
+
+
 def _holds(condition: str, values: dict) -> bool:
     """'field' (the card has it), 'field=value' or 'field!=value'; several joined by ' & '."""
     if " & " in condition:
@@ -480,6 +535,10 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout, glyp
     light, dark = mix(base, (255, 255, 255), 0.78), mix(base, (0, 0, 0), 0.25)
     cx = x + w * (0.35 + digest[0] / 255 * 0.3)
     cy = y + h * (0.4 + digest[1] / 255 * 0.2)
+    share = dict(layouter.style.grounds).get("art", 0.0)  # an ink saver's lighter ground
+    if share:
+        base, second = mix(base, (255, 255, 255), share), mix(second, (255, 255, 255), share)
+        light, dark = mix(light, (255, 255, 255), share), mix(dark, (255, 255, 255), share / 2)
     out: list[Primitive] = [Rect(x, y, w, h, fill=light)]
     rays = 9 + digest[2] % 8
     turn = digest[3] / 255 * math.pi

@@ -10,6 +10,20 @@ from .. import defaults
 from .kinds import NAMES as KINDS
 from .papers import PAPER_NAMES
 
+INKS = ("full", "saver", "mono")  # core.models.Ink: how much ink a build lays down
+
+
+def ink_folder(ink: str) -> str:
+    """Where a game's outputs in this ink go, under build/<slug>/: `full`'s in it, the others'
+    in their own folder (ink-saver/, ink-mono/), so that no mode overwrites another's."""
+    return "" if ink == "full" else f"ink-{ink}"
+
+
+def game_out(options: Options, slug: str, game_ink: str) -> Path:
+    """The directory of a game's outputs: its slug's under --out, in the folder of its ink
+    (--ink, else the game's own `ink:`)."""
+    return options.out / slug / ink_folder(options.ink or game_ink)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -25,6 +39,9 @@ class Options:
     booklet: bool = False  # rulebooks also as booklets: pages imposed for folding and stapling
     allow_missing_art: bool = False  # an early draft: a card's missing picture is a placeholder and a warning
     tts_url: str = ""  # where the TTS sheets will be on the web (`--tts-url`); else file:/// URLs of the build
+    ink: str | None = None  # one of INKS for every game; None: each game's own (game.yaml's `ink:`)
+    identity: bool | None = None  # cards numbered and versioned; None: as each game.yaml says
+    letter_3x3: bool = False  # also the duplex sheets nine cards a Letter page (cards-letter-3x3.pdf)
 
     @property
     def watched(self) -> list[Path]:

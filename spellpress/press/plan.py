@@ -33,6 +33,8 @@ class GamePlan:
     book: rulebook.Book | None = None
     mat: playmat.Mat | None = None
     tokens: tuple[tokens.TokenDeck, ...] = ()  # the decks that print as punch-out pieces
+    ink: str = "full"  # the ink mode it is laid out in (options.INKS)
+    identity: bool = True  # its cards carry their number and the game's version
 
 
 def plan(options: Options, session: BuildSession | None = None) -> tuple[list[GamePlan], list[str]]:
@@ -53,9 +55,12 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
             return None
 
     for game in games:
-        layouter = Layouter(game, icons, options.allow_missing_art)
-        faces = FaceMemo(session.faces.get(game.slug, {}), game, layouter, icons, base)
-        p = GamePlan(game)
+        ink = options.ink or game.ink
+        identity = game.identity if options.identity is None else options.identity
+        layouter = Layouter(game, icons, ink, identity, options.allow_missing_art)
+        memo = f"{game.slug}:{ink}"  # each ink's faces kept apart: a session may build several
+        faces = FaceMemo(session.faces.get(memo, {}), game, layouter, icons, base)
+        p = GamePlan(game, ink=ink, identity=identity)
         found = len(problems)
         for deck in game.decks.values():
             back = layout(game, deck.back)
@@ -72,7 +77,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                         p.backs[card.id] = faces.draw(f"{card.id}-back", layouter.card_face(card), own)
                 elif deck.id in p.deck_backs:
                     p.backs[card.id] = p.deck_backs[deck.id]
-        session.faces[game.slug] = faces.now  # only this plan's faces: an edited card's old face is let go
+        session.faces[memo] = faces.now  # only this plan's faces: an edited card's old face is let go
         if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
             p.book = _book(game, options.templates, templates, layouter, p, problems)
             own = options.templates / "rulebook" / f"{game.slug}.md.j2"
@@ -82,12 +87,12 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                                 f"{base} (copy it to that name to lay the book out yourself)")
         if "playmat" in options.kinds:
             try:
-                p.mat = playmat.load(game, options.templates, icons)
+                p.mat = playmat.load(game, options.templates, icons, ink)
                 warnings += [p.mat.note] if p.mat.note else []
             except ValidationFailed as failed:
                 problems += failed.problems
         try:
-            p.tokens = tokens.lay_out(game, templates, icons)
+            p.tokens = tokens.lay_out(game, templates, icons, ink)
         except ValidationFailed as failed:
             problems += failed.problems
         problems += layouter.problems
@@ -149,11 +154,12 @@ def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: G
             samples.append((block.arg, rulebook.Sample(p.fronts[block.arg].drawing, parts)))
     if len(problems) > found:
         return None
-    palette = templates.get(f"{game.slug}/card").palette if (root / game.slug / "card.yaml").is_file() else {}
+    own = (root / game.slug / "card.yaml").is_file()  # the book in the colours of the game's cards, in its ink
+    style = templates.get(f"{game.slug}/card").ink(p.ink) if own else templates.get("card").ink(p.ink)
     fanned = tuple(p.fronts[deck.cards[0].id].drawing for deck in list(game.decks.values())[:3] if deck.cards)
     return rulebook.Book(
         title=game.title, pitch=game.pitch, blocks=parsed.blocks,
-        accent=palette.get("band", "#3d3550"), cover=palette.get("frame", "#2b2438"),
-        element_colors=tuple((e.name, e.color) for e in game.elements),
+        accent=style.hex("band", "#3d3550"), cover=style.hex("frame", "#2b2438", ground=True),
+        element_colors=tuple((e.name, style.element(e.color)) for e in game.elements),
         samples=tuple(samples), fanned=fanned,
     )

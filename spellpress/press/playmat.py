@@ -26,10 +26,11 @@ from . import fonts, matlayout
 from .displaylist import Drawing, Ellipse, Primitive, Rect
 from .displaylist import Text as TextItem
 from .icons import IconSet
-from .layout import hex_color
+from .layout import grey, hex_color, mix
 from .papers import PAPERS
 from .pdf import MM, draw, prepare
 from .sheets import UNPRINTABLE
+from .templates import INK_MODES, Ink, InkSpec, ink_style
 
 CARD = (63.5, 88.9)
 BLEED = 25.4 / 8  # the full-size mat's bleed on each side, mm (GUIDE section 2)
@@ -84,6 +85,8 @@ class MatSpec(Model):
     seat: SeatSpec | None = None
     title: TitleSpec | None = TitleSpec()  # null: no title of its own (a seat's label may show it)
     off_mat: tuple[Text, ...] = ()  # decks that stay in the players' hands (quick references)
+    # the mat in the ink modes (spellpress build --ink): as a card layout's (templates.InkSpec)
+    inks: FrozenMap[Literal[INK_MODES], InkSpec] = pydantic.Field(default_factory=dict)  # type: ignore[valid-type]
 
 
 @dataclass(frozen=True)
@@ -115,8 +118,8 @@ class Mat:
     note: str = ""  # a warning for the build to print: the layout was made for the game, not read
 
 
-def load(game: Game, templates: Path, icons: IconSet) -> Mat:
-    """The game's playmat, laid out; raises ValidationFailed with what is wrong."""
+def load(game: Game, templates: Path, icons: IconSet, ink: str = "full") -> Mat:
+    """The game's playmat, laid out in that ink; raises ValidationFailed with what is wrong."""
     path = templates / "playmat" / f"{game.slug}.yaml"
     note = ""
     if path.is_file():
@@ -136,7 +139,7 @@ def load(game: Game, templates: Path, icons: IconSet) -> Mat:
     problems += _check_decks(game, spec, doc)
     if problems:
         raise ValidationFailed(problems)
-    painter = _Painter(game, spec, icons)
+    painter = _Painter(game, spec, icons, ink)
     w, h = spec.size
     try:
         zones = [painter.zone(zone) for zone in spec.zones]
@@ -299,13 +302,16 @@ def _check_room(spec: MatSpec, zones: list[list[Primitive]], seats: tuple[Seat, 
 
 
 class _Painter:
-    def __init__(self, game: Game, spec: MatSpec, icons: IconSet):
+    def __init__(self, game: Game, spec: MatSpec, icons: IconSet, ink: str = "full"):
         self.game, self.spec, self.icons = game, spec, icons
+        self.style = ink_style(dict(spec.palette), spec.inks[ink]) if ink in spec.inks else Ink(dict(spec.palette))
 
     def color(self, name: str):
-        if name.startswith("#"):
-            return hex_color(name)
-        return hex_color(self.spec.palette.get(name, "#888888"))
+        """A colour of the mat's palette in its ink; a filled area's made lighter as the ink says."""
+        color = hex_color(name) if name.startswith("#") else hex_color(self.style.palette.get(name, "#888888"))
+        share = dict(self.style.grounds).get(name, 0.0)
+        color = mix(color, (255, 255, 255), share) if share else color
+        return grey(color) if self.style.grey else color
 
     def constant(self, value) -> int:
         """A number, a constant's name, or a sum of them ('mana_per_turn + max_conversions')."""
@@ -340,7 +346,7 @@ class _Painter:
         if z.kind == "label":
             return self.label((z.label or "").replace("{title}", self.game.title), z.x, z.y, z.size)
         if z.kind == "icon":
-            return self.icons.glyph(z.icon, z.x, z.y, z.size, self.color("accent"), self.color("field"))
+            return self.icons.glyph(z.icon, z.x, z.y, z.size, self.color("accent"), self.color("field"), self.style.outline)
         if z.kind == "levels":
             return self.levels(z)
         return self.track(z)

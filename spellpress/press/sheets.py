@@ -53,10 +53,23 @@ class Grid:
     rows: int
     landscape: bool
     fold: str = ""  # fold sheets: 'columns' (a fold between the column halves) or 'rows'
+    # a grid for a printer that reaches this near the paper's edge (mm), where the margins are
+    # too narrow for the full bleed and marks: the outer bleed shrinks, and then the marks
+    reach: float | None = None
 
 
 DUPLEX_GRIDS = {"a4": Grid(4, 2, True), "letter": Grid(3, 2, True)}
 FOLD_GRIDS = {"a4": Grid(4, 2, True, "columns"), "letter": Grid(3, 2, True, "rows")}
+# Letter 3 x 3 portrait (spellpress build --letter-3x3), for printers that print to 5 mm of the
+# edge: 12.7 mm beside the grid leaves 7.7 mm within reach, so the outer bleed at the sides is
+# 1.7 mm and the rows' marks keep their 1 mm gap and 5 mm length; 6.35 mm above and below leave
+# 1.35 mm, so the grid has no outer bleed there and the columns' marks are ticks from the cards'
+# edge to the printer's reach.
+NINE = "letter-3x3"
+NINE_GRID = Grid(3, 3, False, reach=5.0)
+NINE_NOTE = ("Nine a sheet, for printers that print to 5 mm of the edge:",
+             "1.7 mm of bleed at the sides, none above and below;",
+             "cut the columns first, a ruler laid through the top and bottom ticks")
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,22 @@ class SheetCard:
 Cell = tuple[int, int]  # (col, row)
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A card as the checklist lists it: its number in the game (the one printed on it)."""
+
+    number: int
+    name: str
+    deck: str
+    count: int
+
+
+def checklist_of(game) -> tuple[Listed, ...]:
+    """Every card of the game (a core Game) in its order: the numbers its cards carry."""
+    return tuple(Listed(n, card.name, game.decks[card.deck].name, card.count)
+                 for n, card in enumerate(game.cards, start=1))
+
+
 class Sheet:
     """Page geometry of one paper and grid, in mm from the page's top left."""
 
@@ -89,12 +118,26 @@ class Sheet:
         self.cw, self.ch, self.bleed = card_w, card_h, bleed
         self.x0 = (self.pw - grid.cols * card_w) / 2
         self.y0 = (self.ph - grid.rows * card_h) / 2
+        # beside the grid: the outer bleed, the marks' gap from it and their length, across and down
+        self.outer_x, self.gap_x, self.mark_x = self._margin(self.x0)
+        self.outer_y, self.gap_y, self.mark_y = self._margin(self.y0)
         need = bleed + MARK_GAP + MARK_LENGTH + UNPRINTABLE
-        if check_marks and min(self.x0, self.y0) < need - 1e-9:
+        if check_marks and grid.reach is None and min(self.x0, self.y0) < need - 1e-9:
             raise ValueError(
                 f"{grid.cols} x {grid.rows} cards leave {min(self.x0, self.y0):.2f} mm beside them on {paper.name}; "
                 f"crop marks need {need:.3f} mm ({bleed:g} mm bleed, {MARK_GAP:g} mm gap, {MARK_LENGTH:g} mm mark, "
                 f"{UNPRINTABLE:g} mm the printer cannot reach)")
+
+    def _margin(self, room: float) -> tuple[float, float, float]:
+        """(outer bleed, marks' gap, marks' length) in a margin of `room` mm: the full ones, or on
+        a grid for a printer of short reach the most that reach allows (see NINE_GRID)."""
+        reach = self.grid.reach
+        if reach is None or room - reach >= self.bleed + MARK_GAP + MARK_LENGTH - 1e-9:
+            return self.bleed, MARK_GAP, MARK_LENGTH
+        within = room - reach
+        if within >= MARK_GAP + MARK_LENGTH:
+            return within - MARK_GAP - MARK_LENGTH, MARK_GAP, MARK_LENGTH
+        return 0.0, 0.0, max(within, 0.0)
 
     @property
     def per_page(self) -> int:
@@ -157,11 +200,11 @@ class SheetWriter:
         self._form(face)
         x, y = s.cell(col, row)
         x, y = x + dx, y + dy
-        b = s.bleed
-        left = 0 if (col - 1, row) in filled else b
-        right = 0 if (col + 1, row) in filled else b
-        top = 0 if (col, row - 1) in filled else b
-        bottom = 0 if (col, row + 1) in filled else b
+        b, bx, by = s.bleed, s.outer_x, s.outer_y
+        left = 0 if (col - 1, row) in filled else bx
+        right = 0 if (col + 1, row) in filled else bx
+        top = 0 if (col, row - 1) in filled else by
+        bottom = 0 if (col, row + 1) in filled else by
         c.saveState()
         clip = c.beginPath()
         clip.rect((x - left) * MM, (s.ph - y - s.ch - bottom) * MM, (s.cw + left + right) * MM, (s.ch + top + bottom) * MM)
@@ -179,24 +222,25 @@ class SheetWriter:
         their bleed: so an empty slot has no marks of its own. A fold line's marks are dashed."""
         s, c = self.sheet, self.canvas
         g = s.grid
-        start = s.bleed + MARK_GAP
         marks = []
+        start, length = s.outer_y + s.gap_y, s.mark_y  # above and below the grid
         for i in range(g.cols + 1):  # vertical cuts: their ends above and below the cards along them
             along = [r for r in range(g.rows) if (i - 1, r) in filled or (i, r) in filled]
             if along:
                 x = s.x0 + dx + i * s.cw
                 top, bottom = s.y0 + dy + min(along) * s.ch, s.y0 + dy + (max(along) + 1) * s.ch
                 dashed = fold == "columns" and i == g.cols // 2
-                marks.append(((x, top - start), (x, top - start - MARK_LENGTH), dashed))
-                marks.append(((x, bottom + start), (x, bottom + start + MARK_LENGTH), dashed))
+                marks.append(((x, top - start), (x, top - start - length), dashed))
+                marks.append(((x, bottom + start), (x, bottom + start + length), dashed))
+        start, length = s.outer_x + s.gap_x, s.mark_x  # left and right of it
         for j in range(g.rows + 1):  # horizontal cuts: their ends left and right of the cards along them
             along = [k for k in range(g.cols) if (k, j - 1) in filled or (k, j) in filled]
             if along:
                 y = s.y0 + dy + j * s.ch
                 left, right = s.x0 + dx + min(along) * s.cw, s.x0 + dx + (max(along) + 1) * s.cw
                 dashed = fold == "rows" and j == g.rows // 2
-                marks.append(((left - start, y), (left - start - MARK_LENGTH, y), dashed))
-                marks.append(((right + start, y), (right + start + MARK_LENGTH, y), dashed))
+                marks.append(((left - start, y), (left - start - length, y), dashed))
+                marks.append(((right + start, y), (right + start + length, y), dashed))
         for width, color in ((1.4, HALO), (0.35, INK)):
             c.setLineWidth(width)
             c.setStrokeColorRGB(*color)
@@ -206,16 +250,34 @@ class SheetWriter:
         c.setDash()
 
     def margin_note(self, text: str, dx: float = 0.0, dy: float = 0.0) -> None:
-        """A line of small print up the left margin, between the printer's reach and the marks."""
+        """A line of small print up the left margin, between the printer's reach and the marks;
+        on a grid whose marks fill the side margins (Letter 3 x 3), in the middle row's stretch
+        of each side margin, clear of the marks at the rows' cuts, and the sheet's trade-off too."""
+        s = self.sheet
+        if s.grid.reach is None:
+            self._note(text, UNPRINTABLE, s.ph / 2, s.ph - 2 * UNPRINTABLE - 4, dx, dy)
+            return
+        rows = s.grid.rows  # a part of the note beside each row, between the marks at its cuts
+        words = text.split(" · ")
+        per = -(-len(words) // rows)
+        parts = [" · ".join(words[i:i + per]) for i in range(0, len(words), per)]
+        for row, (left, right) in enumerate(zip(parts + [""] * rows, NINE_NOTE)):
+            middle = s.y0 + (rows - row - 0.5) * s.ch  # read upwards: the first part beside the lowest row
+            self._note(left, s.grid.reach, middle, s.ch - 8, dx, dy)
+            self._note(right, s.pw - s.grid.reach - 2.6, middle, s.ch - 8, dx, dy)
+
+    def _note(self, text: str, edge: float, middle: float, room: float, dx: float, dy: float) -> None:
+        """`text` up the page from x = `edge` mm, centred on `middle`, at most `room` mm long."""
+        if not text:
+            return
         s, c = self.sheet, self.canvas
         font = fonts.pdf_name("regular")
-        room = s.ph - 2 * UNPRINTABLE - 4
         size = min(6.5, 6.5 * room / (stringWidth(text, font, 6.5) / MM))
-        baseline = UNPRINTABLE + 0.8 * size / MM + dx  # the glyphs' tops face the paper's edge
+        baseline = edge + 0.8 * size / MM + dx  # the glyphs' tops face the paper's edge
         c.saveState()
         c.setFillColorRGB(0.25, 0.25, 0.25)
         c.setFont(font, size)
-        c.translate(baseline * MM, (s.ph / 2 - dy) * MM)
+        c.translate(baseline * MM, (s.ph - middle - dy) * MM)
         c.rotate(90)
         c.drawCentredString(0, 0, text)
         c.restoreState()
@@ -235,7 +297,8 @@ def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
 
 
 def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float],
-               cache: Path | None = None, command: str = "spellpress build") -> bytes:
+               cache: Path | None = None, command: str = "spellpress build", listed: Sequence[Listed] = (),
+               version: str = "") -> bytes:
     """Calibration page pair first, then each fronts page followed by its backs page."""
     w = SheetWriter(sheet, title, cache)
     calibration(w, back_offset, command)
@@ -261,10 +324,12 @@ def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tu
             w.place(card.back, *cell, filled, dx, dy)
         w.crop_marks(filled, dx, dy)
         w.next_page()
+    checklist(w, title, listed, version)
     return w.pdf()
 
 
-def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None) -> bytes:
+def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None,
+             listed: Sequence[Listed] = (), version: str = "") -> bytes:
     """Fronts in one half, their backs mirrored about the fold in the other: the right half for
     a fold between columns, the lower half (turned half round) for a fold between rows."""
     w = SheetWriter(sheet, title, cache)
@@ -284,6 +349,7 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
             w.place(card.back, *back, filled, turned=by_rows)
         w.crop_marks(filled, fold=g.fold)
         w.next_page()
+    checklist(w, title, listed, version)
     return w.pdf()
 
 
@@ -303,6 +369,63 @@ def printshop_pdf(cards: list[SheetCard], size: tuple[float, float, float], titl
             w.place(face, 0, 0, set())
             w.next_page()
     return w.pdf()
+
+
+# -- checklist
+
+CHECK_ROW = 4.4  # mm a line
+CHECK_COLUMNS = 3
+
+
+def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str = "") -> None:
+    """After the sheets, every card with its number (as printed on it), its deck and how many
+    copies are printed, a box to tick beside each: what a designer checks a printed set against."""
+    if not listed:
+        return
+    s, c = w.sheet, w.canvas
+    regular, bold = fonts.pdf_name("regular"), fonts.pdf_name("bold")
+    left, top, bottom = UNPRINTABLE + 8, UNPRINTABLE + 8, s.ph - UNPRINTABLE - 6
+    rows = int((bottom - top - 14) // CHECK_ROW)
+    columns = max(2, min(CHECK_COLUMNS, -(-len(listed) // rows)))  # as few as hold them: names keep room
+    col_w = (s.pw - 2 * left) / columns
+    pages = list(chunks(listed, rows * columns))
+    copies = sum(card.count for card in listed)
+    for n, page in enumerate(pages, start=1):
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(bold, 12)
+        heading = f"{title} · checklist" + (f" · version {version}" if version else "")
+        c.drawString(left * MM, (s.ph - top - 4) * MM, heading)
+        c.setFont(regular, 8)
+        c.drawRightString((s.pw - left) * MM, (s.ph - top - 4) * MM,
+                          f"{len(listed)} cards, {copies} copies" + (f" · page {n} of {len(pages)}" if len(pages) > 1 else ""))
+        for i, card in enumerate(page):
+            col, row = divmod(i, rows)
+            x, y = left + col * col_w, top + 12 + row * CHECK_ROW
+            if row == 0:
+                c.setFont(bold, 7)
+                c.setFillColorRGB(0.35, 0.35, 0.35)
+                for text, at in (("No.", x + 4), ("Card", x + 13), ("Deck", x + col_w * 0.58), ("Copies", x + col_w - 4)):
+                    (c.drawRightString if text == "Copies" else c.drawString)(at * MM, (s.ph - y + 1.6) * MM, text)
+                c.setFillColorRGB(0, 0, 0)
+            base = s.ph - y - CHECK_ROW + 1.2
+            c.setLineWidth(0.3)
+            c.rect(x * MM, (base - 0.1) * MM, 2.6 * MM, 2.6 * MM, stroke=1, fill=0)
+            c.setFont(regular, 8)
+            c.drawRightString((x + 11) * MM, base * MM, str(card.number))
+            c.drawString((x + 13) * MM, base * MM, _fitted(card.name, regular, 8, col_w * 0.58 - 15))
+            c.drawString((x + col_w * 0.58) * MM, base * MM, _fitted(card.deck, regular, 8, col_w * 0.42 - 13))
+            c.drawRightString((x + col_w - 4) * MM, base * MM, f"×{card.count}")
+        w.margin_note(f"{title} · checklist: every card with the number printed on it · print at actual size (100%)")
+        w.next_page()
+
+
+def _fitted(text: str, font: str, size: float, width: float) -> str:
+    """The text, cut short with an ellipsis if it is wider than `width` mm."""
+    if stringWidth(text, font, size) <= width * MM:
+        return text
+    while text and stringWidth(text + "…", font, size) > width * MM:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 # -- calibration
@@ -331,10 +454,12 @@ def calibration(w: SheetWriter, back_offset: tuple[float, float], command: str =
         return (s.ph - y) * MM
 
     marks = targets(s)
-    left, right = 62.0, s.pw - 72.0  # the text, between the corner targets
+    left, right, top = 62.0, s.pw - 72.0, 22.0  # the text, between the corner targets
+    if not s.grid.landscape:  # a portrait page (Letter 3 x 3): under the top targets, rulers above the lower
+        left, right, top = 20.0, s.pw - 20.0, 62.0
     c.setFillColorRGB(0, 0, 0)
     c.setFont(bold, 13)
-    c.drawString(left * MM, Y(22), "Spellpress calibration: size and back offset")
+    c.drawString(left * MM, Y(top), "Spellpress calibration: size and back offset")
     ex, ey = dx + 1.5, dy - 0.5
     paragraphs = [
         "1. Print this file double-sided, flip on LONG edge, at actual size (100%, no 'fit to page').",
@@ -356,7 +481,7 @@ def calibration(w: SheetWriter, back_offset: tuple[float, float], command: str =
         "do not enter an offset for it.",
     ]
     c.setFont(regular, 8.5)
-    y = 30.0
+    y = top + 8
     for paragraph in paragraphs:
         if paragraph.startswith("@"):  # a command, on a line of its own
             c.setFont(bold, 8.5)
@@ -368,7 +493,7 @@ def calibration(w: SheetWriter, back_offset: tuple[float, float], command: str =
             c.drawString(left * MM, Y(y), line)
             y += 3.9
         y += 1.2
-    ruler_y = s.ph - 40
+    ruler_y = s.ph - (40 if s.grid.landscape else 80)
     _ruler(c, left, ruler_y - 16, 100, 1.0, "mm", Y)
     _ruler(c, left, ruler_y, 101.6, 2.54, "in/10", Y)
     for name, tx, ty in marks:
@@ -385,7 +510,7 @@ def calibration(w: SheetWriter, back_offset: tuple[float, float], command: str =
         c.setFont(bold, 9)
         c.drawString((bx - 9) * MM, Y(by - 9), name)
     c.setFont(regular, 8)
-    cx, cy = s.pw / 2 - 10 + dx, s.ph - 45 + dy  # clear of every target, whichever way it is flipped
+    cx, cy = s.pw / 2 - 10 + dx, s.ph - (45 if s.grid.landscape else 85) + dy  # clear of every target, whichever way it is flipped
     c.drawCentredString(cx * MM, Y(cy), "Back: at each letter, read where the front's cross lies on these scales (mm).")
     c.drawCentredString(cx * MM, Y(cy + 4), f"This file's back offset: {dx:+g} mm across, {dy:+g} mm down.")
     w.next_page()

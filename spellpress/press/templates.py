@@ -94,6 +94,26 @@ class Box(Model):
         return self
 
 
+class InkSpec(Model):
+    """How a layout prints in an ink mode other than `full` (`inks: {saver: ..., mono: ...}`):
+    `lighten` mixes each named colour towards white by that share (0 to 1) where it fills a
+    ground (a rect, an ellipse, a pattern; `element` for a box filled with the card's element),
+    so every card keeps its own hue while text and lines in that colour stay strong; `palette`
+    sets colours outright, each a '#rrggbb' or the name of a colour of the full palette
+    (`band-ink: ink`: dark text on a band made light); `icons: outline` draws element discs,
+    numbers' shapes and icons as outlines; `grey: true` turns every colour into its grey;
+    `elements` draws every element in that one colour (mono: each told by its glyph alone)."""
+
+    lighten: FrozenMap[Text, pydantic.confloat(ge=0, le=1)] = pydantic.Field(default_factory=dict)
+    palette: FrozenMap[Text, Text] = pydantic.Field(default_factory=dict)
+    icons: Literal["solid", "outline"] = "solid"
+    grey: bool = False
+    elements: Color | None = None
+
+
+INK_MODES = ("saver", "mono")  # besides `full`, which is the palette itself
+
+
 class LayoutSpec(Model):
     extends: Text | None = None
     size: tuple[pydantic.PositiveFloat, pydantic.PositiveFloat] | None = None
@@ -101,6 +121,27 @@ class LayoutSpec(Model):
     safe: pydantic.NonNegativeFloat | None = None
     palette: FrozenMap[Text, Color] = pydantic.Field(default_factory=dict)
     boxes: FrozenMap[Text, Box] = pydantic.Field(default_factory=dict)
+    inks: FrozenMap[Literal[INK_MODES], InkSpec] = pydantic.Field(default_factory=dict)  # type: ignore[valid-type]
+
+
+@dataclass(frozen=True)
+class Ink:
+    """A layout's colours in one ink mode, resolved."""
+
+    palette: dict
+    grounds: tuple[tuple[str, float], ...] = ()  # colour name -> how much lighter it fills a ground
+    outline: bool = False
+    grey: bool = False
+    elements: str | None = None  # every element's colour, instead of its own
+
+    def hex(self, name: str, default: str, ground: bool = False) -> str:
+        """A colour of the palette as '#rrggbb' (the rulebook's), lighter as a `ground`, grey in mono."""
+        color = _mix_white(self.palette.get(name, default), dict(self.grounds).get(name, 0.0) if ground else 0.0)
+        return _grey(color) if self.grey else color
+
+    def element(self, color: str) -> str:
+        """An element's colour (game.yaml's) in this ink."""
+        return self.elements or (_grey(color) if self.grey else color)
 
 
 @dataclass(frozen=True)
@@ -113,6 +154,11 @@ class Layout:
     palette: dict
     boxes: tuple[tuple[str, Box], ...]
     fingerprint: str  # hash of everything that shapes it, for incremental builds
+    inks: tuple[tuple[str, Ink], ...] = ()  # the modes other than 'full' its layout declares
+
+    def ink(self, mode: str) -> Ink:
+        """Its colours in `mode`: the palette itself for 'full' (or a mode it does not declare)."""
+        return dict(self.inks).get(mode) or Ink(self.palette)
 
     def area(self, box: Box) -> tuple[float, float, float, float]:
         if box.area == "bleed":
@@ -192,12 +238,45 @@ class Templates:
             safe=spec.safe,
             palette=dict(spec.palette),
             boxes=tuple(spec.boxes.items()),
+            inks=tuple((mode, ink_style(dict(spec.palette), ink)) for mode, ink in spec.inks.items()),
             fingerprint=hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest(),
         )
         problems += _outside_safe(layout, chain)
+        problems += _unknown_colours(spec, chain)
         if problems:
             raise ValidationFailed(problems)
         return layout
+
+
+def _mix_white(color: str, share: float) -> str:
+    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(v + (255 - v) * share):02x}" for v in rgb)
+
+
+def _grey(color: str) -> str:
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + f"{round(0.299 * r + 0.587 * g + 0.114 * b):02x}" * 3
+
+
+def ink_style(palette: dict, spec: InkSpec) -> Ink:
+    """A palette's colours in an ink mode, as `spec` gives them."""
+    out = dict(palette)
+    for name, value in spec.palette.items():
+        out[name] = value if value.startswith("#") else palette.get(value, "#000000")
+    return Ink(out, tuple(spec.lighten.items()), spec.icons == "outline", spec.grey, spec.elements)
+
+
+def _unknown_colours(spec: LayoutSpec, chain) -> list[Problem]:
+    """An ink's colour is '#rrggbb' or the name of one of the palette's colours."""
+    problems = []
+    for mode, ink in spec.inks.items():
+        for name, value in ink.palette.items():
+            hexa = len(value) == 7 and value.startswith("#") and all(c in "0123456789abcdefABCDEF" for c in value[1:])
+            if not hexa and value not in spec.palette:
+                loc = ("inks", mode, "palette", name)
+                problems.append(_owner(loc, chain).problem(loc, f"'{value}' is neither a colour '#rrggbb' nor a colour of "
+                                                                f"the palette{did_you_mean(value, sorted(spec.palette))}"))
+    return problems
 
 
 def _merge(base: dict, over: dict) -> dict:

@@ -57,7 +57,7 @@ class TokenDeck:
         return sum(p.count for p in self.pieces)
 
 
-def lay_out(game: Game, templates: Templates, icons: IconSet) -> tuple[TokenDeck, ...]:
+def lay_out(game: Game, templates: Templates, icons: IconSet, ink: str = "full") -> tuple[TokenDeck, ...]:
     """Every token deck of the game, its pieces drawn; raises ValidationFailed if a deck's back
     cannot give a piece its colours and icon."""
     decks, problems = [], []
@@ -71,7 +71,9 @@ def lay_out(game: Game, templates: Templates, icons: IconSet) -> tuple[TokenDeck
                                     f"deck '{deck.id}' prints as tokens, which show its back's emblem: give the back an "
                                     "'emblem' box of kind icon with an icon of templates/icons.yaml"))
             continue
-        decks.append(_deck(deck, deck.token, back.palette, emblem.icon, icons))
+        style = back.ink(ink)  # the back's colours in the build's ink: its grounds made light, grey in mono
+        palette = {name: style.hex(name, value, ground=name in ("field", "frame")) for name, value in style.palette.items()}
+        decks.append(_deck(deck, deck.token, palette, emblem.icon, icons))
     if problems:
         raise ValidationFailed(problems)
     return tuple(decks)

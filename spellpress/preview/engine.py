@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..press.options import Options
+from ..press.options import Options, game_out
 from ..press.watch import POLL_SECONDS, snapshot
 
 KINDS = ("png", "rulebook", "playmat")
@@ -43,6 +43,7 @@ class Previewer:
         self.options = replace(options, out=options.out.resolve(), kinds=KINDS, papers=(PAPER,), progress=False)
         self.shown = Shown()
         self._lock = threading.Lock()
+        self._outs: dict[str, Path] = {}  # slug -> where its outputs are (options.game_out)
         self._images: dict[tuple[str, str, int], tuple[str, bytes]] = {}  # (slug, pdf, page) -> (digest, png)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -94,7 +95,8 @@ class Previewer:
 
         games = {}
         for game in load_games(self.options.cards, list(self.options.games) or None):
-            out = self.options.out / game.slug
+            out = game_out(self.options, game.slug, game.ink)  # the folder of the game's ink
+            self._outs[game.slug] = out
             cards = [{"id": c.id, "name": c.name, "deck": c.deck, "digest": _digest(out / "png" / f"{c.id}.png")}
                      for c in game.cards if (out / "png" / f"{c.id}.png").is_file()]
             games[game.slug] = {
@@ -116,7 +118,7 @@ class Previewer:
         game = self.shown.games.get(slug)
         if game is None or not any(c["id"] == card_id for c in game["cards"]):
             return None
-        return self.options.out / slug / "png" / f"{card_id}.png"
+        return self._outs[slug] / "png" / f"{card_id}.png"
 
     def page_png(self, slug: str, which: str, page: int) -> bytes | None:
         """Page `page` (from 0) of the game's rulebook or playmat as a PNG, drawn once per version."""
@@ -125,7 +127,7 @@ class Previewer:
             return None
         if not 0 <= page < game[which]["pages"]:
             return None
-        pdf = self.options.out / slug / (f"rulebook-{PAPER}.pdf" if which == "rulebook" else "playmat.pdf")
+        pdf = self._outs[slug] / (f"rulebook-{PAPER}.pdf" if which == "rulebook" else "playmat.pdf")
         key, digest = (slug, which, page), game[which]["digest"]
         kept = self._images.get(key)
         if kept and kept[0] == digest:
