@@ -12,6 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import ImageStat
 
+from spellpress import defaults
 from spellpress.core import ValidationFailed, load_game
 from spellpress.press import raster
 from spellpress.press.build import build
@@ -85,10 +86,10 @@ def _grey_picture(items, size: float = 12.0) -> bytes:
 
 def test_in_mono_every_icon_is_a_picture_of_its_own(cards_dir):
     """Each element of each game, as mono draws it (one grey for all: its glyph tells it), and
-    every icon of templates/icons.yaml (kinds and suits: burst, shield, heart, star...), rendered
+    every icon of the shared icons.yaml (kinds and suits: burst, shield, heart, star...), rendered
     in greyscale: no two are the same image."""
     root = cards_dir.parent / "templates"
-    icons = IconSet.load(root / "icons.yaml")
+    icons = IconSet.load(defaults.find(root, "icons.yaml"))
     mono = Templates(root).get("card").ink("mono")
     assert mono.grey and mono.elements and mono.outline
     grey = tuple(int(mono.elements[i:i + 2], 16) for i in (1, 3, 5))

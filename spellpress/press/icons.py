@@ -1,4 +1,4 @@
-"""Vector icons from `templates/icons.yaml`, placed as display-list primitives."""
+"""Vector icons from `icons.yaml` (the project's templates/, else spellpress/defaults/), placed as display-list primitives."""
 
 from __future__ import annotations
 

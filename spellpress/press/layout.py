@@ -2,7 +2,7 @@
 
 Text is wrapped greedily and shrunk a quarter point at a time down to its box's `min_size`;
 text that still does not fit is a problem that names the card. `{fire}` in text is an inline
-icon: an element's disc, or any icon of templates/icons.yaml.
+icon: an element's disc, or any icon of icons.yaml (the project's templates/, else the package's: spellpress/defaults/).
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def lay_out(game: Game, templates: Templates, icons: IconSet, ink: str = "full")
         if emblem is None or emblem.icon not in icons:
             problems.append(Problem(f"templates/{deck.back}.yaml", 0, 0, "boxes.emblem",
                                     f"deck '{deck.id}' prints as tokens, which show its back's emblem: give the back an "
-                                    "'emblem' box of kind icon with an icon of templates/icons.yaml"))
+                                    "'emblem' box of kind icon with an icon of icons.yaml"))
             continue
         style = back.ink(ink)  # the back's colours in the build's ink: its grounds made light, grey in mono
         palette = {name: style.hex(name, value, ground=name in ("field", "frame")) for name, value in style.palette.items()}
