@@ -33,3 +33,16 @@ def game(request, games):
 def c(game):
     """Its constants."""
     return game.constants
+
+
+@pytest.fixture(scope="session")
+def books_built(tmp_path_factory, cards_dir) -> Path:
+    """Every game's rulebooks (booklets too) and playmats, built once for the tests that only
+    read them (test_press_rulebook.py, test_press_rulebook_print.py)."""
+    from spellpress.press.build import build
+    from spellpress.press.options import Options
+
+    out = tmp_path_factory.mktemp("books")
+    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out,
+                  kinds=("rulebook", "playmat"), booklet=True, progress=False))
+    return out

@@ -20,12 +20,9 @@ MM = 72 / 25.4
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory, cards_dir):
-    out = tmp_path_factory.mktemp("books")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out,
-                  kinds=("rulebook", "playmat"), booklet=True, progress=False))
-    return out
+@pytest.fixture()
+def built(books_built):
+    return books_built
 
 
 def text_of(pdf) -> str:

@@ -7,7 +7,6 @@ import pytest
 from pypdf import PdfReader
 
 from spellpress.press import fonts, rulebook
-from spellpress.press.build import build
 from spellpress.press.options import Options
 from spellpress.press.plan import plan
 
@@ -23,12 +22,9 @@ def books(cards_dir):
     return {job.book.title: job.book for group in jobs for job in group if hasattr(job, "book")}
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory, cards_dir):
-    out = tmp_path_factory.mktemp("books")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, kinds=("rulebook",),
-                  booklet=True, progress=False))
-    return out
+@pytest.fixture()
+def built(books_built):
+    return books_built
 
 
 # -- geometry
