@@ -36,6 +36,7 @@ APPLIED = (ATTACK, DEFENSE, HEALTH, THUMP)  # the card types whose effect the la
 POLICIES = {
     "random": "any legal choice, uniformly: draw or exchange, any play or none, any defense or none",
     "greedy": "attack the weakest opponent with the strongest thumped attack, else heal; block with least waste",
+    "idle": "never plays nor defends (draws, keeps to the hand limit at random): how long the halving alone takes",
 }
 
 
@@ -160,7 +161,18 @@ class Greedy:
         return sorted(hand, key=lambda x: self._keep(p, x))[:n]
 
 
-BY_NAME = {"random": Random(), "greedy": Greedy()}
+class Idle(Random):
+    def exchange(self, p: Prepared, rng: random.Random, hand: list[str]) -> list[str] | None:
+        return None
+
+    def play(self, p: Prepared, rng: random.Random, hand: list[str], me: int, points: list[int], alive: list[int]) -> Play:
+        return ("pass", me, None, None)
+
+    def guard(self, p: Prepared, rng: random.Random, hand: list[str], strength: int) -> Guard:
+        return None
+
+
+BY_NAME = {"random": Random(), "greedy": Greedy(), "idle": Idle()}
 
 
 def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Outcome:

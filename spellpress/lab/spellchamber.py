@@ -120,6 +120,8 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
                 powered[me] = powered[me] or shot.powered_up
                 turn = {**turn, "shots": turn["shots"] + 1, "earned": turn["earned"] + bool(shot.extra_turn)}
                 out.figures[f"shots {kind}"] += 1
+                if out.turns == 1:
+                    out.figures[f"first shot of the game {kind}"] += 1
                 if effect.drafts:
                     out.figures["spells drafted (not played: spells are not modelled)"] += effect.drafts
                 if before > 0 and life[target] == 0:
