@@ -144,3 +144,23 @@ def test_bad_input_is_said_and_exits_2(capsys, args, says):
         code = exit.code
     err = capsys.readouterr().err
     assert code == 2 and says in err and "Traceback" not in err
+
+
+def test_sorcerer_duel_coin_flip_and_the_first_players_skipped_draw(cards_dir):
+    """A coin flip picks the first player, who draws nothing on the first turn: so after one
+    turn each, the cards drawn are the two hands dealt and one draw (the second player's)."""
+    from spellpress.core import load_games
+    from spellpress.lab import sorcerer_duel
+
+    game = load_games(cards_dir, ["sorcerer-duel"])[0]
+    c = game.constants
+    lab = replace(sorcerer_duel.LAB, turn_cap=2)
+    plan = Plan(lab, lab.prepare(game), 2, 2, ("random", "random"))
+    n = 600
+    report = build(game, lab, plan, run(plan, n))
+    drawn = sum(card["drawn"] for card in report["cards"])
+    deaths = report["figures"].get("creatures died", {"total": 0})["total"]  # each draws a card, within the limit
+    assert 2 * c.starting_hand * n + c.draws_per_turn * (n - report["finished"]) <= drawn
+    assert drawn <= 2 * c.starting_hand * n + c.draws_per_turn * n + deaths * c.draws_on_creature_death
+    _within(report["seats"][0]["first"] / n, 0.5, n)
+    assert [s["plays"] for s in report["seats"]] == list(c.player_decks)

@@ -49,6 +49,7 @@ class Lab:
     first_rule: str  # how the first player is chosen, as the report says it
     turn_cap: int
     figures: Mapping[str, str] = field(default_factory=dict)  # figure -> what it counts, per game
+    seat_plays: Callable[[Game, int], str] | None = None  # what seat s plays with, where seats differ (a deck)
 
 
 @dataclass

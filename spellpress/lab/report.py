@@ -38,6 +38,8 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
         rate = _rate(tally.wins[s], n)
         seats.append({"seat": s + 1, "policy": plan.policies[s], "wins": rate["wins"], "win_rate": rate["rate"],
                       "ci95": rate["ci95"], "first": tally.first[s]})
+        if lab.seat_plays is not None:
+            seats[-1]["plays"] = lab.seat_plays(game, s)
     first = _rate(tally.first_wins, n)
     total_wins = sum(tally.wins.values())
     cards = []
@@ -91,7 +93,7 @@ def as_text(report: dict[str, Any]) -> str:
     for s in r["seats"]:
         lo, hi = s["ci95"]
         lines.append(f"{s['seat']:>4}  {s['policy']:<8} {s['wins']:>5}   {_pct(s['win_rate'])}   "
-                     f"{lo * 100:5.1f}-{hi * 100:5.1f}%   {s['first']:>6}")
+                     f"{lo * 100:5.1f}-{hi * 100:5.1f}%   {s['first']:>6}" + (f"   plays {s['plays']}" if "plays" in s else ""))
     f = r["first_player"]
     lo, hi = f["ci95"]
     edge = "   -" if f["edge"] is None else f"{f['edge'] * 100:+.1f} points"
