@@ -34,6 +34,7 @@ class Outcome:
     drawn: Counter[str] = field(default_factory=Counter)  # card id -> times it came into play (dealt, drawn, revealed)
     played: list[Counter[str]] = field(default_factory=list)  # per seat: card id -> times that seat played it
     figures: Counter[str] = field(default_factory=Counter)  # the game's own figures (halvings, deaths by kind...)
+    cleared: bool = False  # a co-operative game: the party won together
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Lab:
     turn_cap: int
     figures: Mapping[str, str] = field(default_factory=dict)  # figure -> what it counts, per game
     seat_plays: Callable[[Game, int], str] | None = None  # what seat s plays with, where seats differ (a deck)
+    coop: bool = False  # the party wins or loses together: the report gives a clear rate, not seats' win rates
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Tally:
     games: int = 0
     unfinished: int = 0
     nobody: int = 0  # finished with no winner (every player out at once)
+    cleared: int = 0  # co-operative games the party won
     wins: Counter[int] = field(default_factory=Counter)  # seat -> wins
     first: Counter[int] = field(default_factory=Counter)  # seat -> games it played first
     first_wins: int = 0
@@ -79,23 +82,25 @@ class Tally:
         else:
             self.turns[o.turns] += 1
             self.rounds[o.rounds] += 1
-            if o.winner is None:
-                self.nobody += 1
-            else:
+            self.cleared += o.cleared
+            if o.winner is not None:
                 self.wins[o.winner] += 1
                 self.first_wins += o.winner == o.first
+            elif not o.cleared:
+                self.nobody += 1  # nobody won: every player out at once, or the party lost
         self.drawn.update(o.drawn)
         for seat, cards in enumerate(o.played):
             self.played.update(cards)
             for card in cards:
                 self.sides[card] += 1
-                self.side_wins[card] += o.finished and o.winner == seat
+                self.side_wins[card] += o.cleared or (o.finished and o.winner == seat)
         self.figures.update(o.figures)
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
         self.unfinished += other.unfinished
         self.nobody += other.nobody
+        self.cleared += other.cleared
         self.first_wins += other.first_wins
         for mine, theirs in ((self.wins, other.wins), (self.first, other.first), (self.turns, other.turns),
                              (self.rounds, other.rounds), (self.drawn, other.drawn), (self.played, other.played),

@@ -52,7 +52,7 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
             "win_rate_played": _r(won / sides) if sides else None,
             "win_rate_not_played": _r(rest_won / rest) if rest else None,
         })
-    return {
+    report: dict[str, Any] = {
         "game": game.slug,
         "games": n,
         "seed": plan.seed,
@@ -72,6 +72,13 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
         "unmodelled": [{"id": cid, "name": names.get(cid, cid)} for cid in unapplied],
         "cards": cards,
     }
+    if lab.coop:  # the party wins or loses together: no seat wins alone
+        clear = _rate(tally.cleared, n)
+        for key in ("seats", "win_rate", "first_player"):
+            del report[key]
+        report = {**report, "clear_rate": clear["rate"], "clear_ci95": clear["ci95"], "cleared": tally.cleared,
+                  "policies_by_seat": list(plan.policies)}
+    return report
 
 
 def as_json(report: dict[str, Any]) -> str:
@@ -89,16 +96,12 @@ def as_text(report: dict[str, Any]) -> str:
         lines.append(f"  policy {name}: {line}")
     lines.append(f"  finished {r['finished']}, unfinished (turn cap {r['turn_cap']}) {r['unfinished']}, "
                  f"finished with no winner {r['no_winner']}")
-    lines += ["", "seat  policy    wins   win rate   95% CI           played first"]
-    for s in r["seats"]:
-        lo, hi = s["ci95"]
-        lines.append(f"{s['seat']:>4}  {s['policy']:<8} {s['wins']:>5}   {_pct(s['win_rate'])}   "
-                     f"{lo * 100:5.1f}-{hi * 100:5.1f}%   {s['first']:>6}" + (f"   plays {s['plays']}" if "plays" in s else ""))
-    f = r["first_player"]
-    lo, hi = f["ci95"]
-    edge = "   -" if f["edge"] is None else f"{f['edge'] * 100:+.1f} points"
-    lines += ["", f"first player ({f['rule']}): wins {_pct(f['win_rate'])} ({lo * 100:.1f}-{hi * 100:.1f}%), "
-                  f"edge over 1/{r['players']}: {edge}"]
+    if "clear_rate" in r:
+        lo, hi = r["clear_ci95"]
+        lines += ["", f"the party cleared {r['cleared']} of {r['games']} games: {_pct(r['clear_rate'])} "
+                      f"(95% CI {lo * 100:.1f}-{hi * 100:.1f}%); seats' policies: {', '.join(r['policies_by_seat'])}"]
+    else:
+        lines += _seat_lines(r)
     for what, d in r["length"].items():
         lines.append(f"{what:>6} per finished game: median {d['median']}, p10 {d['p10']}, p90 {d['p90']}, mean {d['mean']}")
     if r["figures"]:
@@ -112,3 +115,17 @@ def as_text(report: dict[str, Any]) -> str:
     names = ", ".join(c["name"] for c in r["unmodelled"]) or "none"
     lines += ["", f"modelled: {r['modelled'] * 100:.0f}% of the unique cards; not modelled ({len(r['unmodelled'])}): {names}"]
     return "\n".join(lines) + "\n"
+
+
+def _seat_lines(r: dict[str, Any]) -> list[str]:
+    lines = ["", "seat  policy    wins   win rate   95% CI           played first"]
+    for s in r["seats"]:
+        lo, hi = s["ci95"]
+        lines.append(f"{s['seat']:>4}  {s['policy']:<8} {s['wins']:>5}   {_pct(s['win_rate'])}   "
+                     f"{lo * 100:5.1f}-{hi * 100:5.1f}%   {s['first']:>6}" + (f"   plays {s['plays']}" if "plays" in s else ""))
+    f = r["first_player"]
+    lo, hi = f["ci95"]
+    edge = "   -" if f["edge"] is None else f"{f['edge'] * 100:+.1f} points"
+    lines += ["", f"first player ({f['rule']}): wins {_pct(f['win_rate'])} ({lo * 100:.1f}-{hi * 100:.1f}%), "
+                  f"edge over 1/{r['players']}: {edge}"]
+    return lines
