@@ -164,3 +164,17 @@ def test_sorcerer_duel_coin_flip_and_the_first_players_skipped_draw(cards_dir):
     assert drawn <= 2 * c.starting_hand * n + c.draws_per_turn * n + deaths * c.draws_on_creature_death
     _within(report["seats"][0]["first"] / n, 0.5, n)
     assert [s["plays"] for s in report["seats"]] == list(c.player_decks)
+
+
+def test_powers_combined_reports_a_clear_rate_and_every_lost_game_spends_every_life(capsys, cards_dir):
+    code, out, _ = _cli(capsys, "powers-combined", "--games", "40", "--json", "--seed", "4")
+    report = json.loads(out)
+    assert code == 0 and "clear_rate" in report and "win_rate" not in report and report["modelled"] == 1.0
+    lost, cleared = report["no_winner"], report["cleared"]
+    assert lost + cleared + report["unfinished"] == 40
+    assert report["clear_rate"] == round(cleared / 40, 4)
+    from spellpress.core import load_games
+
+    lives = load_games(cards_dir, ["powers-combined"])[0].constants.lives
+    spent = report["figures"]["lives lost"]["total"]
+    assert lives * lost <= spent <= lives * lost + (lives - 1) * cleared

@@ -41,7 +41,7 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
         if lab.seat_plays is not None:
             seats[-1]["plays"] = lab.seat_plays(game, s)
     first = _rate(tally.first_wins, n)
-    total_wins = sum(tally.wins.values())
+    total_wins = tally.cleared * k if lab.coop else sum(tally.wins.values())  # (game, seat) pairs that won
     cards = []
     for cid in sorted(set(tally.drawn) | set(tally.played), key=lambda c: (names.get(c, c), c)):
         sides, won = tally.sides[cid], tally.side_wins[cid]
@@ -94,8 +94,8 @@ def as_text(report: dict[str, Any]) -> str:
     lines = [f"{r['game']}: {r['games']} games, seed {r['seed']}, {r['players']} players"]
     for name, line in r["policies"].items():
         lines.append(f"  policy {name}: {line}")
-    lines.append(f"  finished {r['finished']}, unfinished (turn cap {r['turn_cap']}) {r['unfinished']}, "
-                 f"finished with no winner {r['no_winner']}")
+    ended = f"lost {r['no_winner']}" if "clear_rate" in r else f"finished with no winner {r['no_winner']}"
+    lines.append(f"  finished {r['finished']}, unfinished (turn cap {r['turn_cap']}) {r['unfinished']}, {ended}")
     if "clear_rate" in r:
         lo, hi = r["clear_ci95"]
         lines += ["", f"the party cleared {r['cleared']} of {r['games']} games: {_pct(r['clear_rate'])} "
