@@ -25,7 +25,7 @@ from .engine import Outcome as Played
 
 SLUG = "powers-combined"
 POLICIES = {
-    "random": "submit any cards, combine any three, spend any runes the pot and the limit allow",
+    "random": "submit any cards, combine any three; spend each further rune the pot and the limit allow on a coin flip",
     "greedy": "submit the strongest cards for this challenge; combine the best expected spell; spend runes only to reach the target",
 }
 SPELL_DICE = 24  # dice rolled ahead for a turn's spells: more than its spells and runes can use
@@ -88,8 +88,9 @@ class Random:
         trios = list(permutations(sorted(cards), 3))
         return trios[rng.randrange(len(trios))]
 
-    def runes(self, p: Prepared, rng: random.Random, pot: int, outcome: Outcome) -> int:
-        return rng.randrange(min(pot, p.c.rune_spend_limit) + 1)
+    def another_rune(self, p: Prepared, rng: random.Random, outcome: Outcome) -> bool:
+        """Spend one more rune (the pot and the turn's limit allowing)?"""
+        return bool(rng.randrange(2))
 
 
 class Greedy(Random):
@@ -101,8 +102,8 @@ class Greedy(Random):
         expected = rolls + [p.middle] * SPELL_DICE
         return max(permutations(sorted(cards), 3), key=lambda t: cast(p.c, face, [*cast_so_far, _spell(p, t)], expected).total)
 
-    def runes(self, p: Prepared, rng: random.Random, pot: int, outcome: Outcome) -> int:
-        return 0 if outcome.cleared else min(pot, p.c.rune_spend_limit)  # one at a time, stopping once cleared (see play)
+    def another_rune(self, p: Prepared, rng: random.Random, outcome: Outcome) -> bool:
+        return not outcome.cleared
 
 
 BY_NAME = {"random": Random(), "greedy": Greedy()}
@@ -177,11 +178,8 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
                 outcome = None
             else:
                 outcome = cast(c, face, spells, rolls)
-                spend = party.runes(p, rng, pot, outcome)
                 flipped: list[str] = []
-                for _ in range(spend):
-                    if outcome.cleared and isinstance(party, Greedy):
-                        break
+                while pot and len(flipped) < c.rune_spend_limit and party.another_rune(p, rng, outcome):
                     top = draw()
                     if top is None:
                         break
