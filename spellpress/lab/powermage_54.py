@@ -6,6 +6,8 @@ PowerMage shown to thump. The sums are the ruleset's (`attack`, `heal`, `halved`
 Not modelled yet: the action cards and the PowerMages' own abilities (a PowerMage here only
 enables a thump); they sit in the hand until exchanged or discarded, and each report names them.
 The rulebook states no first-player rule: seat 1 plays first, and the first player's edge is seat 1's.
+The halving is applied when a card must be drawn from an empty draw deck (then the discard pile
+becomes the draw deck); the hand limit is kept at the end of a player's own turn (game.yaml).
 """
 
 from __future__ import annotations
