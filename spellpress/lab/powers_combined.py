@@ -17,7 +17,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import permutations
 
-from ..core.games.powers_combined.ruleset import Challenge, Constants, Outcome, Spell, cast, challenge_target, level_of, modifier
+from ..core.games.powers_combined.ruleset import (
+    Challenge,
+    Constants,
+    Outcome,
+    Spell,
+    cast,
+    challenge_target,
+    level_of,
+    modifier,
+    spell_totals,
+)
 from ..core.models import Game
 from ..core.play.state import shuffled
 from .engine import Lab
@@ -99,8 +109,9 @@ class Greedy(Random):
 
     def combine(self, p: Prepared, rng: random.Random, cards: list[str], face: Challenge, rolls: list[int],
                 cast_so_far: list[Spell]) -> tuple[str, str, str]:
-        expected = rolls + [p.middle] * SPELL_DICE
-        return max(permutations(sorted(cards), 3), key=lambda t: cast(p.c, face, [*cast_so_far, _spell(p, t)], expected).total)
+        expected = [p.middle] * SPELL_DICE  # the spells' totals alone: the challenge's target is the same for every choice
+        return max(permutations(sorted(cards), 3),
+                   key=lambda t: sum(spell_totals(p.c, [*cast_so_far, _spell(p, t)], face.element, expected)))
 
     def another_rune(self, p: Prepared, rng: random.Random, outcome: Outcome) -> bool:
         return not outcome.cleared
