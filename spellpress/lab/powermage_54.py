@@ -140,7 +140,8 @@ class Greedy:
         plays = _plays(p, hand, me, alive)
         attacks = [x for x in plays if x[0] == "attack"]
         if attacks:
-            weakest = min((q for q in alive if q != me), key=lambda q: (points[q], q))
+            k = len(points)  # ties go to the next opponent in turn order, so no seat is everyone's target
+            weakest = min((q for q in alive if q != me), key=lambda q: (points[q], (q - me) % k))
             mine = [x for x in attacks if x[1] == weakest]
             return max(mine, key=lambda x: (_strength(p, hand, x[2] or "", x[3]), x[3] is None, x[2] or ""))
         heals = [x for x in plays if x[0] == "heal"]

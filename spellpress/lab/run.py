@@ -24,7 +24,8 @@ def plan_for(game: Game, seed: int, players: int | None, policies: list[str] | N
     lab = lab_for(game)
     k = players if players is not None else game.players.min
     if not game.players.min <= k <= game.players.max:
-        raise LabError(f"--players {k}: {game.slug} is for {game.players.min} to {game.players.max} players")
+        span = f"{game.players.min}" if game.players.min == game.players.max else f"{game.players.min} to {game.players.max}"
+        raise LabError(f"--players {k}: {game.slug} is for {span} players")
     names = policies or ["random"]
     for name in names:
         if name not in lab.policies:

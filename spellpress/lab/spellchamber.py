@@ -73,7 +73,7 @@ def aim_greedy(p: Prepared, rng: random.Random, me: int, life: list[int], standi
     odds = next_shot(left, dict.fromkeys(left, 0))
     if not any(odds[k] for k in left if _takes_life(p.c.ammo[k])):
         return me
-    return min((q for q in standing if q != me), key=lambda q: (life[q], q))
+    return min((q for q in standing if q != me), key=lambda q: (life[q], (q - me) % len(life)))  # ties: the next in turn
 
 
 BY_NAME = {"random": aim_random, "greedy": aim_greedy}
