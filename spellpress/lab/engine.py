@@ -49,7 +49,6 @@ class Lab:
     modelled: Callable[[Game], tuple[list[str], list[str]]]  # (card ids applied, card ids not applied)
     first_rule: str  # how the first player is chosen, as the report says it
     turn_cap: int
-    figures: Mapping[str, str] = field(default_factory=dict)  # figure -> what it counts, per game
     seat_plays: Callable[[Game, int], str] | None = None  # what seat s plays with, where seats differ (a deck)
     coop: bool = False  # the party wins or loses together: the report gives a clear rate, not seats' win rates
 

@@ -269,5 +269,4 @@ LAB = Lab(
     modelled=modelled,
     first_rule="the rulebook states none: seat 1 plays first",
     turn_cap=2000,
-    figures={"halvings": "empty draw decks (everyone's points halved)"},
 )

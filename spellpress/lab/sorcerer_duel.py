@@ -238,6 +238,5 @@ LAB = Lab(
     modelled=modelled,
     first_rule="a coin flip; the first player skips the first draw",
     turn_cap=300,
-    figures={},
     seat_plays=seat_deck,
 )

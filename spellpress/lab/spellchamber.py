@@ -144,5 +144,4 @@ LAB = Lab(
     modelled=modelled,
     first_rule="a die roll-off: the highest roll is the first battle player",
     turn_cap=500,
-    figures={},
 )
