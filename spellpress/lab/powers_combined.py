@@ -14,7 +14,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import permutations
 
 from ..core.games.powers_combined.ruleset import (
@@ -39,6 +39,7 @@ POLICIES = {
     "greedy": "submit the strongest cards for this challenge; combine the best expected spell; spend runes only to reach the target",
 }
 SPELL_DICE = 24  # dice rolled ahead for a turn's spells: more than its spells and runes can use
+MEMO = 100_000  # sums the greedy party remembers before it starts again
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Prepared:
     piles: tuple[tuple[str, ...], ...]  # challenge ids by level, one per copy
     challenge: dict[str, tuple[str, int, int]]  # id -> element, power, runes
     middle: int  # the die's rounded-up mean, which the greedy party expects of a roll
+    expected: dict[tuple[object, ...], int] = field(default_factory=dict, compare=False)  # the greedy party's sums, memoised
 
 
 def prepare(game: Game) -> Prepared:
@@ -109,12 +111,23 @@ class Greedy(Random):
 
     def combine(self, p: Prepared, rng: random.Random, cards: list[str], face: Challenge, rolls: list[int],
                 cast_so_far: list[Spell]) -> tuple[str, str, str]:
-        expected = [p.middle] * SPELL_DICE  # the spells' totals alone: the challenge's target is the same for every choice
-        return max(permutations(sorted(cards), 3),
-                   key=lambda t: sum(spell_totals(p.c, [*cast_so_far, _spell(p, t)], face.element, expected)))
+        return max(permutations(sorted(cards), 3), key=lambda t: _expected(p, (*cast_so_far, _spell(p, t)), face.element))
 
     def another_rune(self, p: Prepared, rng: random.Random, outcome: Outcome) -> bool:
         return not outcome.cleared
+
+
+def _expected(p: Prepared, spells: tuple[Spell, ...], foe: str) -> int:
+    """The spells' totals against a challenge of element `foe`, every die rolling its mean: the
+    challenge's target is the same whatever the party chooses, so only the spells are summed. A
+    pure function of its arguments, so it is remembered (and forgotten when it grows large)."""
+    key = (*((s.element, s.power, s.modifier, s.runes) for s in spells), foe)
+    total = p.expected.get(key)
+    if total is None:
+        if len(p.expected) > MEMO:
+            p.expected.clear()
+        total = p.expected[key] = sum(spell_totals(p.c, spells, foe, [p.middle] * SPELL_DICE))
+    return total
 
 
 BY_NAME = {"random": Random(), "greedy": Greedy()}
