@@ -136,6 +136,7 @@ def test_unmodelled_cards_are_named_in_every_report(capsys, labgames):
     (("spellchamber", "--policy", "clever"), "unknown policy 'clever'"),
     (("spellchamber", "--players", "9"), "2 to 4 players"),
     (("magicka-mayhem",), "cannot play magicka-mayhem yet"),
+    (("spellchamber", "--seed", "-1"), "--seed -1"),
 ])
 def test_bad_input_is_said_and_exits_2(capsys, args, says):
     try:

@@ -21,7 +21,8 @@ def add_command(sub, run) -> None:
     s = sub.add_parser("simulate", help="play many seeded games of a game and report its balance")
     s.add_argument("game", metavar="GAME", help="the game's slug, as in cards/")
     s.add_argument("--games", type=_positive, default=1000, metavar="N", help="games to play (default: 1000)")
-    s.add_argument("--seed", type=int, default=1, metavar="S", help="the same seed gives the same report (default: 1)")
+    s.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="0 or more; the same seed gives the same report (default: 1)")
     s.add_argument("--players", type=_positive, metavar="K", help="players (default: the game's fewest)")
     s.add_argument("--policy", nargs="+", metavar="NAME",
                    help="one policy for every seat, or one per seat (default: random); each game lists its own")

@@ -117,7 +117,8 @@ class Plan:
 
 
 def game_rng(seed: int, i: int) -> random.Random:
-    """Game i's own generator: independent of batches and processes."""
+    """Game i's own generator: independent of batches and processes (seed and i are 0 or more,
+    and i below 2**32, so no two (seed, i) share one)."""
     return random.Random(seed * 2**32 + i)
 
 

@@ -38,8 +38,10 @@ def plan_for(game: Game, seed: int, players: int | None, policies: list[str] | N
 
 def simulate(game: Game, games: int, seed: int, players: int | None = None, policies: list[str] | None = None,
              workers: int = 1) -> dict[str, Any]:
-    if games < 1:
-        raise LabError(f"--games {games}: play at least 1 game")
+    if not 1 <= games < 2**32:
+        raise LabError(f"--games {games}: play at least 1 game, and fewer than 2**32")
+    if seed < 0:
+        raise LabError(f"--seed {seed}: a seed is a whole number 0 or more")
     if workers < 1:
         raise LabError(f"--workers {workers}: use at least 1 worker")
     plan = plan_for(game, seed, players, policies)
