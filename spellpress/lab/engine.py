@@ -101,10 +101,12 @@ class Tally:
         self.nobody += other.nobody
         self.cleared += other.cleared
         self.first_wins += other.first_wins
-        for mine, theirs in ((self.wins, other.wins), (self.first, other.first), (self.turns, other.turns),
-                             (self.rounds, other.rounds), (self.drawn, other.drawn), (self.played, other.played),
-                             (self.sides, other.sides), (self.side_wins, other.side_wins), (self.figures, other.figures)):
-            mine.update(theirs)
+        for seats, more in ((self.wins, other.wins), (self.first, other.first), (self.turns, other.turns),
+                            (self.rounds, other.rounds)):
+            seats.update(more)
+        for cards, extra in ((self.drawn, other.drawn), (self.played, other.played), (self.sides, other.sides),
+                             (self.side_wins, other.side_wins), (self.figures, other.figures)):
+            cards.update(extra)
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ class Random:
         return rng.sample(sorted(hand), n)
 
 
-class Greedy:
+class Greedy(Random):
     @staticmethod
     def _keep(p: Prepared, card: str) -> tuple[int, int, str]:
         """How much a card is worth keeping: PowerMages first, then the number cards by worth."""
@@ -175,13 +175,13 @@ class Idle(Random):
         return None
 
 
-BY_NAME = {"random": Random(), "greedy": Greedy(), "idle": Idle()}
+BY_NAME: dict[str, Random] = {"random": Random(), "greedy": Greedy(), "idle": Idle()}
 
 
 def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Outcome:
     c = p.c
     who = [BY_NAME[name] for name in policies]
-    deck, discard = shuffled(p.deck, rng.randrange), []
+    deck, discard = shuffled(p.deck, rng.randrange), list[str]()
     hands: list[list[str]] = [[] for _ in range(k)]
     points = [c.starting_points] * k
     out = Outcome(winner=None, finished=False, first=0, turns=0, rounds=0, played=[Counter() for _ in range(k)])

@@ -143,7 +143,7 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
     c = p.c
     who = [BY_NAME[name] for name in policies]
     party = who[0]
-    deck, discard = shuffled(p.spells, rng.randrange), []
+    deck, discard = shuffled(p.spells, rng.randrange), list[str]()
     piles = [shuffled(pile, rng.randrange) for pile in p.piles]
     hands: list[list[str]] = [[] for _ in range(k)]
     out = Played(winner=None, finished=False, first=0, turns=0, rounds=0, played=[Counter() for _ in range(k)])
@@ -194,12 +194,12 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
                 spells.append(_spell(p, trio))
                 for x in trio:
                     out.played[owner[x]][x] += 1
-                outcome = cast(c, face, spells, rolls)
-                if len(spells) > sum(step.double_up for w in outcome.workings for step in w.steps):
+                so_far = cast(c, face, spells, rolls)
+                if len(spells) > sum(step.double_up for w in so_far.workings for step in w.steps):
                     break
+            outcome: Outcome | None = None
             if not spells:
                 out.figures["turns without three cards to combine"] += 1
-                outcome = None
             else:
                 outcome = cast(c, face, spells, rolls)
                 flipped: list[str] = []

@@ -75,8 +75,14 @@ class Unit:
 
 
 class Side:
+    """A player's side: deck, hand, discard pile, units in play (in the order they came) and health."""
+
     def __init__(self, deck: list[str], health: int) -> None:
-        self.deck, self.hand, self.discard, self.units, self.health = deck, [], [], [], health  # type: ignore[var-annotated]
+        self.deck = deck
+        self.hand: list[str] = []
+        self.discard: list[str] = []
+        self.units: list[Unit] = []
+        self.health = health
 
     def of(self, kind: str) -> list[Unit]:
         return [u for u in self.units if u.kind == kind]
