@@ -50,7 +50,7 @@ def test_powermage_halving_alone_ends_the_game_as_worked_by_hand(labgames):
     first_run = c.deck_size - 2 * c.starting_hand  # draws before the first empty deck
     turns = first_run + 1 + (halvings - 1) * first_run
     assert report["figures"]["halvings"]["per_game"] == halvings == 7
-    assert report["length"]["turns"] == {"median": turns, "p10": turns, "p90": turns, "mean": turns}
+    assert report["length"]["turns"] == {"median": turns, "p10": turns, "p90": turns, "mean": turns, "sd": 0}
     assert report["no_winner"] == 20 and report["win_rate"] == [0.0, 0.0]
 
 
@@ -179,3 +179,23 @@ def test_powers_combined_reports_a_clear_rate_and_every_lost_game_spends_every_l
     lives = load_games(cards_dir, ["powers-combined"])[0].constants.lives
     spent = report["figures"]["lives lost"]["total"]
     assert lives * lost <= spent <= lives * lost + (lives - 1) * cleared
+
+
+def test_against_other_cards_flags_only_what_moved(capsys, cards_dir, tmp_path):
+    """The same seeds on the same cards move nothing; wizards with less life end duels sooner."""
+    import shutil
+
+    shutil.copytree(cards_dir / "spellchamber", tmp_path / "spellchamber")
+    game_yaml = tmp_path / "spellchamber" / "game.yaml"
+    text = game_yaml.read_text()
+    assert "  starting_life: 4\n" in text
+    game_yaml.write_text(text.replace("  starting_life: 4\n", "  starting_life: 2\n"))
+    args = ("spellchamber", "--games", "300", "--policy", "greedy", "--json")
+    code, out, _ = _cli(capsys, *args, "--against", str(cards_dir))
+    same = json.loads(out)
+    assert code == 0 and not any(row["moved"] for row in same["changes"]) and same["this"] == same["against"]
+    code, out, _ = _cli(capsys, *args, "--against", str(tmp_path))
+    moved = {row["figure"]: row for row in json.loads(out)["changes"]}
+    assert moved["mean rounds per finished game"]["moved"] and moved["mean rounds per finished game"]["change"] > 0
+    code, _, err = _cli(capsys, "spellchamber", "--against", str(tmp_path / "nowhere"))
+    assert code == 2 and "no game 'spellchamber'" in err

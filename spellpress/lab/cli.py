@@ -29,32 +29,50 @@ def add_command(sub, run) -> None:
     s.add_argument("--workers", type=_positive, default=1, metavar="N",
                    help="processes to play the batches on; the report is the same for any N (default: 1)")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.add_argument("--against", metavar="DIR",
+                   help="another directory of games (an earlier version): play the same seeds on both and say what moved")
     s.add_argument("--cards", default="cards", metavar="DIR", help="the directory of games (default: ./cards)")
     s.set_defaults(run=run)
 
 
-def simulate_command(args) -> int:
+def _game(cards: Path, slug: str):
+    """The game `slug` of directory `cards`, loaded; else the exit status, said (2: no such game,
+    1: it does not validate)."""
     from ..core import ValidationFailed, load_games
-    from .engine import LabError
-    from .report import as_json, as_text
-    from .run import simulate
 
-    cards = Path(args.cards)
-    if not (cards / args.game / "game.yaml").is_file():
+    if not (cards / slug / "game.yaml").is_file():
         known = sorted(d.name for d in cards.iterdir() if (d / "game.yaml").is_file()) if cards.is_dir() else []
-        print(f"spellpress simulate: no game '{args.game}' in {cards}/ (no {cards / args.game / 'game.yaml'}); "
+        print(f"spellpress simulate: no game '{slug}' in {cards}/ (no {cards / slug / 'game.yaml'}); "
               f"the games are: {', '.join(known) or 'none'}", file=sys.stderr)
         return 2
     try:
-        game = load_games(cards, [args.game])[0]
+        return load_games(cards, [slug])[0]
     except ValidationFailed as failed:
         for problem in failed.problems:
             print(problem, file=sys.stderr)
         return 1
+
+
+def simulate_command(args) -> int:
+    from . import compare, report
+    from .engine import LabError
+    from .run import simulate
+
+    game = _game(Path(args.cards), args.game)
+    if isinstance(game, int):
+        return game
+    other = _game(Path(args.against), args.game) if args.against else None
+    if isinstance(other, int):
+        return other
     try:
-        report = simulate(game, args.games, args.seed, args.players, args.policy, args.workers)
+        this = simulate(game, args.games, args.seed, args.players, args.policy, args.workers)
+        before = simulate(other, args.games, args.seed, args.players, args.policy, args.workers) if other else None
     except LabError as err:
         print(f"spellpress simulate: {err}", file=sys.stderr)
         return 2
-    sys.stdout.write(as_json(report) if args.json else as_text(report))
+    if before is not None:
+        moved = compare.compare(before, this)
+        sys.stdout.write(report.as_json(moved) if args.json else compare.as_text(moved, args.against, args.cards))
+    else:
+        sys.stdout.write(report.as_json(this) if args.json else report.as_text(this))
     return 0

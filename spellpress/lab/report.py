@@ -4,6 +4,7 @@ intervals; every float is rounded to 4 places so a report is the same byte for b
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from ..core.models import Game
@@ -25,8 +26,9 @@ def _rate(wins: int, n: int) -> dict[str, Any]:
 def _spread(counts: Any) -> dict[str, Any]:
     n = sum(counts.values())
     mean = sum(v * c for v, c in counts.items()) / n if n else None
+    sd = math.sqrt(sum(c * (v - mean) ** 2 for v, c in counts.items()) / (n - 1)) if mean is not None and n > 1 else 0.0
     return {"median": quantile(counts, 0.5), "p10": quantile(counts, 0.1), "p90": quantile(counts, 0.9),
-            "mean": _r(mean) if mean is not None else None}
+            "mean": _r(mean) if mean is not None else None, "sd": _r(sd)}
 
 
 def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
