@@ -199,3 +199,15 @@ def test_against_other_cards_flags_only_what_moved(capsys, cards_dir, tmp_path):
     assert moved["mean rounds per finished game"]["moved"] and moved["mean rounds per finished game"]["change"] > 0
     code, _, err = _cli(capsys, "spellchamber", "--against", str(tmp_path / "nowhere"))
     assert code == 2 and "no game 'spellchamber'" in err
+
+
+def test_vary_plays_the_same_seeds_at_each_value_of_a_constant(capsys):
+    code, out, _ = _cli(capsys, "spellchamber", "--games", "200", "--policy", "greedy", "--json", "--vary", "starting_life=2..6:4")
+    sweep = json.loads(out)
+    assert code == 0 and sweep["vary"] == "starting_life" and [p["value"] for p in sweep["points"]] == [2, 6]
+    short, long = (p["length"]["turns"]["mean"] for p in sweep["points"])
+    assert short < long, "more life, longer duels"
+    for spec, says in (("nope=1..3", "no constant 'nope'"), ("starting_life=6..2", "LOW must be at most HIGH"),
+                       ("starting_life", "CONSTANT=LOW..HIGH")):
+        code, _, err = _cli(capsys, "spellchamber", "--vary", spec)
+        assert code == 2 and says in err and "Traceback" not in err

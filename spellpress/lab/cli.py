@@ -29,6 +29,8 @@ def add_command(sub, run) -> None:
     s.add_argument("--workers", type=_positive, default=1, metavar="N",
                    help="processes to play the batches on; the report is the same for any N (default: 1)")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.add_argument("--vary", metavar="CONSTANT=LOW..HIGH[:STEP]",
+                   help="play the same seeds at each value of a game.yaml constant, such as starting_life=2..6")
     s.add_argument("--against", metavar="DIR",
                    help="another directory of games (an earlier version): play the same seeds on both and say what moved")
     s.add_argument("--cards", default="cards", metavar="DIR", help="the directory of games (default: ./cards)")
@@ -61,6 +63,8 @@ def simulate_command(args) -> int:
     game = _game(Path(args.cards), args.game)
     if isinstance(game, int):
         return game
+    if args.vary:
+        return _sweep(args)
     other = _game(Path(args.against), args.game) if args.against else None
     if isinstance(other, int):
         return other
@@ -75,4 +79,35 @@ def simulate_command(args) -> int:
         sys.stdout.write(report.as_json(moved) if args.json else compare.as_text(moved, args.against, args.cards))
     else:
         sys.stdout.write(report.as_json(this) if args.json else report.as_text(this))
+    return 0
+
+
+def _sweep(args) -> int:
+    from . import report, vary
+    from .engine import LabError
+    from .run import simulate
+
+    if args.against:
+        print("spellpress simulate: --vary and --against go one at a time", file=sys.stderr)
+        return 2
+    try:
+        name, values = vary.parse(args.vary)
+        tmp, dirs = vary.variants(Path(args.cards), args.game, name, values)
+    except LabError as err:
+        print(f"spellpress simulate: {err}", file=sys.stderr)
+        return 2
+    with tmp:
+        points = []
+        for value, cards in zip(values, dirs):
+            game = _game(cards, args.game)
+            if isinstance(game, int):
+                print(f"spellpress simulate: with {name} = {value} the game does not load (above)", file=sys.stderr)
+                return game
+            try:
+                points.append(vary.point(value, simulate(game, args.games, args.seed, args.players, args.policy, args.workers)))
+            except LabError as err:
+                print(f"spellpress simulate: {err}", file=sys.stderr)
+                return 2
+    sweep = {"game": args.game, "games": args.games, "seed": args.seed, "vary": name, "points": points}
+    sys.stdout.write(report.as_json(sweep) if args.json else vary.as_text(sweep))
     return 0
