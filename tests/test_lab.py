@@ -211,3 +211,11 @@ def test_vary_plays_the_same_seeds_at_each_value_of_a_constant(capsys):
                        ("starting_life", "CONSTANT=LOW..HIGH")):
         code, _, err = _cli(capsys, "spellchamber", "--vary", spec)
         assert code == 2 and says in err and "Traceback" not in err
+
+
+def test_pdf_report_is_written_with_embedded_fonts(capsys, tmp_path):
+    out = tmp_path / "balance.pdf"
+    code, _, err = _cli(capsys, "sorcerer-duel", "--games", "40", "--pdf", str(out))
+    data = out.read_bytes()
+    assert code == 0 and f"wrote {out}" in err and data.startswith(b"%PDF")
+    assert b"Helvetica" not in data and b"BitstreamVera" in data

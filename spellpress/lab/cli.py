@@ -29,6 +29,8 @@ def add_command(sub, run) -> None:
     s.add_argument("--workers", type=_positive, default=1, metavar="N",
                    help="processes to play the batches on; the report is the same for any N (default: 1)")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.add_argument("--pdf", nargs="?", const="", metavar="PATH",
+                   help="draw the report as a PDF too (default PATH: build/<game>/balance.pdf)")
     s.add_argument("--vary", metavar="CONSTANT=LOW..HIGH[:STEP]",
                    help="play the same seeds at each value of a game.yaml constant, such as starting_life=2..6")
     s.add_argument("--against", metavar="DIR",
@@ -79,6 +81,16 @@ def simulate_command(args) -> int:
         sys.stdout.write(report.as_json(moved) if args.json else compare.as_text(moved, args.against, args.cards))
     else:
         sys.stdout.write(report.as_json(this) if args.json else report.as_text(this))
+        if args.pdf is not None:
+            from . import pdf
+
+            path = Path(args.pdf or Path("build") / args.game / "balance.pdf")
+            try:
+                pdf.write(this, path)
+            except OSError as exc:
+                print(f"spellpress simulate: cannot write {exc.filename or path}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
+            print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
