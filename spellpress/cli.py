@@ -229,6 +229,13 @@ def cmd_printed(args) -> int:
     return 1 if missing else 0
 
 
+def cmd_simulate(args) -> int:
+    """Plays many seeded games of a game with the core's rules (spellpress/lab)."""
+    from .lab.cli import simulate_command
+
+    return simulate_command(args)
+
+
 def cmd_serve(args) -> int:
     if _load(args.cards) is None:
         return 1
@@ -298,6 +305,10 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     pr.add_argument("--out", default="build", metavar="DIR", help="where the cards were built (default: ./build)")
     pr.set_defaults(run=cmd_printed)
+
+    from .lab.cli import add_command as add_simulate
+
+    add_simulate(sub, cmd_simulate)
 
     sv = sub.add_parser("serve", help="the table companion, for the phones on the local network")
     sv.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every one, 0.0.0.0)")

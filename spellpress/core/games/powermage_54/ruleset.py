@@ -85,6 +85,16 @@ def halved(points: int, divisor: int) -> int:
     return points // divisor
 
 
+def defeated(points: int) -> bool:
+    """A player at 0 points is defeated and out of the game."""
+    return points <= 0
+
+
+def over_hand_limit(held: int, limit: int) -> int:
+    """Cards a player discards at the end of their own turn to keep no more than the hand limit."""
+    return max(0, held - limit)
+
+
 # ---------------------------------------------------------------------------- plays
 
 # A card as a play names it: id, name, count, and its value (attack, defense, health) or its

@@ -19,7 +19,7 @@ from ...play.inputs import card_of
 from ...play.state import TableState, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW
-from .ruleset import Constants, halved, played
+from .ruleset import Constants, defeated, halved, played
 from .ruleset import attack as play_attack
 from .ruleset import heal as play_heal
 
@@ -85,7 +85,7 @@ def initial(state: State) -> State:
 
 def settle(state: State) -> State:
     state = pad_players(state, PLAYER)
-    state = settled_players(state, lambda i, p: {**p["tracker"], "defeated": p["counters"].get(POINTS, 0) <= 0})
+    state = settled_players(state, lambda i, p: {**p["tracker"], "defeated": defeated(p["counters"].get(POINTS, 0))})
     standing = [i for i, p in enumerate(state["players"]) if not p["tracker"]["defeated"]]
     over = len(state["players"]) >= 2 and len(standing) <= 1
     return settled(state, lambda t: {**t, "over": over, "winner": standing[0] if over and standing else None})
@@ -215,7 +215,7 @@ def _parse_nothing(state: State, action: Sent) -> Data:
 
 
 def _gone(state: State, i: int) -> str | None:
-    return "defeated" if value(state, POINTS, i) <= 0 else None
+    return "defeated" if defeated(value(state, POINTS, i)) else None
 
 
 TRACKER: Tracker[State] = Tracker(

@@ -89,6 +89,32 @@ def _check_requirement(game: Game, card: Card, types_here: set[str], cards_here:
         report.card(card, ("requirement",), f"the requirement names '{needs}' in 'needs' but its text never says '{name}'")
 
 
+# ---------------------------------------------------------------------------- turns
+
+
+def turn_draws(first_skips_draw: bool, first_turn_of_game: bool, draws_per_turn: int) -> int:
+    """Cards drawn as a turn starts: none on the game's first turn when the first player skips it."""
+    return 0 if first_skips_draw and first_turn_of_game else draws_per_turn
+
+
+def may_draw(held: int, hand_limit: int) -> bool:
+    """At the hand limit a player draws no more (nothing is discarded: GUIDE.md section 3)."""
+    return held < hand_limit
+
+
+def summoning_sick(arrived: int, now: int, haste: bool) -> bool:
+    """A creature cannot attack in the turn it arrives, unless its card gives it haste."""
+    return arrived >= now and not haste
+
+
+def sacrifices(needs: str | None, own: Sequence[tuple[str, str]]) -> list[int]:
+    """Which of a player's own units (card id, card type) meet a summoning requirement's `needs`
+    (a card type or a card id) and so may be destroyed for it; every one of them when it needs none."""
+    if needs is None:
+        return list(range(len(own)))
+    return [i for i, (card, kind) in enumerate(own) if needs in (card, kind)]
+
+
 # ---------------------------------------------------------------------------- damage
 
 

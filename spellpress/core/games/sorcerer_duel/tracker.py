@@ -27,7 +27,7 @@ from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
 from ...play.state import TableState, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, plain_text, plural
-from .ruleset import Constants, one_target, whole_side
+from .ruleset import Constants, one_target, summoning_sick, turn_draws, whole_side
 
 HEALTH, MANA = "health", "mana"  # the counters of game.yaml
 CREATURE, BLOCKER, SPELL = "creature", "blocker", "attack-spell"  # card types of decks.yaml
@@ -310,7 +310,7 @@ def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
             raise Conflict(f"it is {name(state, who)}'s turn already")
     first = t["first"] if t["first"] is not None else who
     skipped = bool(r["first_skips_draw"] and t["turn"] == 0)
-    draws = 0 if skipped else r["draws_per_turn"]
+    draws = turn_draws(r["first_skips_draw"], t["turn"] == 0, r["draws_per_turn"])
     state, before, after = put(state, MANA, r["mana_per_turn"], who)
     for other in range(len(state["players"])):
         if other != who:
@@ -455,7 +455,7 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         if unit["owner"] != t["player"]:
             whose = f"{name(state, t['player'])}'s" if t["player"] is not None else "nobody's (start a turn)"
             raise Invalid(f"it is {whose} turn: {units.called(state, unit)} attacks on its owner's turns")
-        if unit["turn"] >= t["turn"] and not unit.get("haste"):
+        if summoning_sick(unit["turn"], t["turn"], bool(unit.get("haste"))):
             raise Invalid(f"{unit['name']} arrived this turn and cannot attack until its owner's next turn")
         if unit.get("attacked") == t["turn"]:
             raise Invalid(f"{unit['name']} has attacked this turn already")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import pydantic
 
@@ -101,3 +102,44 @@ def check(game: Game, report: Report) -> None:
             report.card(card, (), "a hybrid spell needs a 'powered_text': what it does when its caster is powered up")
         elif powered_text and not hybrid:
             report.card(card, ("powered_text",), "only a hybrid spell has a 'powered_text'; make the spell's kind 'hybrid' or remove it")
+
+
+# ---------------------------------------------------------------------------- the gun's rules
+# Pure functions the tracker and the balance lab (spellpress/lab) both apply.
+
+
+def deck_for(players: Mapping[str, tuple[int, int]], n: int) -> str | None:
+    """The scenario deck for `n` players: the first whose [fewest, most] holds n; None if none."""
+    return next((key for key, (low, high) in players.items() if low <= n <= high), None)
+
+
+def roll_off(contenders: Sequence[int], sides: int, randbelow: Callable[[int], int]) -> list[list[list[int]]]:
+    """The first battle player's roll-off: every contender rolls a die of `sides`; those tied on
+    the highest roll again. Rounds of [player, roll]; the last round has a single top roll."""
+    rolls: list[list[list[int]]] = []
+    left = list(contenders)
+    while len(left) > 1:
+        rolled = [[i, randbelow(sides) + 1] for i in left]
+        rolls.append(rolled)
+        top = max(r for _, r in rolled)
+        left = [i for i, r in rolled if r == top]
+    return rolls
+
+
+def roll_off_winner(rolls: Sequence[Sequence[Sequence[int]]]) -> int | None:
+    """Who won the roll-off (None if nobody rolled: a single contender)."""
+    return max(rolls[-1], key=lambda rolled: rolled[1])[0] if rolls else None
+
+
+@dataclass(frozen=True)
+class ShotEffect:
+    powered_up: bool  # the shooter powers up
+    extra_turn: bool | None  # None: the shot gives no extra turn; False: it would, but this turn has had its most
+
+
+def shot_effect(itself: bool, lost_life: bool, powered: bool, extra_turn_if_self: bool, earned: int, max_extra: int) -> ShotEffect:
+    """What a shot does besides the life it takes: shooting yourself without losing life powers
+    you up (if you are not already); a card with `extra_turn_if_self` shot at yourself earns one
+    more battle turn, at most `max_extra` in one turn (`earned` so far)."""
+    extra = (earned < max_extra) if itself and extra_turn_if_self else None
+    return ShotEffect(powered_up=itself and not lost_life and not powered, extra_turn=extra)

@@ -39,7 +39,7 @@ from ...play.state import (
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, plural
 from .helpers import next_shot
-from .ruleset import Constants
+from .ruleset import Constants, deck_for, roll_off, roll_off_winner, shot_effect
 
 LIFE = "life"  # the counter that holds a wizard's life (game.yaml's counters)
 
@@ -218,10 +218,10 @@ def _odds(t: Fields) -> dict[str, float] | None:
 
 def _deck_for(state: State) -> str:
     n = len(state["players"])
-    for key, deck in state["rules"]["scenario_decks"].items():
-        if deck["players"][0] <= n <= deck["players"][1]:
-            return key
-    raise Invalid(f"no scenario deck is for {n} players")
+    key = deck_for({k: (d["players"][0], d["players"][1]) for k, d in state["rules"]["scenario_decks"].items()}, n)
+    if key is None:
+        raise Invalid(f"no scenario deck is for {n} players")
+    return key
 
 
 def _scenario(state: State, card_id: str) -> Scenario | None:
@@ -246,7 +246,7 @@ def _in_battle(state: State) -> None:
         raise Conflict(f"no round is being played: start round {t['round'] + 1}")
 
 
-def _after(turn: Turn, n: int) -> Turn:
+def turn_after(turn: Turn, n: int) -> Turn:
     """The battle turn after `turn`: the same player's if they are owed an extra turn."""
     owed = turn["owed"] + turn["earned"]
     if owed > 0:
@@ -299,13 +299,7 @@ def _draw_round(state: State, inputs: Data, randbelow: RandBelow) -> Data:
     if t["round"] == 0 and state.get("first_player") is None:
         sides = state["rules"]["die_sides"]
         contenders = [i for i in range(len(state["players"])) if mine(state, i).get("alive", True)]
-        rolls = []
-        while len(contenders) > 1:
-            rolled = [[i, randbelow(sides) + 1] for i in contenders]
-            rolls.append(rolled)
-            top = max(r for _, r in rolled)
-            contenders = [i for i, r in rolled if r == top]
-        out["rolls"] = rolls
+        out["rolls"] = roll_off(contenders, sides, randbelow)
     return out
 
 
@@ -319,12 +313,8 @@ def _apply_round(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     key = _deck_for(state) if "scenarios" in hidden else t["deck"]
     n = len(state["players"])
     if t["round"] == 0:
-        if data.get("rolls"):
-            battle = max(data["rolls"][-1], key=lambda rolled: rolled[1])[0]  # the roll-off's last round has one top
-        elif state.get("first_player") is not None:
-            battle = state["first_player"]
-        else:
-            battle = 0
+        won, first = roll_off_winner(data.get("rolls") or []), state.get("first_player")
+        battle = won if won is not None else first if first is not None else 0
     else:
         battle = t["next"] if t["next"] is not None else 0
     battle %= n
@@ -405,13 +395,15 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if effect["drafts"]:
         results["drafts"] = effect["drafts"]
     itself = shooter == target
-    if itself and after == before and not mine(state, shooter).get("powered"):
+    turn: Turn = {**t["turn"], "shots": t["turn"]["shots"] + 1}
+    outcome = shot_effect(itself, after != before, bool(mine(state, shooter).get("powered")),
+                          effect["extra_turn_if_self"], turn["earned"], r["max_extra_turns"])
+    if outcome.powered_up:
         state = with_mine(state, shooter, lambda m: {**m, "powered": True})
         results["powered_up"] = True
-    turn: Turn = {**t["turn"], "shots": t["turn"]["shots"] + 1}
-    if itself and effect["extra_turn_if_self"]:
-        results["extra_turn"] = turn["earned"] < r["max_extra_turns"]
-        if results["extra_turn"]:
+    if outcome.extra_turn is not None:
+        results["extra_turn"] = outcome.extra_turn
+        if outcome.extra_turn:
             turn["earned"] += 1
     chamber_now: Chamber = {
         "size": t["chamber"]["size"],
@@ -420,14 +412,14 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     }
     state = with_tracker(state, lambda f: {**f, "chamber": chamber_now})
     if not rest:
-        after_turn = _after(turn, len(state["players"]))
+        after_turn = turn_after(turn, len(state["players"]))
         state = _end_round(state, after_turn)
         results.update(round_over=True, next=after_turn["player"])
     elif data.get("again"):
         state = with_tracker(state, lambda f: {**f, "turn": turn})
         results["shoots_again"] = True
     else:
-        turn = _after(turn, len(state["players"]))
+        turn = turn_after(turn, len(state["players"]))
         state = with_tracker(state, lambda f: {**f, "turn": turn})
         results["next"] = turn["player"]
     state = with_tracker(state, lambda f: {**f, "last": {"shooter": shooter, "target": target, **results}})
@@ -472,7 +464,7 @@ def _apply_pass(state: State, data: Data, strict: bool) -> tuple[State, Data]:
             raise Invalid(f"it is {name(state, t['turn']['player'])}'s battle turn, not {name(state, data['player'])}'s")
     if t["turn"] is None:
         return state, {}
-    turn = _after(t["turn"], len(state["players"]))
+    turn = turn_after(t["turn"], len(state["players"]))
     ghost = bool(mine(state, data["player"]).get("ghost"))
     return with_tracker(state, lambda f: {**f, "turn": turn}), {"next": turn["player"], "ghost": ghost}
 

@@ -1,0 +1,125 @@
+"""The `simulate` subcommand's arguments and its run: bad input is said in one line and exits 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: it must be at least 1")
+    return n
+
+
+def add_command(sub, run) -> None:
+    s = sub.add_parser("simulate", help="play many seeded games of a game and report its balance")
+    s.add_argument("game", metavar="GAME", help="the game's slug, as in cards/")
+    s.add_argument("--games", type=_positive, default=1000, metavar="N", help="games to play (default: 1000)")
+    s.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="0 or more; the same seed gives the same report (default: 1)")
+    s.add_argument("--players", type=_positive, metavar="K", help="players (default: the game's fewest)")
+    s.add_argument("--policy", nargs="+", metavar="NAME",
+                   help="one policy for every seat, or one per seat (default: random); each game lists its own")
+    s.add_argument("--workers", type=_positive, default=1, metavar="N",
+                   help="processes to play the batches on; the report is the same for any N (default: 1)")
+    s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.add_argument("--pdf", nargs="?", const="", metavar="PATH",
+                   help="draw the report as a PDF too (default PATH: build/<game>/balance.pdf)")
+    s.add_argument("--vary", metavar="CONSTANT=LOW..HIGH[:STEP]",
+                   help="play the same seeds at each value of a game.yaml constant, such as starting_life=2..6")
+    s.add_argument("--against", metavar="DIR",
+                   help="another directory of games (an earlier version): play the same seeds on both and say what moved")
+    s.add_argument("--cards", default="cards", metavar="DIR", help="the directory of games (default: ./cards)")
+    s.set_defaults(run=run)
+
+
+def _game(cards: Path, slug: str):
+    """The game `slug` of directory `cards`, loaded; else the exit status, said (2: no such game,
+    1: it does not validate)."""
+    from ..core import ValidationFailed, load_games
+
+    if not (cards / slug / "game.yaml").is_file():
+        known = sorted(d.name for d in cards.iterdir() if (d / "game.yaml").is_file()) if cards.is_dir() else []
+        print(f"spellpress simulate: no game '{slug}' in {cards}/ (no {cards / slug / 'game.yaml'}); "
+              f"the games are: {', '.join(known) or 'none'}", file=sys.stderr)
+        return 2
+    try:
+        return load_games(cards, [slug])[0]
+    except ValidationFailed as failed:
+        for problem in failed.problems:
+            print(problem, file=sys.stderr)
+        return 1
+
+
+def simulate_command(args) -> int:
+    from . import compare, report
+    from .engine import LabError
+    from .run import simulate
+
+    game = _game(Path(args.cards), args.game)
+    if isinstance(game, int):
+        return game
+    if args.vary:
+        return _sweep(args)
+    other = _game(Path(args.against), args.game) if args.against else None
+    if isinstance(other, int):
+        return other
+    try:
+        this = simulate(game, args.games, args.seed, args.players, args.policy, args.workers)
+        before = simulate(other, args.games, args.seed, args.players, args.policy, args.workers) if other else None
+    except LabError as err:
+        print(f"spellpress simulate: {err}", file=sys.stderr)
+        return 2
+    if before is not None:
+        moved = compare.compare(before, this)
+        sys.stdout.write(report.as_json(moved) if args.json else compare.as_text(moved, args.against, args.cards))
+    else:
+        sys.stdout.write(report.as_json(this) if args.json else report.as_text(this))
+        if args.pdf is not None:
+            from . import pdf
+
+            path = Path(args.pdf or Path("build") / args.game / "balance.pdf")
+            try:
+                pdf.write(this, path)
+            except OSError as exc:
+                print(f"spellpress simulate: cannot write {exc.filename or path}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
+            print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _sweep(args) -> int:
+    from . import report, vary
+    from .engine import LabError
+    from .run import simulate
+
+    if args.against:
+        print("spellpress simulate: --vary and --against go one at a time", file=sys.stderr)
+        return 2
+    try:
+        name, values = vary.parse(args.vary)
+        tmp, dirs = vary.variants(Path(args.cards), args.game, name, values)
+    except LabError as err:
+        print(f"spellpress simulate: {err}", file=sys.stderr)
+        return 2
+    with tmp:
+        points = []
+        for value, cards in zip(values, dirs):
+            game = _game(cards, args.game)
+            if isinstance(game, int):
+                print(f"spellpress simulate: with {name} = {value} the game does not load (above)", file=sys.stderr)
+                return game
+            try:
+                points.append(vary.point(value, simulate(game, args.games, args.seed, args.players, args.policy, args.workers)))
+            except LabError as err:
+                print(f"spellpress simulate: {err}", file=sys.stderr)
+                return 2
+    sweep = {"game": args.game, "games": args.games, "seed": args.seed, "vary": name, "points": points}
+    sys.stdout.write(report.as_json(sweep) if args.json else vary.as_text(sweep))
+    return 0

@@ -1,0 +1,48 @@
+"""`spellpress simulate`: checks its input, plays the games and returns the report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.models import Game
+from . import powermage_54, powers_combined, sorcerer_duel, spellchamber
+from .engine import Lab, LabError, Plan, run
+from .report import build
+
+LABS: dict[str, Lab] = {lab.ruleset: lab for lab in (powermage_54.LAB, powers_combined.LAB, sorcerer_duel.LAB, spellchamber.LAB)}
+
+
+def lab_for(game: Game) -> Lab:
+    lab = LABS.get(game.ruleset)
+    if lab is None:
+        raise LabError(f"the lab cannot play {game.slug} yet (its ruleset '{game.ruleset}'); "
+                       f"it plays {', '.join(sorted(LABS))}")
+    return lab
+
+
+def plan_for(game: Game, seed: int, players: int | None, policies: list[str] | None) -> Plan:
+    lab = lab_for(game)
+    k = players if players is not None else game.players.min
+    if not game.players.min <= k <= game.players.max:
+        span = f"{game.players.min}" if game.players.min == game.players.max else f"{game.players.min} to {game.players.max}"
+        raise LabError(f"--players {k}: {game.slug} is for {span} players")
+    names = policies or ["random"]
+    for name in names:
+        if name not in lab.policies:
+            raise LabError(f"unknown policy '{name}' for {game.slug}: the policies are {', '.join(sorted(lab.policies))}")
+    if len(names) not in (1, k):
+        raise LabError(f"--policy names one policy for every seat, or one per seat ({k}); got {len(names)}")
+    per_seat = tuple(names * k if len(names) == 1 else names)
+    return Plan(lab, lab.prepare(game), seed, k, per_seat)
+
+
+def simulate(game: Game, games: int, seed: int, players: int | None = None, policies: list[str] | None = None,
+             workers: int = 1) -> dict[str, Any]:
+    if not 1 <= games < 2**32:
+        raise LabError(f"--games {games}: play at least 1 game, and fewer than 2**32")
+    if seed < 0:
+        raise LabError(f"--seed {seed}: a seed is a whole number 0 or more")
+    if workers < 1:
+        raise LabError(f"--workers {workers}: use at least 1 worker")
+    plan = plan_for(game, seed, players, policies)
+    return build(game, plan.lab, plan, run(plan, games, workers))
