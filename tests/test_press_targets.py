@@ -236,3 +236,31 @@ def test_reprint_holds_only_the_cards_changed_since_printed(tmp_path, capsys):
     fold = PdfReader(out / "cards-reprint-fold-a4.pdf")
     assert len(fold.pages) == 1 and "Mind Control" in " ".join(fold.pages[0].extract_text().split())
     assert not (out / "cards-letter.pdf").exists()  # nothing else made
+
+
+def test_a_games_own_targets_say_what_its_build_makes_unless_target_is_given(tmp_path, monkeypatch, capsys):
+    ws = workspace(tmp_path)
+    game_yaml = ws / "cards" / GAME / "game.yaml"
+    plain = game_yaml.read_text()
+    monkeypatch.chdir(ws)
+    out = ws / "build" / GAME
+    common = ["build", GAME, "--here", "--templates", str(TEMPLATES), "--paper", "a4"]
+
+    game_yaml.write_text(plain + "targets: [tgc]\n")  # the shop alone: no home sheets
+    assert main([*common, "--only", "png"]) == 0
+    assert (out / "tgc").is_dir() and not (out / "png").exists()
+    assert main([*common, "--only", "png", "--target", "home"]) == 0  # --target wins over the game's own
+    assert (out / "png").is_dir()
+
+    game_yaml.write_text(plain + "targets: [home, tgx]\n")
+    assert main(["validate", GAME, "--templates", str(TEMPLATES)]) == 1
+    err = capsys.readouterr().err
+    assert f"game.yaml:{len(plain.splitlines()) + 1}:" in err and "tgx" in err and "tgc" in err
+
+
+def test_the_targets_a_game_yaml_may_name_are_the_shops_file_ones():
+    import typing
+
+    from spellpress.core.models import Target
+
+    assert typing.get_args(Target) == shops.TARGETS

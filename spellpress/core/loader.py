@@ -171,6 +171,7 @@ class _GameLoader:
             version=spec.version,
             identity=spec.identity,
             ink=spec.ink,
+            targets=tuple(dict.fromkeys(spec.targets)),
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
         )
         if not self.problems:

@@ -97,6 +97,9 @@ class CounterSpec(Model):
 # How much ink a build lays down (spellpress/press/options.py INKS): `full` colour, `saver` (light
 # grounds, outline icons) or `mono` (greys; everything told apart by shape and label).
 Ink = Literal["full", "saver", "mono"]
+# What a build is for (spellpress/press/shops.py TARGETS): `home` (the sheets and images for a
+# home printer), or a print shop's files (`mpc`, `tgc`, `dtc`; their numbers in press/shops.yaml).
+Target = Literal["home", "mpc", "tgc", "dtc"]
 
 
 class GameFile(Model):
@@ -113,6 +116,7 @@ class GameFile(Model):
     version: Annotated[str, pydantic.Strict(), StringConstraints(min_length=1, max_length=12)] | None = None
     identity: Flag = True
     ink: Ink = "full"  # what `spellpress build` prints in unless --ink says otherwise
+    targets: Annotated[tuple[Target, ...], pydantic.Field(min_length=1)] = ("home",)  # unless --target says otherwise
 
 
 # ---------------------------------------------------------------------------- decks.yaml
@@ -372,6 +376,7 @@ class Game:
     version: str | None = None  # game.yaml's `version:`, printed on the cards
     identity: bool = True  # each card printed with its number and the game's version
     ink: str = "full"  # the game's own ink mode (models.Ink)
+    targets: tuple[str, ...] = ("home",)  # what a build makes of it when --target is not given (models.Target)
     # layout name -> 'file:line:column' where decks.yaml first names it, for a layout that is missing
     layouts_named_at: Mapping[str, str] = field(default_factory=dict, compare=False)
 

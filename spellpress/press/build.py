@@ -29,6 +29,7 @@ from .options import Options, game_out
 from .papers import PAPER_NAMES
 from .plan import GamePlan, plan
 from .session import BuildSession
+from .shops import HOME, SHOPS
 from .workers import Workers
 
 T = TypeVar("T")
@@ -82,10 +83,18 @@ class GameBuild:
         self.cache = self.out / ".cache"
         self.manifest = Manifest(self.out)
         report.warnings.extend(self.manifest.warnings)
-        self.kinds = [k for k in kinds.REGISTRY.values() if k.name in options.kinds]
+        self.kinds = [k for k in kinds.REGISTRY.values() if k.name in options.kinds and self._targeted(k.name)]
         self.claimed: set[str] = set()  # the cache files this build's outputs are made with
         self._once: dict[str, object] = {}
         self._thumbs: dict[str, Path] = {}
+
+    def _targeted(self, kind: str) -> bool:
+        """Whether this game's build makes `kind`: with no --target, as its game.yaml's `targets:`
+        say (a print shop's kind for the shop, the plain kinds for home)."""
+        if not self.options.game_targets:
+            return True
+        wanted = self.plan.game.targets
+        return kind in wanted if kind in SHOPS else HOME in wanted
 
     def faces(self) -> list[FaceOut]:
         """Every unique face once: fronts, own backs, deck backs."""

@@ -97,16 +97,20 @@ def options(args) -> Options:
         kinds=_kinds(args), papers=tuple(dict.fromkeys(args.paper or PAPER_NAMES)),
         back_offset=args.back_offset, booklet=args.booklet, allow_missing_art=args.allow_missing_art,
         tts_url=args.tts_url or "", ink=args.ink, identity=args.identity, letter_3x3=args.letter_3x3,
+        game_targets=args.target is None and not args.reprint,
     )
     return o if args.jobs is None else Options(**{**o.__dict__, "jobs": max(1, args.jobs)})
 
 
 def _kinds(args) -> tuple[str, ...]:
     """`--reprint` alone; else the plain build's kinds (or --only's) for the target home, and
-    each print shop's kind (kinds.py) for its target."""
+    each print shop's kind (kinds.py) for its target: the targets given, else every one, of
+    which each game's build makes those its game.yaml names (Options.game_targets)."""
     if args.reprint:
         return ("reprint",)
-    targets = tuple(dict.fromkeys(args.target or (HOME,)))
+    if args.target is None:  # each game's own `targets:` (build.py), home unless its game.yaml says
+        return tuple(args.only or KINDS) + tuple(SHOPS)
+    targets = tuple(dict.fromkeys(args.target))
     if args.only and HOME not in targets:
         print(f"spellpress {args.command}: error: --only chooses among the kinds of the target home; a print shop's "
               "target makes its own files (add --target home for both)", file=sys.stderr)

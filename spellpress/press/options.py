@@ -42,6 +42,7 @@ class Options:
     ink: str | None = None  # one of INKS for every game; None: each game's own (game.yaml's `ink:`)
     identity: bool | None = None  # cards numbered and versioned; None: as each game.yaml says
     letter_3x3: bool = False  # also the duplex sheets nine cards a Letter page (cards-letter-3x3.pdf)
+    game_targets: bool = False  # no --target given: each game.yaml's `targets:` say what its build makes
 
     @property
     def watched(self) -> list[Path]:
