@@ -183,6 +183,14 @@ def _wait_for_builder(ws: Path) -> None:
     raise RuntimeError("the resident builder did not start within 30 s")
 
 
+def _built(proc: subprocess.Popen) -> None:
+    """Read what `watch` prints until the end of a build: its summary line (a line naming the
+    cards that changed comes before it)."""
+    while not proc.stdout.readline().startswith("built in "):
+        if proc.poll() is not None:
+            raise RuntimeError("watch ended")
+
+
 def bench_watch(ws: Path, game: str, spells: Path, original: str) -> bool:
     out = ws / "build" / game
     watched = [out / "png" / "fire-bolt.png", out / "cards-a4.pdf", out / "cards-letter.pdf",
@@ -191,7 +199,7 @@ def bench_watch(ws: Path, game: str, spells: Path, original: str) -> bool:
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     delays = []
     try:
-        proc.stdout.readline()  # the first build is done
+        _built(proc)  # the first build is done
         for i in range(ROUNDS):
             before = {p: p.stat().st_mtime_ns for p in watched}
             time.sleep(0.3)
@@ -202,7 +210,7 @@ def bench_watch(ws: Path, game: str, spells: Path, original: str) -> bool:
                     raise RuntimeError("watch did not rebuild within 10 s")
                 time.sleep(0.005)
             delays.append(time.perf_counter() - saved)
-            proc.stdout.readline()
+            _built(proc)  # the whole build, before the next save
     finally:
         proc.terminate()
         proc.wait(timeout=10)
