@@ -213,6 +213,280 @@ def fanout(server: Gunicorn, table_id: str, token: str, version: int) -> list[fl
     return asyncio.run(run())
 
 
+# ---------------------------------------------------------------------------- many phones
+
+TABLES, PHONES = 500, 4  # tables of 4, each phone on its table's stream
+RATE = 200  # actions a second, spread over the tables at random
+PLAY_SECONDS = 6.0  # per run, after PLAY_WARMUP
+PLAY_WARMUP = 1.0
+PLAY_ROUNDS = 3
+ACTORS = 32  # keep-alive connections the actions are sent on
+IDLE_SECONDS = 4.0  # the streams open and nothing played: what the beats alone cost
+LATE = 2.0  # seconds after the last answer before the phones stop listening
+MANY = {"fanout_p99_ms": 250.0}
+
+
+def _address(kind: int, i: int) -> str:
+    """A loopback address of its own for each phone (kind 1) and each table's creator (kind 2),
+    as on a real network: the limits per client count them apart."""
+    return f"127.{kind}.{i // 250}.{i % 250 + 1}"
+
+
+def _room_for(files: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < files:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard == resource.RLIM_INFINITY else min(hard, files), hard))
+
+
+def _tables(server: Gunicorn, count: int) -> list[dict]:
+    """`count` tables of PHONES players, each started from an address of its own."""
+    import http.client
+
+    made = []
+    body = json.dumps({"game": "powermage-54", "players": [f"Mage {p + 1}" for p in range(PHONES)]})
+    for i in range(count):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(_address(2, i), 0))
+        conn.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        if answer.status != 201:
+            raise RuntimeError(f"a table was refused: {answer.status} {answer.read()[:200]!r}")
+        made.append(json.load(answer))
+        conn.close()
+    return made
+
+
+def _worker(server: Gunicorn) -> int:
+    children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
+    return int(children[0])
+
+
+def _process(pid: int) -> dict:
+    """A process's threads, open files, resident memory (MiB) and CPU seconds so far."""
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    ticks = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return {"threads": int(status["Threads"]), "files": len(os.listdir(f"/proc/{pid}/fd")),
+            "rss": int(status["VmRSS"].split()[0]) / 1024,
+            "cpu": (int(ticks[11]) + int(ticks[12])) / os.sysconf("SC_CLK_TCK")}
+
+
+async def _phone(port: int, source: str, path: str, times: list, versions: list, gaps: list, opened: asyncio.Event,
+                 live: list) -> None:
+    """One phone on its table's stream: when each message arrives (`versions`/`times` for the
+    ones that carry a version), and its longest silence while `live[0]`."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if head[9:12] != b"200":
+            raise RuntimeError(f"a stream was refused: {head[:200]!r}")
+        last = None
+        while True:
+            line = await reader.readline()
+            if not line:
+                raise RuntimeError("a stream ended")
+            now = time.perf_counter()
+            if line.startswith(b"id: "):
+                versions.append(int(line[4:]))
+                times.append(now)
+                opened.set()
+            if live[0]:
+                if last is not None:
+                    gaps[0] = max(gaps[0], now - last)
+                last = now
+            else:
+                last = None
+    finally:
+        writer.close()
+
+
+def _phones(port: int, paths: list[str], pipe) -> None:
+    """In a process of its own: the phones open their streams, say so, note what arrives until
+    told to stop, and send back what each one heard."""
+    _room_for(len(paths) + 200)
+
+    async def run():
+        count = len(paths)
+        times: list[list[float]] = [[] for _ in range(count)]
+        versions: list[list[int]] = [[] for _ in range(count)]
+        gaps = [[0.0] for _ in range(count)]
+        opened = [asyncio.Event() for _ in range(count)]
+        live = [False]
+        began = time.perf_counter()
+        phones = [asyncio.create_task(_phone(port, _address(1, i), paths[i], times[i], versions[i], gaps[i], opened[i], live))
+                  for i in range(count)]
+        waiting = asyncio.gather(*(event.wait() for event in opened))
+        done, _ = await asyncio.wait([waiting, *phones], return_when=asyncio.FIRST_COMPLETED, timeout=60)
+        if waiting not in done:
+            failed = [task.exception() for task in phones if task.done() and task.exception()]
+            raise RuntimeError(f"the phones did not all open their streams: {failed[:1] or 'timed out'}")
+        loop = asyncio.get_running_loop()
+        pipe.send(("open", time.perf_counter() - began))
+        live[0] = True
+        await loop.run_in_executor(None, pipe.recv)  # "stop"
+        live[0] = False
+        broken = [task for task in phones if task.done()]
+        for task in phones:
+            task.cancel()
+        await asyncio.gather(*phones, return_exceptions=True)
+        if broken:
+            raise RuntimeError(f"{len(broken)} streams ended early: {broken[0].exception()!r}")
+        return versions, times, [gap[0] for gap in gaps]
+
+    try:
+        pipe.send(("heard", asyncio.run(run())))
+    except Exception as err:  # told to the parent, which stops
+        pipe.send(("failed", repr(err)))
+
+
+async def _actor(port: int, plan: list, began: float, out: list) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        while plan:
+            at, table, request = plan.pop()
+            wait = began + at - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            sent = time.perf_counter()
+            writer.write(request)
+            status, body = await _answer(reader)
+            answered = time.perf_counter()
+            if status != 200:
+                raise RuntimeError(f"status {status}: {body[:200]!r}")
+            out.append((at, table, json.loads(body)["version"], answered, answered - sent))
+    finally:
+        writer.close()
+
+
+def play(port: int, tables: list[dict], seed: int) -> list[tuple]:
+    """RATE actions a second for PLAY_WARMUP + PLAY_SECONDS, each on a table drawn at random, sent
+    at its planned time on whichever of ACTORS connections is free: (planned time, table, version
+    it made, when its answer arrived, seconds from send to answer), for the actions after the warmup."""
+    import random
+
+    draw = random.Random(seed)
+    plan, taps = [], [0] * len(tables)
+    for i in range(int(RATE * (PLAY_WARMUP + PLAY_SECONDS))):
+        t = draw.randrange(len(tables))
+        taps[t] += 1
+        action = {"type": "adjust", "player": draw.randrange(PHONES), "counter": "points", "delta": 1 if taps[t] % 2 else -1}
+        plan.append((i / RATE, t, _request(f"/api/tables/{tables[t]['id']}/actions", action, tables[t]["token"])))
+    plan.reverse()  # popped from the end: the earliest first
+
+    async def run():
+        out: list[tuple] = []
+        began = time.perf_counter() + 0.05
+        await asyncio.gather(*(_actor(port, plan, began, out) for _ in range(ACTORS)))
+        return out
+
+    return [row for row in asyncio.run(run()) if row[0] >= PLAY_WARMUP]
+
+
+def _spans(played: list[tuple], versions: list[list[int]], times: list[list[float]]) -> tuple[list[float], int]:
+    """Milliseconds from each action's answer to each phone of its table having it (a message of
+    its version or a later one), and how many never had it."""
+    from bisect import bisect_left
+
+    spans, missed = [], 0
+    for _, table, version, answered, _ in played:
+        for phone in range(table * PHONES, table * PHONES + PHONES):
+            k = bisect_left(versions[phone], version)
+            if k == len(versions[phone]):
+                missed += 1
+            else:
+                spans.append((times[phone][k] - answered) * 1000)
+    return spans, missed
+
+
+def _pct(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def many_phones(server: Gunicorn, bare: Gunicorn | None = None) -> bool:
+    """TABLES tables of PHONES phones, every phone on its table's stream, while RATE actions a
+    second are played over the tables; runs with the streams open and without, interleaved."""
+    import multiprocessing
+
+    _room_for(TABLES * PHONES + 500)
+    tables = _tables(server, TABLES)
+    paths = [f"/api/tables/{t['id']}/stream" for t in tables for _ in range(PHONES)]
+    worker = _worker(server)
+    quiet, loud, spans, missed, gaps, opening, load = [], [], [], 0, [], [], {}
+    context = multiprocessing.get_context("fork")
+    for r in range(PLAY_ROUNDS):
+        before = _process(worker)
+        quiet.append(play(server.port, tables, seed=r))
+        load.setdefault("quiet_cpu", []).append((_process(worker)["cpu"] - before["cpu"]) / (PLAY_WARMUP + PLAY_SECONDS))
+        ours, theirs = context.Pipe()
+        phones = context.Process(target=_phones, args=(server.port, paths, theirs), daemon=True)
+        phones.start()
+        kind, found = ours.recv()
+        if kind != "open":
+            raise RuntimeError(f"the phones: {found}")
+        opening.append(found)
+        time.sleep(0.5)
+        idle = _process(worker)
+        time.sleep(IDLE_SECONDS)
+        after = _process(worker)
+        load.setdefault("idle_cpu", []).append((after["cpu"] - idle["cpu"]) / IDLE_SECONDS)
+        load.setdefault("threads", []).append(after["threads"])
+        load.setdefault("files", []).append(after["files"])
+        load.setdefault("rss_per_stream", []).append((after["rss"] - before["rss"]) * 1024 / len(paths))
+        played = play(server.port, tables, seed=r)
+        load.setdefault("loud_cpu", []).append((_process(worker)["cpu"] - after["cpu"]) / (PLAY_WARMUP + PLAY_SECONDS))
+        time.sleep(LATE)  # a message later than this is counted as missed
+        ours.send("stop")
+        kind, found = ours.recv()
+        phones.join(10)
+        if kind != "heard":
+            raise RuntimeError(f"the phones: {found}")
+        versions, times, silences = found
+        loud.append(played)
+        got, lost = _spans(played, versions, times)
+        spans += got
+        missed += lost
+        gaps.append(max(silences))
+        time.sleep(1.0)  # the server notices the closed streams
+
+    def p99(runs: list[list[tuple]]) -> float:
+        return statistics.median(_pct([row[4] * 1000 for row in run], 0.99) for run in runs)
+
+    def p50(runs: list[list[tuple]]) -> float:
+        return statistics.median(_pct([row[4] * 1000 for row in run], 0.5) for run in runs)
+
+    rate = statistics.median(len(run) / PLAY_SECONDS for run in loud)
+    fan99 = _pct(spans, 0.99)
+    good = fan99 <= MANY["fanout_p99_ms"] and not missed
+    print(f"{TABLES * PHONES} open phones (SSE) on {TABLES} tables of {PHONES}, {RATE} actions/s over the tables "
+          f"({PLAY_ROUNDS} rounds of {PLAY_SECONDS:.0f} s with the streams open and without, interleaved; medians)")
+    print(f"    the streams opened in {statistics.median(opening):.1f} s; worker: {statistics.median(load['threads']):.0f} threads, "
+          f"{statistics.median(load['files']):.0f} open files, {statistics.median(load['rss_per_stream']):.1f} KiB per stream")
+    print(f"    worker CPU: {statistics.median(load['idle_cpu']) * 100:.0f} % with the streams open and idle (beats only), "
+          f"{statistics.median(load['quiet_cpu']) * 100:.0f} % playing without streams, "
+          f"{statistics.median(load['loud_cpu']) * 100:.0f} % playing with them")
+    print(f"    actions    no streams  p50 {p50(quiet):6.1f} ms   p99 {p99(quiet):6.1f} ms")
+    print(f"               2000 open   p50 {p50(loud):6.1f} ms   p99 {p99(loud):6.1f} ms   "
+          f"{p99(loud) / p99(quiet):5.2f} x p99   ({rate:.0f} actions/s done)")
+    print(f"    fan-out    answer -> every phone of its table: p50 {_pct(spans, 0.5):6.1f} ms   p99 {fan99:6.1f} ms   "
+          f"worst {max(spans):6.1f} ms   ({len(spans)} arrivals, {missed} missed)")
+    print(f"    longest silence a phone heard: {max(gaps):.2f} s (it says offline past 4 s)   "
+          f"{'ok' if good else 'MISSED'} (goal: fan-out p99 <= {MANY['fanout_p99_ms']:.0f} ms, none missed)")
+    return good
+
+
+def many() -> bool:
+    """The many-phones bench on its own server (a fresh SQLite file)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"SPELLPRESS_DB": str(Path(tmp) / "many.db"), "SPELLPRESS_CARDS": str(ROOT / "cards")}
+        server = Gunicorn("companion:create_app()", env)
+        try:
+            return many_phones(server)
+        finally:
+            server.stop()
+
+
 # ---------------------------------------------------------------------------- the report
 
 
