@@ -222,12 +222,12 @@ def _sse(kind: str, now: Snapshot, entries: list[dict]) -> str:
 @bp.get("/tables/<table_id>/stream")
 def stream(table_id: str):
     """Server-Sent Events: the whole state at once, then what changed, with the new log entries,
-    each time the table changes; a beat every STREAM_KEEPALIVE seconds, so that a vanished phone is
-    noticed by the server and a phone notices within seconds when the server has gone silent."""
+    each time the table changes; a beat when the phones have heard nothing for STREAM_KEEPALIVE
+    seconds (live.py), so that a vanished phone is noticed by the server and a phone notices within
+    seconds when the server has gone silent. A waiting stream holds no thread and no timer."""
     store, hub = companion().store, companion().hub
     now = store.read(table_id)
     last_seen = request.headers.get("Last-Event-ID", type=int)
-    keepalive = current_app.config["STREAM_KEEPALIVE"]
     lifetime = current_app.config["STREAM_SECONDS"]
 
     def events():
@@ -236,10 +236,10 @@ def stream(table_id: str):
             yield "retry: 1000\n" + _sse("state", *first)
             seen, ends = first[0], time.monotonic() + lifetime
             while time.monotonic() < ends and not hub.closed:
-                if wait(seen.version, keepalive) == seen.version:
+                if wait(seen.version) == seen.version:
                     yield "event: beat\ndata: 1\n\n"  # an event, not a comment: the page hears it
                     continue
-                seen, message = hub.once((table_id, seen.version), lambda was=seen: _patch(store, table_id, was))
+                seen, message = hub.once(table_id, seen.version, lambda was=seen: _patch(store, table_id, was))
                 yield message
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

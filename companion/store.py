@@ -459,12 +459,14 @@ class Store:
             rows = db.execute(
                 "SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
                 (table_id, max(0, after - BURST_LOOKBACK), limit + BURST_LOOKBACK),
-            ).fetchall()
-            undos = db.execute("SELECT data FROM events WHERE table_id = ? AND type = 'undo'", (table_id,))
+            ).fetchall()[::-1]
+            events = _with_burst(rows, after)
+            # Only an undo later than the first event shown can have taken one of them back.
+            undos = db.execute("SELECT data FROM events WHERE table_id = ? AND seq > ? AND type = 'undo'",
+                               (table_id, events[0].seq if events else now.version))
             skip = {seq for row in undos for seq in table.undo_targets(json.loads(row["data"]))}
-        rows = rows[::-1]
         tags = {row["seq"]: row["request_id"] for row in rows}
-        entries = table.log_entries([_event(row) for row in rows], now.state, skip)
+        entries = table.log_entries(events, now.state, skip)
         return now, [_tagged(entry, tags) for entry in entries if entry["seq"] > after][-limit:]
 
     # -- seats and codes
@@ -594,6 +596,22 @@ REQUEST_TAG = 8  # characters of a request id the log shows
 
 
 BURST_LOOKBACK = 64  # events read before a log's window, for a burst of taps that began there
+
+
+def _with_burst(rows: list[Any], after: int) -> list[Event]:
+    """The events of `rows` (oldest first) after `after`, and before them only the taps of a burst
+    that the first of them continues: a burst's entry is shown whole, and no other event of the
+    lookback is parsed nor described."""
+    first = next((i for i, row in enumerate(rows) if row["seq"] > after), len(rows))
+    events = [_event(row) for row in rows[first:]]
+    while first > 0 and events and rows[first - 1]["type"] == "adjust":
+        tap = _event(rows[first - 1])
+        burst = {"last": tap.seq, "by": tap.by, "counter": tap.data["counter"], "player": tap.data["player"], "at": tap.at}
+        if not table.continues(burst, events[0]):
+            break
+        events.insert(0, tap)
+        first -= 1
+    return events
 
 
 def _tagged(entry: table.LogEntry, tags: dict[int, str | None]) -> dict:
