@@ -39,15 +39,17 @@ def _same_site_json() -> None:
 
 def _body() -> dict:
     """The request's JSON object; an oversized body was refused (413) before it was read."""
+    raw = request.get_data() or b"null"
     try:
-        data = json.loads(request.get_data() or b"null", parse_constant=_not_json)
+        data = json.loads(raw, parse_constant=_not_json)
     except ValueError as err:
         raise BadRequest(f"the body is not valid JSON: {err}") from None
     except RecursionError:
         raise BadRequest("the body is not valid JSON: it nests too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
-    _check_text(data)
+    if b"\\u" in raw or not raw.isascii():  # ASCII without escapes holds no half pair: not walked
+        _check_text(data)
     return data
 
 

@@ -105,11 +105,17 @@ class Snapshot:
 
 
 def snapshot(version: int, state: dict, stored: str | None = None) -> Snapshot:
-    stored = stored if stored is not None else table.dumps(state)
+    """The snapshot of `state`; its stored text, when not given, is the public text with the
+    hidden part added, so that the state is encoded once, not twice."""
     if "hidden" not in state:
+        stored = stored if stored is not None else table.dumps(state)
         return Snapshot(version, state, stored, state, stored)
     public = table.public(state)
-    return Snapshot(version, state, table.dumps(public), public, stored)
+    shown = table.dumps(public)
+    if stored is None:
+        hidden = json.dumps(state["hidden"], separators=(",", ":"))
+        stored = f'{shown[:-1]},"hidden":{hidden}}}' if shown != "{}" else f'{{"hidden":{hidden}}}'
+    return Snapshot(version, state, shown, public, stored)
 
 
 @dataclass
@@ -296,13 +302,14 @@ class Store:
     def act(self, table_id: str, token: str, action: object, randbelow: Callable[[int], int]) -> Outcome:
         """Apply the action of the seat whose token is `token` once it is committed; an action whose
         request_id this seat sent already is not applied again."""
-        player = self.seat(table_id, token)
+        key = _hash(token)
+        player = self._seat_of(table_id, key)
         if player is None:
             raise Unauthorized(SEAT_LOST)
         request_id = action.get("request_id") if isinstance(action, dict) else None
         if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX):
             raise BadRequest(f"a tap's id is text of 1 to {REQUEST_ID_MAX} characters: reload the page")
-        job = _Job(table_id, player, _hash(token), action, request_id, randbelow, threading.Condition(self._jobs))
+        job = _Job(table_id, player, key, action, request_id, randbelow, threading.Condition(self._jobs))
         with self._jobs:
             self._queue.append(job)
             while self._writing and not job.done:
@@ -481,7 +488,9 @@ class Store:
 
     def seat(self, table_id: str, token: str) -> int | None:
         """The player whose seat `token` is at this table, or None. Seats never change: cached."""
-        key = _hash(token)
+        return self._seat_of(table_id, _hash(token))
+
+    def _seat_of(self, table_id: str, key: str) -> int | None:
         seat = self._seats.get(key)
         if seat is None:
             row = self._seat_row(key)
