@@ -166,7 +166,7 @@ async def _connection(port: int, requests: list[bytes], warm: float, ends: float
             writer.write(requests[i % len(requests)])
             status, _ = await _answer(reader)
             if status != 200:
-                raise RuntimeError(f"status {status}")
+                raise RuntimeError(f"status {status}: {_[:300]!r}")
             i += 1
             budget[0] -= 1
             if began >= warm:

@@ -11,8 +11,8 @@ file on this machine, the default; PostgreSQL, for several instances sharing tab
 the dialect both understand, with `?` for parameters.
 
 Actions are written by group commit: while one thread writes, the others queue their actions;
-the next thread to write takes every action queued by then, its own among them, into one
-transaction, and each thread answers once its own action is committed. Under load one commit
+the next thread to write gives way once, then takes every action queued by then, its own among
+them, into one transaction, and each thread answers once its own action is committed. Under load one commit
 then serves many taps, and the write is not handed from thread to thread for every one (under
 the GIL each hand-over can wait a whole switch interval, and SQLite's own busy wait between
 threads would sleep in whole milliseconds).
@@ -317,14 +317,21 @@ class Store:
             leader = not job.done  # nobody is writing: write this job, and all queued with it
             if leader:
                 self._writing = True
-                jobs, self._queue = self._queue, []
         if leader:
+            jobs: list[_Job] = []
             try:
+                # Give way once, so that the actions that have arrived meanwhile join this
+                # transaction: under gevent no other greenlet runs until this one waits, and
+                # without it every action would be a transaction of its own.
+                time.sleep(0)
+                with self._jobs:
+                    jobs, self._queue = self._queue, []
                 with self._write_lock:
                     self._write_jobs(jobs)
             finally:
                 with self._jobs:
                     self._writing = False
+                    self._queue = [queued for queued in self._queue if queued is not job]  # a leader stopped early
                     for done in jobs + self._queue[:1]:  # the first still queued writes next
                         done.woken.notify()
         if job.error is not None:
