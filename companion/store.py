@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -174,6 +175,8 @@ class Store:
         self._queue: list[_Job] = []
         self._jobs = threading.Lock()  # guards the queue and whether a thread is writing it
         self._writing = False
+        monkey = sys.modules.get("gevent.monkey")  # the store is made after gunicorn's worker patched threads
+        self._cooperative = monkey is not None and monkey.is_module_patched("threading")
 
     # -- what each store says for itself
 
@@ -320,10 +323,11 @@ class Store:
         if leader:
             jobs: list[_Job] = []
             try:
-                # Give way once, so that the actions that have arrived meanwhile join this
-                # transaction: under gevent no other greenlet runs until this one waits, and
-                # without it every action would be a transaction of its own.
-                time.sleep(0)
+                # Under gevent, give way once, so that the actions that have arrived meanwhile
+                # join this transaction: no other greenlet runs until this one waits, and without
+                # it every action would be a transaction of its own. (Threads queue meanwhile.)
+                if self._cooperative:
+                    time.sleep(0)
                 with self._jobs:
                     jobs, self._queue = self._queue, []
                 with self._write_lock:
