@@ -7,8 +7,10 @@ written to SQLite before it is answered; the table's version afterwards proves t
 8 phones listen to a table's stream and the time from an action's send to its arrival on all 8
 is measured. A game's own tracker is measured too: Magicka Mayhem's damage and healing, which go
 through the core's tracker and carry the largest copy of a game's rules in their state.
-Last, the two stores: the same actions on SQLite, on PostgreSQL (a throwaway cluster, as the
-tests start one), and on two instances sharing that PostgreSQL database.
+Then the two stores: the same actions on SQLite, on PostgreSQL (a throwaway cluster, as the
+tests start one), and on two instances sharing that PostgreSQL database. Last, many phones:
+2,000 open streams on 500 tables of 4 while those tables play, against the same actions with no
+stream open, on the companion and on a bare Flask app with the textbook stream (many_phones).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 
 from companion import gunicorn_conf
 
@@ -43,12 +45,50 @@ GOALS = {"throughput": 0.5, "p99": 2.0, "fanout_ms": 100.0}
 
 
 def bare_app() -> Flask:
-    """The baseline: Flask reading the same JSON body and answering a small JSON object."""
+    """The baseline: Flask reading the same JSON body and answering a small JSON object; and the
+    textbook live stream beside it (a condition per table, each stream waiting on it with a
+    timeout for its beat), with an action that moves a table's version in memory."""
+    import threading
+
     app = Flask("bare")
+    tables: dict[str, list] = {}  # id -> [version, its condition]
+    lock = threading.Lock()
+
+    def table(table_id: str) -> list:
+        with lock:
+            return tables.setdefault(table_id, [1, threading.Condition()])
 
     @app.post("/bare")
     def bare():
         return jsonify(ok=True, type=request.get_json()["type"])
+
+    @app.post("/bare/tables/<table_id>/actions")
+    def bare_act(table_id: str):
+        kind = request.get_json()["type"]
+        entry = table(table_id)
+        with entry[1]:
+            entry[0] += 1
+            entry[1].notify_all()
+            return jsonify(version=entry[0], type=kind)
+
+    @app.get("/bare/tables/<table_id>/stream")
+    def bare_stream(table_id: str):
+        entry = table(table_id)
+
+        def events():
+            seen = entry[0]
+            yield f"id: {seen}\nevent: state\ndata: {json.dumps({'version': seen})}\n\n"
+            while True:
+                with entry[1]:
+                    entry[1].wait_for(lambda seen=seen: entry[0] > seen, 2)
+                    now = entry[0]
+                if now == seen:
+                    yield "event: beat\ndata: 1\n\n"
+                else:
+                    seen = now
+                    yield f"id: {seen}\nevent: patch\ndata: {json.dumps({'version': seen})}\n\n"
+
+        return Response(events(), mimetype="text/event-stream")
 
     return app
 
@@ -128,7 +168,7 @@ async def _connection(port: int, requests: list[bytes], warm: float, ends: float
             writer.write(requests[i % len(requests)])
             status, _ = await _answer(reader)
             if status != 200:
-                raise RuntimeError(f"status {status}")
+                raise RuntimeError(f"status {status}: {_[:300]!r}")
             i += 1
             budget[0] -= 1
             if began >= warm:
@@ -213,6 +253,298 @@ def fanout(server: Gunicorn, table_id: str, token: str, version: int) -> list[fl
     return asyncio.run(run())
 
 
+# ---------------------------------------------------------------------------- many phones
+
+TABLES, PHONES = 500, 4  # tables of 4, each phone on its table's stream
+RATE = 200  # actions a second, spread over the tables at random
+PLAY_SECONDS = 6.0  # per run, after PLAY_WARMUP
+PLAY_WARMUP = 1.0
+PLAY_ROUNDS = 3
+ACTORS = 32  # keep-alive connections the actions are sent on
+IDLE_SECONDS = 4.0  # the streams open and nothing played: what the beats alone cost
+LATE = 2.0  # seconds after the last answer before the phones stop listening
+MANY = {"fanout_p99_ms": 250.0}
+
+
+def _address(kind: int, i: int) -> str:
+    """A loopback address of its own for each phone (kind 1) and each table's creator (kind 2),
+    as on a real network: the limits per client count them apart."""
+    return f"127.{kind}.{i // 250}.{i % 250 + 1}"
+
+
+def _room_for(files: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < files:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard == resource.RLIM_INFINITY else min(hard, files), hard))
+
+
+def _tables(server: Gunicorn, count: int) -> list[dict]:
+    """`count` tables of PHONES players, each started from an address of its own."""
+    import http.client
+
+    made = []
+    body = json.dumps({"game": "powermage-54", "players": [f"Mage {p + 1}" for p in range(PHONES)]})
+    for i in range(count):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(_address(2, i), 0))
+        conn.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        if answer.status != 201:
+            raise RuntimeError(f"a table was refused: {answer.status} {answer.read()[:200]!r}")
+        made.append(json.load(answer))
+        conn.close()
+    return made
+
+
+def _worker(server: Gunicorn) -> int:
+    children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
+    return int(children[0])
+
+
+def _process(pid: int) -> dict:
+    """A process's threads, open files, resident memory (MiB) and CPU seconds so far."""
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    ticks = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return {"threads": int(status["Threads"]), "files": len(os.listdir(f"/proc/{pid}/fd")),
+            "rss": int(status["VmRSS"].split()[0]) / 1024,
+            "cpu": (int(ticks[11]) + int(ticks[12])) / os.sysconf("SC_CLK_TCK")}
+
+
+async def _phone(port: int, source: str, path: str, times: list, versions: list, gaps: list, opened: asyncio.Event,
+                 live: list) -> None:
+    """One phone on its table's stream: when each message arrives (`versions`/`times` for the
+    ones that carry a version), and its longest silence while `live[0]`."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if head[9:12] != b"200":
+            raise RuntimeError(f"a stream was refused: {head[:200]!r}")
+        last = None
+        while True:
+            line = await reader.readline()
+            if not line:
+                raise RuntimeError("a stream ended")
+            now = time.perf_counter()
+            if line.startswith(b"id: "):
+                versions.append(int(line[4:]))
+                times.append(now)
+                opened.set()
+            if live[0]:
+                if last is not None:
+                    gaps[0] = max(gaps[0], now - last)
+                last = now
+            else:
+                last = None
+    finally:
+        writer.close()
+
+
+def _phones(port: int, paths: list[str], pipe) -> None:
+    """In a process of its own: the phones open their streams, say so, note what arrives until
+    told to stop, and send back what each one heard."""
+    _room_for(len(paths) + 200)
+
+    async def run():
+        count = len(paths)
+        times: list[list[float]] = [[] for _ in range(count)]
+        versions: list[list[int]] = [[] for _ in range(count)]
+        gaps = [[0.0] for _ in range(count)]
+        opened = [asyncio.Event() for _ in range(count)]
+        live = [False]
+        began = time.perf_counter()
+        phones = [asyncio.create_task(_phone(port, _address(1, i), paths[i], times[i], versions[i], gaps[i], opened[i], live))
+                  for i in range(count)]
+        waiting = asyncio.gather(*(event.wait() for event in opened))
+        done, _ = await asyncio.wait([waiting, *phones], return_when=asyncio.FIRST_COMPLETED, timeout=60)
+        if waiting not in done:
+            failed = [task.exception() for task in phones if task.done() and task.exception()]
+            raise RuntimeError(f"the phones did not all open their streams: {failed[:1] or 'timed out'}")
+        loop = asyncio.get_running_loop()
+        pipe.send(("open", time.perf_counter() - began))
+        live[0] = True
+        await loop.run_in_executor(None, pipe.recv)  # "stop"
+        live[0] = False
+        broken = [task for task in phones if task.done()]
+        for task in phones:
+            task.cancel()
+        await asyncio.gather(*phones, return_exceptions=True)
+        if broken:
+            raise RuntimeError(f"{len(broken)} streams ended early: {broken[0].exception()!r}")
+        return versions, times, [gap[0] for gap in gaps]
+
+    try:
+        pipe.send(("heard", asyncio.run(run())))
+    except Exception as err:  # told to the parent, which stops
+        pipe.send(("failed", repr(err)))
+
+
+async def _actor(port: int, plan: list, began: float, out: list) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        while plan:
+            at, table, request = plan.pop()
+            wait = began + at - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            sent = time.perf_counter()
+            writer.write(request)
+            status, body = await _answer(reader)
+            answered = time.perf_counter()
+            if status != 200:
+                raise RuntimeError(f"status {status}: {body[:200]!r}")
+            out.append((at, table, json.loads(body)["version"], answered, answered - sent))
+    finally:
+        writer.close()
+
+
+def play(port: int, tables: list[dict], seed: int, prefix: str = "/api") -> list[tuple]:
+    """RATE actions a second for PLAY_WARMUP + PLAY_SECONDS, each on a table drawn at random, sent
+    at its planned time on whichever of ACTORS connections is free: (planned time, table, version
+    it made, when its answer arrived, seconds from send to answer), for the actions after the warmup."""
+    import random
+
+    draw = random.Random(seed)
+    plan, taps = [], [0] * len(tables)
+    for i in range(int(RATE * (PLAY_WARMUP + PLAY_SECONDS))):
+        t = draw.randrange(len(tables))
+        taps[t] += 1
+        action = {"type": "adjust", "player": draw.randrange(PHONES), "counter": "points", "delta": 1 if taps[t] % 2 else -1}
+        plan.append((i / RATE, t, _request(f"{prefix}/tables/{tables[t]['id']}/actions", action, tables[t]["token"])))
+    plan.reverse()  # popped from the end: the earliest first
+
+    async def run():
+        out: list[tuple] = []
+        began = time.perf_counter() + 0.05
+        await asyncio.gather(*(_actor(port, plan, began, out) for _ in range(ACTORS)))
+        return out
+
+    return [row for row in asyncio.run(run()) if row[0] >= PLAY_WARMUP]
+
+
+def _spans(played: list[tuple], versions: list[list[int]], times: list[list[float]]) -> tuple[list[float], int]:
+    """Milliseconds from each action's answer to each phone of its table having it (a message of
+    its version or a later one), and how many never had it."""
+    from bisect import bisect_left
+
+    spans, missed = [], 0
+    for _, table, version, answered, _ in played:
+        for phone in range(table * PHONES, table * PHONES + PHONES):
+            k = bisect_left(versions[phone], version)
+            if k == len(versions[phone]):
+                missed += 1
+            else:
+                spans.append((times[phone][k] - answered) * 1000)
+    return spans, missed
+
+
+def _pct(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def _round(server: Gunicorn, tables: list[dict], prefix: str, seed: int, found: dict) -> None:
+    """One round on `server`: the actions with no stream open, then the phones open their streams,
+    stay idle, and the same actions are played again; what was measured is added to `found`."""
+    import multiprocessing
+
+    paths = [f"{prefix}/tables/{t['id']}/stream" for t in tables for _ in range(PHONES)]
+    worker = _worker(server)
+    before = _process(worker)
+    found["quiet"].append(play(server.port, tables, seed, prefix))
+    found["quiet_cpu"].append((_process(worker)["cpu"] - before["cpu"]) / (PLAY_WARMUP + PLAY_SECONDS))
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe()
+    phones = context.Process(target=_phones, args=(server.port, paths, theirs), daemon=True)
+    phones.start()
+    kind, said = ours.recv()
+    if kind != "open":
+        raise RuntimeError(f"the phones: {said}")
+    found["opening"].append(said)
+    time.sleep(0.5)
+    idle = _process(worker)
+    time.sleep(IDLE_SECONDS)
+    after = _process(worker)
+    found["idle_cpu"].append((after["cpu"] - idle["cpu"]) / IDLE_SECONDS)
+    found["threads"].append(after["threads"])
+    found["files"].append(after["files"])
+    found["rss_per_stream"].append((after["rss"] - before["rss"]) * 1024 / len(paths))
+    played = play(server.port, tables, seed, prefix)
+    found["loud_cpu"].append((_process(worker)["cpu"] - after["cpu"]) / (PLAY_WARMUP + PLAY_SECONDS))
+    time.sleep(LATE)  # a message later than this is counted as missed
+    ours.send("stop")
+    kind, said = ours.recv()
+    phones.join(10)
+    if kind != "heard":
+        raise RuntimeError(f"the phones: {said}")
+    versions, times, silences = said
+    found["loud"].append(played)
+    spans, missed = _spans(played, versions, times)
+    found["spans"] += spans
+    found["missed"] += missed
+    found["silence"].append(max(silences))
+    time.sleep(1.0)  # the server notices the closed streams
+
+
+def _p99(runs: list[list[tuple]], share: float = 0.99) -> float:
+    return statistics.median(_pct([row[4] * 1000 for row in run], share) for run in runs)
+
+
+def many_phones(ours: Gunicorn, bare: Gunicorn) -> bool:
+    """TABLES tables of PHONES phones, every phone on its table's stream, while RATE actions a
+    second are played over the tables; with the streams open and without, on the companion and on
+    the bare app under the same gunicorn worker, rounds interleaved."""
+    _room_for(TABLES * PHONES + 500)
+    kinds = {"companion": (ours, _tables(ours, TABLES), "/api"),
+             "bare Flask": (bare, [{"id": f"t{i}", "token": None} for i in range(TABLES)], "/bare")}
+    found: dict[str, dict] = {kind: {"spans": [], "missed": 0} for kind in kinds}
+    for r in range(PLAY_ROUNDS):
+        for kind, (server, tables, prefix) in kinds.items():
+            for key in ("quiet", "loud", "quiet_cpu", "loud_cpu", "idle_cpu", "threads", "files", "rss_per_stream",
+                        "opening", "silence"):
+                found[kind].setdefault(key, [])
+            _round(server, tables, prefix, r, found[kind])
+    print(f"{TABLES * PHONES} open phones (SSE) on {TABLES} tables of {PHONES}, {RATE} actions/s over the tables "
+          f"(gunicorn {gunicorn_conf.worker_class}, {gunicorn_conf.workers} worker; {PLAY_ROUNDS} rounds of "
+          f"{PLAY_SECONDS:.0f} s with the streams open and without, companion and bare Flask interleaved; medians)")
+    ok = True
+    for kind, f in found.items():
+        med = {key: statistics.median(f[key]) for key in ("opening", "threads", "files", "rss_per_stream", "idle_cpu",
+                                                          "quiet_cpu", "loud_cpu")}
+        spans, missed = f["spans"], f["missed"]
+        fan99 = _pct(spans, 0.99)
+        rate = statistics.median(len(run) / PLAY_SECONDS for run in f["loud"])
+        print(f"  {kind}")
+        print(f"    the streams opened in {med['opening']:.1f} s; worker: {med['threads']:.0f} threads, {med['files']:.0f} open "
+              f"files, {med['rss_per_stream']:.1f} KiB more resident memory per stream")
+        print(f"    worker CPU: {med['idle_cpu'] * 100:.0f} % with the streams open and idle (beats only), "
+              f"{med['quiet_cpu'] * 100:.0f} % playing without streams, {med['loud_cpu'] * 100:.0f} % playing with them")
+        print(f"    actions    no streams  p50 {_p99(f['quiet'], 0.5):6.1f} ms   p99 {_p99(f['quiet']):6.1f} ms")
+        print(f"               streams     p50 {_p99(f['loud'], 0.5):6.1f} ms   p99 {_p99(f['loud']):6.1f} ms   "
+              f"{_p99(f['loud']) / _p99(f['quiet']):5.2f} x p99 without   ({rate:.0f} actions/s done)")
+        print(f"    fan-out    answer -> every phone of its table: p50 {_pct(spans, 0.5):6.1f} ms   p99 {fan99:6.1f} ms   "
+              f"worst {max(spans):6.1f} ms   ({len(spans)} arrivals, {missed} missed)")
+        print(f"    longest silence a phone heard: {max(f['silence']):.2f} s (a phone says offline past 4 s)")
+        if kind == "companion":
+            good = fan99 <= MANY["fanout_p99_ms"] and not missed
+            ok &= good
+            print(f"    {'ok' if good else 'MISSED'} (goal: fan-out p99 <= {MANY['fanout_p99_ms']:.0f} ms, none missed)")
+    return ok
+
+
+def many() -> bool:
+    """The many-phones bench on servers of its own (the companion on a fresh SQLite file)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"SPELLPRESS_DB": str(Path(tmp) / "many.db"), "SPELLPRESS_CARDS": str(ROOT / "cards")}
+        ours, bare = Gunicorn("companion:create_app()", env), Gunicorn("benchmarks.companion:bare_app()")
+        try:
+            return many_phones(ours, bare)
+        finally:
+            ours.stop()
+            bare.stop()
+
+
 # ---------------------------------------------------------------------------- the report
 
 
@@ -229,7 +561,8 @@ def main() -> bool:
         finally:
             ours.stop()
             bare.stop()
-    return stores() and ok
+    ok = stores() and ok
+    return many() and ok
 
 
 def _adjusts(server: Gunicorn, table: dict) -> list[list[bytes]]:

@@ -81,7 +81,7 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
     loaded = load_games(Path(app.config["CARDS"])) if games is None else games
     store = store_for(app.config)
     catalog = Catalog(Path(app.config["CARDS"]), {g.slug: g for g in loaded}, app.config["RELOAD_EVERY"])
-    app.extensions["spellpress"] = Companion(catalog, store, Hub(store))
+    app.extensions["spellpress"] = Companion(catalog, store, Hub(store, beat=app.config["STREAM_KEEPALIVE"]))
     app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder))
 
     errors.register(app)

@@ -39,15 +39,17 @@ def _same_site_json() -> None:
 
 def _body() -> dict:
     """The request's JSON object; an oversized body was refused (413) before it was read."""
+    raw = request.get_data() or b"null"
     try:
-        data = json.loads(request.get_data() or b"null", parse_constant=_not_json)
+        data = json.loads(raw, parse_constant=_not_json)
     except ValueError as err:
         raise BadRequest(f"the body is not valid JSON: {err}") from None
     except RecursionError:
         raise BadRequest("the body is not valid JSON: it nests too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
-    _check_text(data)
+    if b"\\u" in raw or not raw.isascii():  # ASCII without escapes holds no half pair: not walked
+        _check_text(data)
     return data
 
 
@@ -222,12 +224,12 @@ def _sse(kind: str, now: Snapshot, entries: list[dict]) -> str:
 @bp.get("/tables/<table_id>/stream")
 def stream(table_id: str):
     """Server-Sent Events: the whole state at once, then what changed, with the new log entries,
-    each time the table changes; a beat every STREAM_KEEPALIVE seconds, so that a vanished phone is
-    noticed by the server and a phone notices within seconds when the server has gone silent."""
+    each time the table changes; a beat when the phones have heard nothing for STREAM_KEEPALIVE
+    seconds (live.py), so that a vanished phone is noticed by the server and a phone notices within
+    seconds when the server has gone silent. A waiting stream holds no thread and no timer."""
     store, hub = companion().store, companion().hub
     now = store.read(table_id)
     last_seen = request.headers.get("Last-Event-ID", type=int)
-    keepalive = current_app.config["STREAM_KEEPALIVE"]
     lifetime = current_app.config["STREAM_SECONDS"]
 
     def events():
@@ -236,10 +238,10 @@ def stream(table_id: str):
             yield "retry: 1000\n" + _sse("state", *first)
             seen, ends = first[0], time.monotonic() + lifetime
             while time.monotonic() < ends and not hub.closed:
-                if wait(seen.version, keepalive) == seen.version:
+                if wait(seen.version) == seen.version:
                     yield "event: beat\ndata: 1\n\n"  # an event, not a comment: the page hears it
                     continue
-                seen, message = hub.once((table_id, seen.version), lambda was=seen: _patch(store, table_id, was))
+                seen, message = hub.once(table_id, seen.version, lambda was=seen: _patch(store, table_id, was))
                 yield message
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

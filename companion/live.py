@@ -4,11 +4,19 @@ A write in this process publishes the table's new version at once. Writes by oth
 are heard of by a watcher thread, while anyone is listening, in the store's own way (its
 `watch`): SQLite's `data_version` asked a few times a second (several workers on one file), or
 PostgreSQL's LISTEN/NOTIFY (several instances on one database, each told at its commit).
+
+An open phone costs no thread and no timer of its own: its stream waits, without a timeout, on
+its table's condition, and one ticker per process beats the tables whose phones have heard
+nothing for `beat` seconds (the phone calls 4 s of silence offline). Under gunicorn's gevent
+worker a waiting stream is a parked greenlet: some kilobytes, no CPU. Tables start their beats
+spread over the interval, so that a thousand phones opened at once do not beat at once.
 """
 
 from __future__ import annotations
 
 import threading
+import time
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -18,16 +26,30 @@ from .store import Store
 STREAM_RETRY = 30  # seconds a refused phone polls before it asks for a stream again
 
 
+TICK = 0.1  # seconds between the ticker's looks at which tables are due a beat
+
+
+class _Watched:
+    """A table that phones listen to: its latest version, its phones' condition, when they last
+    heard anything, and the message each version they may have seen moves them on with."""
+
+    __slots__ = ("cond", "version", "listeners", "heard", "beats", "made")
+
+    def __init__(self, cond: threading.Condition, version: int, heard: float):
+        self.cond, self.version, self.listeners, self.heard = cond, version, 0, heard
+        self.beats = 0
+        self.made: dict[int, object] = {}
+
+
 class Hub:
-    def __init__(self, store: Store, poll: float = 0.2):
-        self.store, self.poll = store, poll
+    def __init__(self, store: Store, poll: float = 0.2, beat: float = 2.0):
+        self.store, self.poll, self.beat = store, poll, beat
         self._lock = threading.Lock()
-        self._waiting: dict[str, threading.Condition] = {}
-        self._listeners: dict[str, int] = {}
-        self._versions: dict[str, int] = {}
+        self._tables: dict[str, _Watched] = {}
         self._watcher: threading.Thread | None = None
-        self._made: dict[tuple, object] = {}
+        self._ticker: threading.Thread | None = None
         self._streams: dict[str, int] = {}  # open streams by client address
+        self._open = 0
         self.closed = False
 
     def admit(self, client: str, per_client: int, total: int) -> Callable[[], None]:
@@ -38,10 +60,11 @@ class Hub:
             if mine >= per_client:
                 raise TooManyRequests(f"this device has {mine} live streams open already; the page reads the table "
                                       "every few seconds instead", STREAM_RETRY)
-            if sum(self._streams.values()) >= total:
+            if self._open >= total:
                 raise Unavailable("the server is watching as many tables as it can; the page reads the table every few "
                                   "seconds instead", STREAM_RETRY)
             self._streams[client] = mine + 1
+            self._open += 1
         done = False
 
         def release() -> None:
@@ -49,6 +72,7 @@ class Hub:
             with self._lock:
                 if not done:
                     done = True
+                    self._open -= 1
                     self._streams[client] -= 1
                     if not self._streams[client]:
                         del self._streams[client]
@@ -57,55 +81,62 @@ class Hub:
 
     def streams(self) -> int:
         with self._lock:
-            return sum(self._streams.values())
+            return self._open
 
     def publish(self, table_id: str, version: int) -> None:
         with self._lock:
-            if table_id in self._waiting and version > self._versions.get(table_id, 0):
-                self._versions[table_id] = version
-                self._waiting[table_id].notify_all()
+            watched = self._tables.get(table_id)
+            if watched is not None and version > watched.version:
+                watched.version, watched.heard = version, time.monotonic()
+                watched.cond.notify_all()
 
-    def once(self, key: tuple, make: Callable[[], object]) -> object:
-        """What `make()` returns, made by the first stream that asks and shared by the others:
-        the phones watching a table all want the same message after the same version."""
+    def once(self, table_id: str, seen: int, make: Callable[[], object]) -> object:
+        """What `make()` returns, made by the first stream of the table's that asks after version
+        `seen`, and shared by the others: they all want the same message. Kept for the latest few
+        versions of each table listened to, and gone with its last listener."""
         with self._lock:
-            made = self._made.get(key)
+            watched = self._tables.get(table_id)
+            made = watched.made.get(seen) if watched is not None else None
         if made is None:
             made = make()
-            with self._lock:
-                if len(self._made) > 1000:
-                    self._made.clear()
-                made = self._made.setdefault(key, made)
+            if watched is not None:
+                with self._lock:
+                    if len(watched.made) >= 4:
+                        del watched.made[min(watched.made)]
+                    made = watched.made.setdefault(seen, made)
         return made
 
     def close(self) -> None:
         """End every stream (the server is stopping): the phones reconnect to the next one."""
         with self._lock:
             self.closed = True
-            for cond in self._waiting.values():
-                cond.notify_all()
+            for watched in self._tables.values():
+                watched.cond.notify_all()
 
     @contextmanager
-    def listen(self, table_id: str, version: int) -> Iterator[Callable[[int, float], int]]:
-        """While open, `wait(seen, timeout)` returns the table's latest version once it passes
-        `seen`, or `seen` after `timeout` seconds or once the hub is closed."""
+    def listen(self, table_id: str, version: int) -> Iterator[Callable[[int], int]]:
+        """While open, `wait(seen)` returns the table's latest version once it passes `seen`, or
+        `seen` at the table's next beat or once the hub is closed."""
         with self._lock:
-            if table_id not in self._waiting:
-                self._waiting[table_id] = threading.Condition(self._lock)
-                self._versions[table_id] = version
-                first = True
-            else:
-                first = False
-            self._listeners[table_id] = self._listeners.get(table_id, 0) + 1
-            cond = self._waiting[table_id]
+            watched = self._tables.get(table_id)
+            first = watched is None
+            if watched is None:
+                spread = zlib.crc32(table_id.encode()) % 1000 / 1000 * self.beat
+                watched = self._tables[table_id] = _Watched(threading.Condition(self._lock), version,
+                                                            time.monotonic() - spread)
+            watched.listeners += 1
             if self._watcher is None:
                 self._watcher = threading.Thread(target=self._watch, name="spellpress-watcher", daemon=True)
                 self._watcher.start()
+            if self._ticker is None:
+                self._ticker = threading.Thread(target=self._tick, name="spellpress-beats", daemon=True)
+                self._ticker.start()
 
-        def wait(seen: int, timeout: float) -> int:
+        def wait(seen: int) -> int:
             with self._lock:
-                cond.wait_for(lambda: self.closed or self._versions[table_id] > seen, timeout)
-                return max(seen, self._versions[table_id])
+                beats = watched.beats
+                watched.cond.wait_for(lambda: self.closed or watched.version > seen or watched.beats != beats)
+                return max(seen, watched.version)
 
         try:
             if first:  # a change another process made before this table was listened to is not missed
@@ -113,9 +144,25 @@ class Hub:
             yield wait
         finally:
             with self._lock:
-                self._listeners[table_id] -= 1
-                if not self._listeners[table_id]:
-                    del self._listeners[table_id], self._waiting[table_id], self._versions[table_id]
+                watched.listeners -= 1
+                if not watched.listeners:
+                    del self._tables[table_id]
+
+    def _tick(self) -> None:
+        """Beat every table whose phones have heard nothing for `beat` seconds; ends when nobody
+        listens any more."""
+        while True:
+            time.sleep(min(TICK, self.beat / 4))
+            with self._lock:
+                if not self._tables or self.closed:
+                    self._ticker = None
+                    return
+                due = time.monotonic() - self.beat
+                for watched in self._tables.values():
+                    if watched.heard <= due:
+                        watched.heard += self.beat * (1 + (due - watched.heard) // self.beat)
+                        watched.beats += 1
+                        watched.cond.notify_all()
 
     def _watch(self) -> None:
         """Publish what other processes wrote; ends when nobody listens any more."""
@@ -124,7 +171,7 @@ class Hub:
     def _listened(self) -> list[str] | None:
         """The tables listened to; None once there are none, and the watcher then ends."""
         with self._lock:
-            if not self._listeners:
+            if not self._tables:
                 self._watcher = None
                 return None
-            return list(self._listeners)
+            return list(self._tables)

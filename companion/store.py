@@ -11,8 +11,8 @@ file on this machine, the default; PostgreSQL, for several instances sharing tab
 the dialect both understand, with `?` for parameters.
 
 Actions are written by group commit: while one thread writes, the others queue their actions;
-the next thread to write takes every action queued by then, its own among them, into one
-transaction, and each thread answers once its own action is committed. Under load one commit
+the next thread to write gives way once, then takes every action queued by then, its own among
+them, into one transaction, and each thread answers once its own action is committed. Under load one commit
 then serves many taps, and the write is not handed from thread to thread for every one (under
 the GIL each hand-over can wait a whole switch interval, and SQLite's own busy wait between
 threads would sleep in whole milliseconds).
@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -105,11 +106,17 @@ class Snapshot:
 
 
 def snapshot(version: int, state: dict, stored: str | None = None) -> Snapshot:
-    stored = stored if stored is not None else table.dumps(state)
+    """The snapshot of `state`; its stored text, when not given, is the public text with the
+    hidden part added, so that the state is encoded once, not twice."""
     if "hidden" not in state:
+        stored = stored if stored is not None else table.dumps(state)
         return Snapshot(version, state, stored, state, stored)
     public = table.public(state)
-    return Snapshot(version, state, table.dumps(public), public, stored)
+    shown = table.dumps(public)
+    if stored is None:
+        hidden = json.dumps(state["hidden"], separators=(",", ":"))
+        stored = f'{shown[:-1]},"hidden":{hidden}}}' if shown != "{}" else f'{{"hidden":{hidden}}}'
+    return Snapshot(version, state, shown, public, stored)
 
 
 @dataclass
@@ -168,6 +175,8 @@ class Store:
         self._queue: list[_Job] = []
         self._jobs = threading.Lock()  # guards the queue and whether a thread is writing it
         self._writing = False
+        monkey = sys.modules.get("gevent.monkey")  # the store is made after gunicorn's worker patched threads
+        self._cooperative = monkey is not None and monkey.is_module_patched("threading")
 
     # -- what each store says for itself
 
@@ -296,13 +305,14 @@ class Store:
     def act(self, table_id: str, token: str, action: object, randbelow: Callable[[int], int]) -> Outcome:
         """Apply the action of the seat whose token is `token` once it is committed; an action whose
         request_id this seat sent already is not applied again."""
-        player = self.seat(table_id, token)
+        key = _hash(token)
+        player = self._seat_of(table_id, key)
         if player is None:
             raise Unauthorized(SEAT_LOST)
         request_id = action.get("request_id") if isinstance(action, dict) else None
         if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX):
             raise BadRequest(f"a tap's id is text of 1 to {REQUEST_ID_MAX} characters: reload the page")
-        job = _Job(table_id, player, _hash(token), action, request_id, randbelow, threading.Condition(self._jobs))
+        job = _Job(table_id, player, key, action, request_id, randbelow, threading.Condition(self._jobs))
         with self._jobs:
             self._queue.append(job)
             while self._writing and not job.done:
@@ -310,14 +320,22 @@ class Store:
             leader = not job.done  # nobody is writing: write this job, and all queued with it
             if leader:
                 self._writing = True
-                jobs, self._queue = self._queue, []
         if leader:
+            jobs: list[_Job] = []
             try:
+                # Under gevent, give way once, so that the actions that have arrived meanwhile
+                # join this transaction: no other greenlet runs until this one waits, and without
+                # it every action would be a transaction of its own. (Threads queue meanwhile.)
+                if self._cooperative:
+                    time.sleep(0)
+                with self._jobs:
+                    jobs, self._queue = self._queue, []
                 with self._write_lock:
                     self._write_jobs(jobs)
             finally:
                 with self._jobs:
                     self._writing = False
+                    self._queue = [queued for queued in self._queue if queued is not job]  # a leader stopped early
                     for done in jobs + self._queue[:1]:  # the first still queued writes next
                         done.woken.notify()
         if job.error is not None:
@@ -459,12 +477,14 @@ class Store:
             rows = db.execute(
                 "SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
                 (table_id, max(0, after - BURST_LOOKBACK), limit + BURST_LOOKBACK),
-            ).fetchall()
-            undos = db.execute("SELECT data FROM events WHERE table_id = ? AND type = 'undo'", (table_id,))
+            ).fetchall()[::-1]
+            events = _with_burst(rows, after)
+            # Only an undo later than the first event shown can have taken one of them back.
+            undos = db.execute("SELECT data FROM events WHERE table_id = ? AND seq > ? AND type = 'undo'",
+                               (table_id, events[0].seq if events else now.version))
             skip = {seq for row in undos for seq in table.undo_targets(json.loads(row["data"]))}
-        rows = rows[::-1]
         tags = {row["seq"]: row["request_id"] for row in rows}
-        entries = table.log_entries([_event(row) for row in rows], now.state, skip)
+        entries = table.log_entries(events, now.state, skip)
         return now, [_tagged(entry, tags) for entry in entries if entry["seq"] > after][-limit:]
 
     # -- seats and codes
@@ -479,7 +499,9 @@ class Store:
 
     def seat(self, table_id: str, token: str) -> int | None:
         """The player whose seat `token` is at this table, or None. Seats never change: cached."""
-        key = _hash(token)
+        return self._seat_of(table_id, _hash(token))
+
+    def _seat_of(self, table_id: str, key: str) -> int | None:
         seat = self._seats.get(key)
         if seat is None:
             row = self._seat_row(key)
@@ -594,6 +616,22 @@ REQUEST_TAG = 8  # characters of a request id the log shows
 
 
 BURST_LOOKBACK = 64  # events read before a log's window, for a burst of taps that began there
+
+
+def _with_burst(rows: list[Any], after: int) -> list[Event]:
+    """The events of `rows` (oldest first) after `after`, and before them only the taps of a burst
+    that the first of them continues: a burst's entry is shown whole, and no other event of the
+    lookback is parsed nor described."""
+    first = next((i for i, row in enumerate(rows) if row["seq"] > after), len(rows))
+    events = [_event(row) for row in rows[first:]]
+    while first > 0 and events and rows[first - 1]["type"] == "adjust":
+        tap = _event(rows[first - 1])
+        burst = {"last": tap.seq, "by": tap.by, "counter": tap.data["counter"], "player": tap.data["player"], "at": tap.at}
+        if not table.continues(burst, events[0]):
+            break
+        events.insert(0, tap)
+        first -= 1
+    return events
 
 
 def _tagged(entry: table.LogEntry, tags: dict[int, str | None]) -> dict:

@@ -5,13 +5,18 @@ through a killed server; only a power cut can take the last ones. A transaction 
 starts with BEGIN IMMEDIATE, which takes the file's write lock before it reads, so no two
 writers fold the same version. Other processes' writes (a server run with several workers on one
 file) are noticed by asking SQLite's `data_version` a few times a second.
+
+Connections are lent from a small pool of the store's own, not kept one per thread: under
+gunicorn's gevent worker every HTTP connection is a greenlet, which `threading.local` follows,
+and a connection each would cost every open phone's stream three open files (the database, its
+-wal and -shm) and a page cache of its own. A greenlet never gives way inside an SQLite call, so
+one or two connections serve a whole worker.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,6 +25,9 @@ from pathlib import Path
 from ..schema import migrate
 from ..store import Store
 from . import describe
+
+WATCH_MARGIN = 1.0  # seconds: a write stamped this long before a look, but committed after it, is still seen
+IDLE_KEPT = 8  # connections the pool keeps open between uses; more are made when threads need them
 
 
 def _create_private(path: Path) -> None:
@@ -39,7 +47,8 @@ class SqliteStore(Store):
     def __init__(self, path: Path | str, *, upgrade: bool = True, **settings):
         super().__init__(**settings)
         self.path = str(path)
-        self._local = threading.local()
+        self._idle: list[sqlite3.Connection] = []  # open, not in use (list.pop and append are atomic)
+        self._owner = os.getpid()
         _create_private(Path(self.path))
         if upgrade:
             self.migrate()
@@ -62,49 +71,68 @@ class SqliteStore(Store):
         db.execute("PRAGMA foreign_keys = ON")
         return db
 
-    def connection(self) -> sqlite3.Connection:
-        """This thread's connection; a forked worker opens its own rather than share its parent's."""
-        pid, db = getattr(self._local, "owner", None), getattr(self._local, "db", None)
-        if db is None or pid != os.getpid():
-            db = self._local.db = self.open()
-            self._local.owner = os.getpid()
-        return db
-
     @contextmanager
-    def reading(self, consistent: bool = False) -> Iterator[sqlite3.Connection]:
-        db = self.connection()
-        if not consistent:
-            yield db
-            return
-        db.execute("BEGIN")
+    def _lease(self) -> Iterator[sqlite3.Connection]:
+        """A connection of the pool's, back in it afterwards; a forked worker opens its own rather
+        than share its parent's."""
+        if self._owner != os.getpid():
+            self._idle, self._owner = [], os.getpid()
+        try:
+            db = self._idle.pop()
+        except IndexError:
+            db = self.open()
         try:
             yield db
         finally:
-            db.execute("COMMIT")
+            if db.in_transaction or len(self._idle) >= IDLE_KEPT or self._owner != os.getpid():
+                db.close()  # a transaction left open (the process is going down) is not lent again
+            else:
+                self._idle.append(db)
+
+    def close(self) -> None:
+        while self._idle:
+            self._idle.pop().close()
+
+    @contextmanager
+    def reading(self, consistent: bool = False) -> Iterator[sqlite3.Connection]:
+        with self._lease() as db:
+            if not consistent:
+                yield db
+                return
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                db.execute("COMMIT")
 
     @contextmanager
     def _transaction(self, lock: Sequence[str] = ()) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE takes the file's write lock, every table's at once."""
-        db = self.connection()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._lease() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def watch(self, listened: Callable[[], list[str] | None], publish: Callable[[str, int], None], poll: float) -> None:
+        """Once the file has changed (`data_version`), the tables written since the last look (by
+        their `active` stamp, with WATCH_MARGIN seconds to spare) that are listened to: a look costs
+        the same whether ten tables are listened to or a thousand."""
         db = self.open()
-        seen = None
+        seen, since = None, self.clock()
         try:
             while (tables := listened()) is not None:
                 changed = db.execute("PRAGMA data_version").fetchone()[0]
                 if changed != seen:
-                    seen = changed
-                    marks = ",".join("?" * len(tables))
-                    for row in db.execute(f"SELECT id, version FROM tables WHERE id IN ({marks})", tables):
-                        publish(row["id"], row["version"])
+                    seen, looked = changed, self.clock()
+                    wanted = set(tables)
+                    for row in db.execute("SELECT id, version FROM tables WHERE active >= ?", (since - WATCH_MARGIN,)):
+                        if row[0] in wanted:
+                            publish(row[0], row[1])
+                    since = looked
                 time.sleep(poll)
         finally:
             db.close()

@@ -149,13 +149,13 @@ def test_a_table_without_a_tracker_in_its_first_event_still_works(make_app):
     store = app.extensions["spellpress"].store
     client = app.test_client()
     t = start(client, "powermage-54", ["Ann", "Ben"])
-    db = store.connection()
-    row = db.execute("SELECT data FROM events WHERE table_id = ? AND seq = 1", (t["id"],)).fetchone()
-    data = json.loads(row["data"])
-    del data["rules"], data["ruleset"]
-    state = table.evolve(None, Event(1, "create", data))
-    db.execute("UPDATE events SET data = ? WHERE table_id = ? AND seq = 1", (json.dumps(data), t["id"]))
-    db.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(state), t["id"]))
+    with store.reading() as db:  # autocommit: each statement is written at once
+        row = db.execute("SELECT data FROM events WHERE table_id = ? AND seq = 1", (t["id"],)).fetchone()
+        data = json.loads(row["data"])
+        del data["rules"], data["ruleset"]
+        state = table.evolve(None, Event(1, "create", data))
+        db.execute("UPDATE events SET data = ? WHERE table_id = ? AND seq = 1", (json.dumps(data), t["id"]))
+        db.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(state), t["id"]))
     store._snapshots.clear()
     assert act(client, t, {"type": "adjust", "player": 0, "counter": "points", "delta": -5}).status_code == 200
     refused = act(client, t, {"type": "halve", "version": 2})
