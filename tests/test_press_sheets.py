@@ -25,7 +25,7 @@ EPS = 0.01  # mm: the PDF writes coordinates to a hundredth of a point, and plac
 def built(tmp_path_factory, cards_dir):
     out = tmp_path_factory.mktemp("build")
     build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=(GAME,),
-                  back_offset=(0.8, -0.5), progress=False))
+                  kinds=("sheets", "fold", "printshop", "png", "tts", "overview"), back_offset=(0.8, -0.5), progress=False))
     return out / GAME
 
 
