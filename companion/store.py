@@ -20,6 +20,7 @@ threads would sleep in whole milliseconds).
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import json
 import logging
@@ -144,7 +145,7 @@ class Outcome:
     repeated: bool = False  # the seat sent this request_id before: this is the event it made then
 
 
-class Store:
+class Store(abc.ABC):
     """What both stores share; a store says how to begin a transaction that locks its tables
     (`_transaction`), how to read (`reading`), how to store a table's new state and tell other
     processes of it (`_set_state`) and how to hear of theirs (`watch`)."""
@@ -180,14 +181,17 @@ class Store:
 
     # -- what each store says for itself
 
+    @abc.abstractmethod
     def migrate(self) -> tuple[int, int]:
         """Create or bring the schema up to date: (the version it was at, the version it is at)."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def reading(self, consistent: bool = False) -> AbstractContextManager[Db]:
         """A connection to read with; `consistent`: every read through it sees one moment."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def _transaction(self, lock: Sequence[str] = ()) -> AbstractContextManager[Db]:
         """A connection in a transaction that may write, committed on leaving; the tables `lock`
         names (in order) are held till then, so no two writers fold the same version."""
@@ -197,15 +201,18 @@ class Store:
         """Store the table's new state; a store with other instances tells them at the commit."""
         db.execute("UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ?", (now.version, now.stored, self.clock(), table_id))
 
+    @abc.abstractmethod
     def watch(self, listened: Callable[[], list[str] | None], publish: Callable[[str, int], None], poll: float) -> None:
         """Publish the versions that other processes write to the tables `listened()` names, until
         it names none (None). Runs in a thread of its own."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def describe(self) -> str:
         """Where the tables are kept, in words, with no password in them."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def close(self) -> None:
         """Let go of the database's connections."""
 
