@@ -10,7 +10,7 @@ and the constants.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TypeVar
@@ -34,6 +34,10 @@ INTERACTIVE_MODES = ("spell-vs-spell",)
 # musters for both; a reflected one for its new target, its caster; a disrupted one fails.
 MUSTERS = {"none": ("caster",), "countered": ("caster", "target"), "reflected": ("caster",), "disrupted": ()}
 WET_EFFECTS = {"wets": "made wet", "zaps": "zapped", "dries": "dried", "freezes": "frozen"}
+# whom a creature's death reaches (decks.yaml's `death_to`)
+DEATH_ITS_WIZARD, DEATH_OPPONENTS, DEATH_WIZARDS = "its wizard", "every opponent", "every wizard"
+DEATH_WET_WIZARDS, DEATH_CREATURES = "every wet wizard", "every creature"
+BARRIER_KEEPS = ("heal", "freeze", "wet", "zap")  # death effects a barrier keeps out
 
 F = TypeVar("F")  # how frozen a target is: frozen or not here, for how many turns in the tracker
 
@@ -268,6 +272,62 @@ def _wet_damage(c: Constants, attack: Attack, effect: str, damage: int) -> int:
 def _effect(c: Constants, effect: str) -> str:
     turns = f" for {c.freeze_turns} turn{'s' * (c.freeze_turns != 1)}" if effect == "freezes" else ""
     return WET_EFFECTS[effect] + turns
+
+
+# ---------------------------------------------------------------------------- the table's rules
+
+
+def mustered(hits: int, out_of: int, randbelow: Callable[[int], int]) -> tuple[int, bool]:
+    """A Mayhem Muster: the roll (1 to `out_of`) and whether it is a hit (`hits` or less)."""
+    roll = randbelow(out_of) + 1
+    return roll, roll <= hits
+
+
+def may_attack(arrived: int, now: int, haste: bool) -> bool:
+    """A creature that arrived in turn `arrived` may attack in turn `now`: not in the turn it
+    arrived, unless its card says so."""
+    return arrived < now or haste
+
+
+def raised(shield_cost: int, strength: int, per_extra_shield: int, shields: int) -> int:
+    """The strength of a barrier raised with `shields` Shield elements (shield_cost or more)."""
+    return strength + (shields - shield_cost) * per_extra_shield
+
+
+def repaired(strength: int, most: int, repair_per_shield: int, shields: int) -> int:
+    """A barrier's strength once `shields` Shield elements repair it, never above its cast maximum."""
+    return min(most, strength + shields * repair_per_shield)
+
+
+def healed(health: int, most: int, amount: int) -> int:
+    """A creature's health healed by `amount`: never above the health it arrived with `most`
+    (and never lowered, if it is above that already)."""
+    return max(health, min(most, health + amount))
+
+
+def death_lands(does: str, barrier: bool, wet: bool) -> bool | None:
+    """Whether a creature's death effect `does` lands on a target: None when the target's
+    barrier keeps it out (healing, freezing, wetting, zapping), False when a zap finds it dry."""
+    if does in BARRIER_KEEPS and barrier:
+        return None
+    return not (does == "zap" and not wet)
+
+
+def death_barrier(strength: int, most: int, amount: int) -> tuple[int, int]:
+    """(strength, maximum) of a target's barrier after a death raises one of `amount` around it:
+    the stronger of the two."""
+    return max(strength, amount), max(most, amount)
+
+
+def reached(to: str, owner: int, standing: Sequence[int], wet: Collection[int]) -> list[int]:
+    """The wizards (seats still standing, in order) a creature's death reaches; `to` is its card's
+    `death_to`. Every creature (DEATH_CREATURES) is no wizard: the caller takes those."""
+    return {
+        DEATH_ITS_WIZARD: [i for i in standing if i == owner],
+        DEATH_OPPONENTS: [i for i in standing if i != owner],
+        DEATH_WIZARDS: list(standing),
+        DEATH_WET_WIZARDS: [i for i in standing if i in wet],
+    }.get(to, [])
 
 
 # ---------------------------------------------------------------------------- reading the YAML

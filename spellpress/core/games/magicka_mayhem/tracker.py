@@ -49,24 +49,32 @@ from ...play.state import (
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, and_, plain_text, plural
 from .helpers import (
+    DEATH_CREATURES,
+    DEATH_ITS_WIZARD,
     INTERACTIONS,
     MUSTERS,
     SPELL_TYPES,
     SUMMON_TYPE,
     absorb,
     after,
+    death_barrier,
+    death_lands,
     extra_paid,
     grown,
+    healed,
     held,
     interactive_modes,
+    may_attack,
+    mustered,
     pay,
+    raised,
+    reached,
+    repaired,
 )
 from .ruleset import Constants, creature_name
 
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
-# whom a creature's death reaches (decks.yaml's `death_to`)
-ITS_WIZARD, OPPONENTS, WIZARDS = "its wizard", "every opponent", "every wizard"
-WET_WIZARDS, CREATURES = "every wet wizard", "every creature"
+ITS_WIZARD, CREATURES = DEATH_ITS_WIZARD, DEATH_CREATURES
 MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
 
 
@@ -300,7 +308,7 @@ def settle(state: State) -> State:
     ready: list[Creature] = []
     moved = False
     for u in t["units"]:
-        can = (u["owner"] == t["player"] and (u["turn"] < turn or bool(u.get("haste")))
+        can = (u["owner"] == t["player"] and may_attack(u["turn"], turn, bool(u.get("haste")))
                and u.get("attacked") != turn and u.get("held") != turn)
         moved |= u.get("ready") != can
         ready.append(u if u.get("ready") == can else {**u, "ready": can})
@@ -438,13 +446,8 @@ def _reached(state: State, owner: int, to: str) -> list[Target]:
     if to == CREATURES:
         return [("unit", u["id"]) for u in state["tracker"]["units"]]
     standing = [i for i in range(len(state["players"])) if value(state, HEALTH, i) > 0]
-    chosen = {
-        ITS_WIZARD: [i for i in standing if i == owner],
-        OPPONENTS: [i for i in standing if i != owner],
-        WIZARDS: standing,
-        WET_WIZARDS: [i for i in standing if mine(state, i).get("wet")],
-    }.get(to, [])
-    return [("player", i) for i in chosen]
+    wet = [i for i in standing if mine(state, i).get("wet")]
+    return [("player", i) for i in reached(to, owner, standing, wet)]
 
 
 def _death_effect(state: State, death: Death, target: Target, fallen: list[Creature]) -> tuple[State, Data | None]:
@@ -452,9 +455,10 @@ def _death_effect(state: State, death: Death, target: Target, fallen: list[Creat
     creatures it destroys are added to `fallen`."""
     r, who, holder = state["rules"], _called(state, target), _holder(state, target)
     does, amount = death["does"], death.get("amount") or 0
-    if does in ("heal", "freeze", "wet", "zap") and holder.get("barrier"):
+    lands = death_lands(does, bool(holder.get("barrier")), bool(holder.get("wet")))
+    if lands is None:
         return state, {"who": who, "kept": True}
-    if does == "zap" and not holder.get("wet"):
+    if not lands:
         return state, None
     unit = units.get(state["tracker"]["units"], target[1]) if target[0] == "unit" else None
     if does in ("damage", "zap"):
@@ -468,7 +472,7 @@ def _death_effect(state: State, death: Death, target: Target, fallen: list[Creat
         return state, {"who": who, "damage": amount, **result}
     if does == "heal":
         if unit is not None:
-            health = max(unit["health"], min(unit["max"], unit["health"] + amount))
+            health = healed(unit["health"], unit["max"], amount)
             return _units(state, unit["id"], {**unit, "health": health}), {"who": who, "from": unit["health"], "to": health}
         assert target[0] == "player"  # a creature was healed above
         state, before, now = move(state, HEALTH, amount, target[1])
@@ -478,7 +482,8 @@ def _death_effect(state: State, death: Death, target: Target, fallen: list[Creat
         wet, frozen = after(effect, bool(holder.get("wet")), holder.get("frozen", 0), r["freeze_turns"])
         return _set(state, target, {"wet": wet, "frozen": frozen}), {"who": who, does: True}
     old = holder.get("barrier") or {"strength": 0, "max": 0}
-    barrier: Barrier = {"strength": max(old["strength"], amount), "max": max(old["max"], amount)}
+    strength, most = death_barrier(old["strength"], old["max"], amount)
+    barrier: Barrier = {"strength": strength, "max": most}
     return _set(state, target, {"barrier": barrier}), {"who": who, "barrier": barrier["strength"], "raised": True}
 
 
@@ -570,8 +575,8 @@ def _draw_muster(state: State, inputs: Data, randbelow: RandBelow) -> Data:
     level = state["tracker"]["level"]
     flips: list[Data] = []
     for who in _subjects(inputs):
-        roll = randbelow(level["out_of"]) + 1
-        flip: Data = {"player": who, "roll": roll, "hit": roll <= level["hits"]}
+        roll, hits_it = mustered(level["hits"], level["out_of"], randbelow)
+        flip: Data = {"player": who, "roll": roll, "hit": hits_it}
         if level["method"] == "coin":
             flip["face"] = "heads" if flip["hit"] else "tails"
         flips.append(flip)
@@ -812,7 +817,7 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         if unit["owner"] != t["player"]:
             whose = f"{name(state, t['player'])}'s" if t["player"] is not None else "nobody's (start a turn)"
             raise Invalid(f"it is {whose} turn: {units.called(state, unit)} attacks on {name(state, unit['owner'])}'s turns")
-        if unit["turn"] >= t["turn"] and not unit.get("haste"):
+        if not may_attack(unit["turn"], t["turn"], bool(unit.get("haste"))):
             raise Invalid(f"{unit['name']} arrived this turn and cannot attack until its summoner's next turn")
         if unit.get("held") == t["turn"]:
             raise Invalid(f"{unit['name']} is frozen this turn")
@@ -899,7 +904,7 @@ def _apply_heal(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     # a heal logged before the cap (no "capped" in its data) replays as it was made
     health = unit["health"] + data["amount"]
     if data.get("capped"):
-        health = max(unit["health"], min(unit["max"], health))
+        health = healed(unit["health"], unit["max"], data["amount"])
     return _units(state, unit["id"], {**unit, "health": health}), {"who": who, "from": unit["health"], "to": health}
 
 
@@ -998,12 +1003,12 @@ def _apply_shield(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if barrier is None:
         if strict and data["shields"] < b["shield_cost"]:
             raise Invalid(f"a barrier takes at least {b['shield_cost']} Shield elements")
-        strength = b["strength"] + (data["shields"] - b["shield_cost"]) * b["per_extra_shield"]
+        strength = raised(b["shield_cost"], b["strength"], b["per_extra_shield"], data["shields"])
         return _set(state, target, {"barrier": {"strength": strength, "max": strength}}), {
             "raised": True, "strength": strength, "who": _called(state, target)}
     if strict and barrier["strength"] >= barrier["max"]:
         raise Invalid(f"{_called(state, target)}'s barrier is at its full strength of {barrier['max']}")
-    strength = min(barrier["max"], barrier["strength"] + data["shields"] * b["repair_per_shield"])
+    strength = repaired(barrier["strength"], barrier["max"], b["repair_per_shield"], data["shields"])
     return _set(state, target, {"barrier": {**barrier, "strength": strength}}), {
         "raised": False, "strength": strength, "who": _called(state, target)}
 
