@@ -408,15 +408,18 @@ class _GameLoader:
         return fields
 
     def _deck(self, deck_id: str, spec: DecksFile, cards: list[Placed], context: dict[str, Any]) -> Deck:
-        """The deck, with each card's text fields rendered with the constants, its rules text
-        holding what its fields say."""
+        """The deck, with each card's text fields rendered with the constants and the card's own
+        whole-number fields (`{{ heal }}` on a card with `heal: 3`; a constant of the same name
+        wins), its rules text holding what its fields say."""
         rendered = []
         for card, doc, loc in cards:
             fields = self._said(card, spec.card_types[card.type], doc, loc)
+            own = {k: v for k, v in card.fields.items() if type(v) is int and k not in context}
+            card_context = {**context, **own} if own else context
             for fname, fspec in spec.card_types[card.type].fields.items():
                 source = fields.get(fname)
                 if fspec.type in ("text", "line") and isinstance(source, str):  # a text field's value is text
-                    text, errors = ruletext.render(source, context)
+                    text, errors = ruletext.render(source, card_context)
                     self.problems += [self._text_problem(doc, loc + (fname,), e) for e in errors]
                     fields[fname] = text or ""
             rendered.append(dataclasses.replace(card, fields=types.MappingProxyType(fields)))

@@ -6,7 +6,7 @@ from typing import Literal, Self
 
 import pydantic
 
-from ...models import Game
+from ...models import Card, Game
 from ...problems import did_you_mean, one_of
 from ...ruleset import Loc, Report
 from ...schema import FrozenMap, Ident, Model, PositiveInt, Text
@@ -147,6 +147,34 @@ def _check_cards(game: Game, c: Constants, report: Report) -> None:
                                                  "leave 'death_amount' out")
         if card.type == "summon" and not creature_name(c, card.name):
             report.card(card, ("name",), f"the name is only the summon_prefix '{c.summon_prefix}': name the creature too")
+        _check_effects(card, report)
         both = set(card.get("weak") or ()) & set(card.get("immune") or ())
         if both:
             report.card(card, ("immune",), f"a creature cannot be both weak and immune to {', '.join(sorted(both))}")
+
+
+# Fields that go together: a card with the first needs the second (and the other way round).
+PAIRED = (("boost", "boost_with"), ("burns", "burn_turns"))
+# What each kind of spell must say it does: a beam how long it lasts, a barrier its strength,
+# a heal how much. A field in KIND_ONLY belongs to that kind alone.
+KIND_NEEDS = {"beam": "turns", "barrier": "strength", "heal": "heal"}
+KIND_ONLY = {"turns": "beam"}
+BARRIER_ONLY = ("mirrors", "chills")  # what a barrier does: only on a card that raises one
+
+
+def _check_effects(card: Card, report: Report) -> None:
+    """The effect fields the balance lab applies agree with each other and with the spell's kind."""
+    for a, b in PAIRED:
+        if (card.get(a) is None) != (card.get(b) is None):
+            have, lack = (a, b) if card.get(a) is not None else (b, a)
+            report.card(card, (have,), f"'{have}' needs '{lack}' too")
+    kind = card.get("kind")
+    need = KIND_NEEDS.get(kind or "")
+    if need and card.get(need) is None:
+        report.card(card, ("kind",), f"a {kind} spell needs '{need}': set it (a whole number)")
+    for fname, only in KIND_ONLY.items():
+        if card.get(fname) is not None and kind != only:
+            report.card(card, (fname,), f"only a {only} spell has '{fname}'; this one is a {kind}")
+    for fname in BARRIER_ONLY:
+        if card.get(fname) and card.get("strength") is None:
+            report.card(card, (fname,), f"'{fname}' tells what a barrier does: the card needs 'strength' too")
