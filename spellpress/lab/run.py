@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.models import Game
-from . import powermage_54, powers_combined, sorcerer_duel, spellchamber
+from . import magicka_mayhem, powermage_54, powers_combined, sorcerer_duel, spellchamber
 from .engine import Lab, LabError, Plan, run
 from .report import build
 
-LABS: dict[str, Lab] = {lab.ruleset: lab for lab in (powermage_54.LAB, powers_combined.LAB, sorcerer_duel.LAB, spellchamber.LAB)}
+LABS: dict[str, Lab] = {lab.ruleset: lab for lab in (magicka_mayhem.LAB, powermage_54.LAB, powers_combined.LAB, sorcerer_duel.LAB, spellchamber.LAB)}
 
 
 def lab_for(game: Game) -> Lab:
