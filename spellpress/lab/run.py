@@ -9,7 +9,8 @@ from . import magicka_mayhem, powermage_54, powers_combined, sorcerer_duel, spel
 from .engine import Lab, LabError, Plan, run
 from .report import build
 
-LABS: dict[str, Lab] = {lab.ruleset: lab for lab in (magicka_mayhem.LAB, powermage_54.LAB, powers_combined.LAB, sorcerer_duel.LAB, spellchamber.LAB)}
+LABS: dict[str, Lab] = {lab.ruleset: lab for lab in (magicka_mayhem.LAB, powermage_54.LAB, powers_combined.LAB, sorcerer_duel.LAB,
+                                                      spellchamber.LAB)}
 
 
 def lab_for(game: Game) -> Lab:
