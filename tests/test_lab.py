@@ -135,7 +135,7 @@ def test_unmodelled_cards_are_named_in_every_report(capsys, labgames):
     (("spellchamber", "--games", "0"), "--games"),
     (("spellchamber", "--policy", "clever"), "unknown policy 'clever'"),
     (("spellchamber", "--players", "9"), "2 to 4 players"),
-    (("magicka-mayhem",), "cannot play magicka-mayhem yet"),
+    (("magicka-mayhem", "--players", "7"), "2 to 6 players"),
     (("spellchamber", "--seed", "-1"), "--seed -1"),
 ])
 def test_bad_input_is_said_and_exits_2(capsys, args, says):
