@@ -187,6 +187,7 @@ class Pile:
         return self.deck.pop()
 
 
+Sides = tuple[list["Body"], list["Body"], list["Body"]]  # other living wizards, enemies, the caster's own side
 Scale = tuple[int, int, int, bool]  # times, divided by, plus, inverted: what a Mayhem card does to amounts
 PLAIN: Scale = (1, 1, 0, False)
 
@@ -399,31 +400,38 @@ class Table:
         """The element a spell's damage is counted under: the one its cost holds most."""
         return Counter(card["cost"]).most_common(1)[0][0]
 
-    def aims(self, card: Card, w: Wizard) -> list[Body | None]:
+    def sides(self, w: Wizard) -> Sides:
+        """Whom the caster may aim at: the other living wizards, the enemies (those wizards and
+        every creature not the caster's), the caster's own side."""
+        wizards = [x for x in self.alive() if x is not w]
+        theirs = [u for u in self.creatures if u.owner != w.seat]
+        return wizards, [*wizards, *theirs], self.side(w.seat)
+
+    def aims(self, card: Card, sides: Sides) -> list[Body | None]:
         """Whom a spell may be cast at: harm at opponents and their creatures, help at the caster's side."""
         g = card.get
         if card.type == SUMMON:
             return [None]
+        wizards, enemies, mine = sides
         if g("roots"):
-            return [u for u in self.creatures if u.owner != w.seat]
-        wizards: list[Body | None] = [x for x in self.alive() if x is not w]
+            return [b for b in enemies if b.seat is None]
         if g("discards") or g("steals") or g("swaps_spells") or g("area") in ("target side", "opponents"):
-            return wizards
+            return list(wizards)
         if g("area") == "own side":
-            return [w]
+            return mine[:1] if mine and mine[0].seat is not None else []
         if not g("damage") and (g("heal") or g("strength")):
-            return list(self.side(w.seat))
-        return list(self.enemies(w.seat))
+            return list(mine)
+        return list(enemies)
 
-    def snap_aims(self, snap: Card, w: Wizard) -> list[Body]:
+    def snap_aims(self, snap: Card, sides: Sides) -> list[Body]:
+        _, enemies, mine = sides
         if snap.get("heal"):
-            return [b for b in self.side(w.seat) if not b.barrier and b.health < (b.most if b.seat is None else self.c.starting_health)]
+            return [b for b in mine if not b.barrier and b.health < (b.most if b.seat is None else self.c.starting_health)]
         if snap.get("raises_barrier"):
-            return [b for b in self.side(w.seat) if b.barrier < b.bmax or not b.barrier]
+            return [b for b in mine if b.barrier < b.bmax or not b.barrier]
         wet = snap.get("wet")
-        enemies = self.enemies(w.seat)
         if snap["damage"] or wet == "zaps":
-            return enemies
+            return list(enemies)
         if wet == "wets":
             return [b for b in enemies if not b.wet and not b.barrier]
         return [b for b in enemies if b.wet and not b.barrier]  # drying or freezing: only a wet one
@@ -631,7 +639,8 @@ class Table:
             self.land(aim, Attack(snap["damage"], cost, snap.get("wet"), instead=True), w, element)
 
     def free_snap(self, w: Wizard) -> None:
-        options = [(s, aim) for s in self.p.snaps for aim in self.snap_aims(s, w)]
+        sides = self.sides(w)
+        options = [(s, aim) for s in self.p.snaps for aim in self.snap_aims(s, sides)]
         if not options:
             return
         if self.policies[w.seat] == "greedy":
@@ -716,14 +725,14 @@ class Table:
 
     def actions(self, w: Wizard) -> list[tuple[Any, ...]]:
         acts: list[tuple[Any, ...]] = [("end",)]
+        sides = self.sides(w)
         if w.health > 0:
             spells, snaps = self.castable(w)
             for card, payment in spells:
-                acts += [("spell", card, aim, payment) for aim in self.aims(card, w)]
+                acts += [("spell", card, aim, payment) for aim in self.aims(card, sides)]
             for snap, payment in snaps:
-                acts += [("snap", snap, aim, payment) for aim in self.snap_aims(snap, w)]
-        enemies = self.enemies(w.seat)
-        acts += [("attack", u, aim) for u in self.ready(w) for aim in enemies]
+                acts += [("snap", snap, aim, payment) for aim in self.snap_aims(snap, sides)]
+        acts += [("attack", u, aim) for u in self.ready(w) for aim in sides[1]]
         return acts
 
     def do(self, w: Wizard, act: tuple[Any, ...]) -> None:
