@@ -717,6 +717,11 @@ class Table:
                     if avail[e] < n:
                         break
                 else:  # the hand has enough of each element: can its cards pay, unsplit?
+                    if len(p.need[cid]) == 1:
+                        # one element only (a snap spell's cost): the hand's `most` of it is what it
+                        # can give, so it pays; which cards `pay` spends is asked when it is cast
+                        into.append((p.card[cid], None))
+                        continue
                     payment = self.payment(w.elements, p.cost[cid])
                     if payment is not None:
                         into.append((p.card[cid], payment))
@@ -736,10 +741,9 @@ class Table:
         return acts
 
     def do(self, w: Wizard, act: tuple[Any, ...]) -> None:
-        if act[0] == "spell":
-            self.cast(w, act[1], act[2], act[3])
-        elif act[0] == "snap":
-            self.snap(w, act[1], act[2], act[3])
+        if act[0] in ("spell", "snap"):
+            payment = act[3] if act[3] is not None else self.payment(w.elements, self.p.cost[act[1].id])
+            (self.cast if act[0] == "spell" else self.snap)(w, act[1], act[2], payment)
         else:
             self.strike(act[1], act[2])
 
@@ -794,8 +798,9 @@ def _preview(t: Table, card: Card, b: Body) -> int:
     return hit(t.c, attack, Target(b.wet, b.frozen > 0, b.barrier, b.weak, b.immune)).damage * (card.get("turns") or 1)
 
 
-def _waste(act: tuple[Any, ...]) -> int:
-    return sum(act[3].wasted.values()) + len(act[3].uses)
+def _waste(t: Table, w: Wizard, act: tuple[Any, ...]) -> int:
+    payment = act[3] if act[3] is not None else t.payment(w.elements, t.p.cost[act[1].id])
+    return sum(payment.wasted.values()) + len(payment.uses)
 
 
 def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
@@ -804,10 +809,10 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
     low = w.health <= t.c.starting_health // 3
     helps = [a for a in spells if a[2] is w and not a[1].get("damage") and (a[1].get("heal") or (a[1].get("strength") and not w.barrier))]
     if low and helps:
-        return max(helps, key=lambda a: ((a[1].get("heal") or 0) + (a[1].get("strength") or 0), -_waste(a), a[1].id))
+        return max(helps, key=lambda a: ((a[1].get("heal") or 0) + (a[1].get("strength") or 0), -_waste(t, w, a), a[1].id))
     summons = [a for a in spells if a[1].type == SUMMON]
     if summons:
-        return max(summons, key=lambda a: (a[1]["attack"] + a[1]["health"], -_waste(a), a[1].id))
+        return max(summons, key=lambda a: (a[1]["attack"] + a[1]["health"], -_waste(t, w, a), a[1].id))
     focus = _focus(t, w)
     if focus is None:
         return ("end",)
@@ -823,16 +828,16 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
         else:
             continue
         if score > 0:
-            scored.append((score, -_waste(a), card.id, a))
+            scored.append((score, -_waste(t, w, a), card.id, a))
     if scored:
         return max(scored, key=lambda x: x[:3])[3]
     hexes = [a for a in spells if a[2] is focus and (a[1].get("discards") or a[1].get("steals") or a[1].get("freezes"))]
     if hexes:
-        return min(hexes, key=lambda a: (_waste(a), a[1].id))
+        return min(hexes, key=lambda a: (_waste(t, w, a), a[1].id))
     if len(w.elements) > t.p.deal[0]:
         snaps = [a for a in acts if a[0] == "snap" and a[2] is focus and a[1]["damage"]]
         if snaps:
-            return min(snaps, key=lambda a: (_waste(a), a[1].id))
+            return min(snaps, key=lambda a: (_waste(t, w, a), a[1].id))
     attacks = [a for a in acts if a[0] == "attack" and a[2] is focus]
     return attacks[0] if attacks else ("end",)
 
