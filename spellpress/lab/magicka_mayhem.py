@@ -86,7 +86,8 @@ class Prepared:
     worth: dict[str, int]  # element card id -> its value
     cost: dict[str, tuple[str, ...]]  # spell, summon and snap spell id -> its cost
     need: dict[str, tuple[tuple[str, int], ...]]  # ... as (element, how many)
-    snap_ids: tuple[str, ...]
+    snap_needs: tuple[tuple[Card, str, int], ...]  # each snap spell, its element and how many
+    gives: dict[str, tuple[tuple[str, int], ...]]  # element card id -> (element, value) for each it shows
     relevant: dict[tuple[str, ...], frozenset[str]]  # a cost -> the element cards that show any of its elements
     elements: tuple[str, ...]  # the game's elements
     level: tuple[int, int]  # the Muster's hits out_of
@@ -112,7 +113,8 @@ def prepare(game: Game) -> Prepared:
         shows={card.id: frozenset(card["elements"]) for card in game.decks[ELEMENTS].cards},
         worth={card.id: card["value"] for card in game.decks[ELEMENTS].cards},
         cost=cost, need={i: tuple(Counter(c_).items()) for i, c_ in cost.items()},
-        snap_ids=tuple(card.id for card in game.cards if card.type == SNAP),
+        snap_needs=tuple((card, card["element"], c.snap_cost) for card in game.cards if card.type == SNAP),
+        gives={card.id: tuple((e, card["value"]) for e in card["elements"]) for card in game.decks[ELEMENTS].cards},
         relevant={x: frozenset(card.id for card in game.decks[ELEMENTS].cards if set(card["elements"]) & set(x))
                   for x in cost.values()},
         elements=tuple(e.name for e in game.elements),
@@ -707,24 +709,24 @@ class Table:
             return w.memo[1]
         p = self.p
         avail = dict.fromkeys(p.elements, 0)  # the most of each element the hand gives one spell (the core's `most`)
+        gives = p.gives
         for i in w.elements:
-            for e in p.shows[i]:
-                avail[e] += p.worth[i]
-        found: tuple[list[tuple[Card, Any]], list[tuple[Card, Any]]] = ([], [])
-        for cards, into in ((sorted(set(w.spells)), found[0]), (p.snap_ids, found[1])):
-            for cid in cards:
-                for e, n in p.need[cid]:
-                    if avail[e] < n:
-                        break
-                else:  # the hand has enough of each element: can its cards pay, unsplit?
-                    if len(p.need[cid]) == 1:
-                        # one element only (a snap spell's cost): the hand's `most` of it is what it
-                        # can give, so it pays; which cards `pay` spends is asked when it is cast
-                        into.append((p.card[cid], None))
-                        continue
-                    payment = self.payment(w.elements, p.cost[cid])
-                    if payment is not None:
-                        into.append((p.card[cid], payment))
+            for e, v in gives[i]:
+                avail[e] += v
+        need, card = p.need, p.card
+        spells = []
+        for cid in sorted(set(w.spells)):
+            for e, n in need[cid]:
+                if avail[e] < n:
+                    break
+            else:  # the hand has enough of each element: can its cards pay, unsplit?
+                payment = self.payment(w.elements, p.cost[cid])
+                if payment is not None:
+                    spells.append((card[cid], payment))
+        # a snap spell's cost is one element: the hand's `most` of it is what it can give, so it
+        # pays; which cards the core's `pay` spends is asked when it is cast
+        snaps: list[tuple[Card, Any]] = [(snap, None) for snap, e, n in p.snap_needs if avail[e] >= n]
+        found = (spells, snaps)
         w.memo = (key, found)
         return found
 
