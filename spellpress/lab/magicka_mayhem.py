@@ -12,12 +12,16 @@ The rules are the core's: paying (`pay`, `extra_paid`), a spell or snap landing 
 creature (`healed`), deaths (`reached`, `death_lands`, `death_barrier`) and the Muster (`mustered`),
 the same the tracker and the helpers call.
 
-Readings the lab takes where the cards are silent (said in the report's policies and here):
-snap spells are never cast at spells (Spellmageddon); no exchanges; a wizard at full starting
-health has no damage to heal; a barrier raised on a barrier leaves the stronger (as a death's
-does); a beam ends, and breaks the barrier, when its target has one (the rulebook's Helpful Info);
-harmful spells are aimed at opponents and their creatures, helpful ones at the caster's side.
+Readings the lab takes where the cards are silent: a wizard at full starting health has no
+damage to heal; a barrier raised on a barrier leaves the stronger (as a death's does); a beam
+ends, and breaks the barrier, when its target has one (the rulebook's Helpful Info); harmful
+spells are aimed at opponents and their creatures, helpful ones at the caster's side; the target
+of Hot Potato throws the spell on at random; Mayhem's "every opponent" means the living wizards.
 The rulebook names no first player: a random seat starts.
+
+Not modelled yet: Spell vs. Spell (snap spells cast at spells: counter, disrupt, reflect), the
+card exchanges at the start of a turn, and a Mayhem card with no field the lab applies (Chicken
+Dance, a forfeit for the table); each report names such cards.
 """
 
 from __future__ import annotations
