@@ -29,9 +29,12 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
                        "pip install 'spellpress[cluster]' (on this machine and on the cluster's)") from None
     try:
         client = Client(address, timeout=CONNECT_SECONDS if timeout is None else timeout, set_as_default=False)
-    except (OSError, ValueError, TimeoutError) as exc:
+    except ValueError as exc:
+        raise LabError(f"--cluster {address}: not a scheduler's address ({exc}); "
+                       "give it as the scheduler prints it, such as tcp://10.0.0.5:8786") from None
+    except (OSError, TimeoutError) as exc:
         raise LabError(f"--cluster {address}: no Dask scheduler answers there ({exc}); "
-                       "give the address its scheduler prints, such as tcp://10.0.0.5:8786") from None
+                       "is it running, and is that the address it prints (such as tcp://10.0.0.5:8786)?") from None
     with client:
         yield client
 
