@@ -81,7 +81,7 @@ def test_a_game_that_cannot_end_is_a_problem(cards_dir, tmp_path):
     assert "30 unfinished" in checked.summary
     problem, = checked.problems
     assert (problem.line, problem.path) == (line, "balance.max_unfinished")
-    assert problem.message == ("30 of 30 games (100.0%) were still going at the lab's cap of 500 turns: "
+    assert problem.message == ("30 of 30 games (100.0%) were still going at the lab's turn cap (500): "
                                "the game may not end; at most 5.0% may")
 
 
@@ -121,3 +121,14 @@ def test_a_game_the_lab_cannot_play_is_one_note(capsys, cards_dir, monkeypatch):
     code, out, err = _validate(capsys, cards_dir, "spellchamber")
     assert code == 0 and err == ""
     assert out.splitlines()[0] == "note: spellchamber: not checked for balance: the lab cannot play its ruleset 'spellchamber' yet"
+
+
+def test_where_one_seat_always_starts_its_edge_is_said_once(cards_dir):
+    """PowerMage 54's seat 1 always plays first: its edge is one problem, not a seat's and a first player's."""
+    game = load_games(cards_dir, ["powermage-54"])[0]
+    seats = [{"seat": 1, "wins": 200, "first": 300}, {"seat": 2, "wins": 100, "first": 0}]
+    report = {"games": 300, "players": 2, "seats": seats, "first_player": {"rule": "seat 1 plays first", "wins": 200}}
+    problem, = balance._seat_edges(game, report)
+    assert problem.message.startswith("seat 1 wins 66.7% of 300 games (95% CI 61.2%-71.8%), 16.7 points over its fair share 50.0%")
+    seats[0]["first"], seats[1]["first"] = 150, 150  # who starts is drawn: the first player is said too
+    assert [p.message.split(" wins")[0] for p in balance._seat_edges(game, report)] == ["seat 1", "the first player (seat 1 plays first)"]

@@ -76,7 +76,7 @@ def _unfinished(game: Game, report: dict[str, Any]) -> list[Problem]:
     if share <= most:
         return []
     return [_at(game, "max_unfinished", f"{report['unfinished']} of {n} games ({_pct(share)}) were still going at the lab's "
-                                        f"cap of {report['turn_cap']} turns: the game may not end; at most {_pct(most)} may")]
+                                        f"turn cap ({report['turn_cap']}): the game may not end; at most {_pct(most)} may")]
 
 
 def _seat_edges(game: Game, report: dict[str, Any]) -> list[Problem]:
@@ -89,9 +89,10 @@ def _seat_edges(game: Game, report: dict[str, Any]) -> list[Problem]:
     problems = []
     first = report["first_player"]
     who_wins = [(f"seat {seat['seat']}", seat["wins"]) for seat in report["seats"]]
-    who_wins.append((f"the first player ({first['rule']})", first["wins"]))
-    if k == 2:  # in a duel the second player's edge is one too, and no seat need show it (the first is drawn)
-        who_wins.append(("the second player", sum(seat["wins"] for seat in report["seats"]) - first["wins"]))
+    if all(seat["first"] < n for seat in report["seats"]):  # where one seat always starts, its line says it
+        who_wins.append((f"the first player ({first['rule']})", first["wins"]))
+        if k == 2:  # in a duel the second player's edge is one too, and no seat need show it (who starts is drawn)
+            who_wins.append(("the second player", sum(seat["wins"] for seat in report["seats"]) - first["wins"]))
     for who, wins in who_wins:
         if wins / n - fair > most:
             lo, hi = wilson(wins, n)
