@@ -172,6 +172,9 @@ class _GameLoader:
             identity=spec.identity,
             ink=spec.ink,
             targets=tuple(dict.fromkeys(spec.targets)),
+            balance=spec.balance,
+            balance_at=types.MappingProxyType({key: (game_doc.shown, *game_doc.position(("balance", key)))
+                                               for key in spec.balance.model_fields_set}),
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
         )
         if not self.problems:

@@ -102,6 +102,31 @@ Ink = Literal["full", "saver", "mono"]
 Target = Literal["home", "mpc", "tgc", "dtc"]
 
 
+def _share(value: float) -> float:
+    if not 0 <= value <= 1:  # also NaN
+        raise ValueError(f"a share from 0 to 1 (0.1 is ten points of a hundred), got {value:g}")
+    return value
+
+
+Share = Annotated[float, pydantic.Strict(), pydantic.AfterValidator(_share)]
+
+
+class Balance(Model):
+    """What `spellpress validate --balance` holds the game to (spellpress/lab/balance.py), over a
+    few hundred seeded games: a seat, or the first player, winning more than its fair share
+    (1 / players) by over `max_seat_edge` is a problem; so is a share over `max_unfinished` of the
+    games still going at the lab's turn cap (a game that cannot end).
+
+    The defaults: with 300 games the 95% interval of a fair duel's win rate is about 6 points
+    either side of 50%, so an edge of 10 points is past the noise of the quick check (a fair
+    game is flagged about once in a thousand runs) and still catches a 60/40 duel. The lab's turn
+    caps are far past any real game's length: more than 1 in 100 games reaching one is a game
+    that does not end."""
+
+    max_seat_edge: Share = 0.1
+    max_unfinished: Share = 0.01
+
+
 class GameFile(Model):
     title: Text
     ruleset: Ident = "generic"  # a game of YAML alone (core/games/generic) unless it names one
@@ -117,6 +142,7 @@ class GameFile(Model):
     identity: Flag = True
     ink: Ink = "full"  # what `spellpress build` prints in unless --ink says otherwise
     targets: Annotated[tuple[Target, ...], pydantic.Field(min_length=1)] = ("home",)  # unless --target says otherwise
+    balance: Balance = Balance()  # what `validate --balance` holds the game to
 
 
 # ---------------------------------------------------------------------------- decks.yaml
@@ -377,6 +403,9 @@ class Game:
     identity: bool = True  # each card printed with its number and the game's version
     ink: str = "full"  # the game's own ink mode (models.Ink)
     targets: tuple[str, ...] = ("home",)  # what a build makes of it when --target is not given (models.Target)
+    balance: Balance = Balance()  # game.yaml's `balance:` (validate --balance)
+    # where game.yaml writes each of balance's keys: key -> (file, line, column); a default is written nowhere
+    balance_at: Mapping[str, tuple[str, int, int]] = field(default_factory=dict, compare=False)
     # layout name -> 'file:line:column' where decks.yaml first names it, for a layout that is missing
     layouts_named_at: Mapping[str, str] = field(default_factory=dict, compare=False)
 
