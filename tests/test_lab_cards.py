@@ -1,0 +1,92 @@
+"""Every card's effect in the balance lab (issue 19, part 2): seeded small cases whose answers
+are worked by hand, each exercising an effect the lab now applies from a card's declared fields;
+the share of unique cards modelled; and the new fields' validation."""
+
+import math
+import shutil
+from dataclasses import replace
+
+import pytest
+
+from spellpress.core import ValidationFailed, load_game, load_games
+from spellpress.lab import sorcerer_duel
+from spellpress.lab.engine import Plan, run
+
+
+@pytest.fixture(scope="module")
+def labgames(cards_dir):
+    return {g.slug: g for g in load_games(cards_dir, ["sorcerer-duel"])}
+
+
+def copy_game(cards_dir, tmp_path, slug):
+    shutil.copytree(cards_dir / slug, tmp_path / slug)
+    return tmp_path / slug
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path.name}"
+    path.write_text(text.replace(old, new, 1))
+
+
+# ---------------------------------------------------------------------------- Sorcerer Duel
+
+
+@pytest.mark.parametrize("sorcerer, turns, draws", [(None, 19, 38), ("ignara-the-ember-witch", 13, 25)])
+def test_sorcerer_duel_thorn_darts_alone_as_worked_by_hand(labgames, sorcerer, turns, draws):
+    """Both decks hold only Thorn Darts (1 mana, 1 damage at one target, then draw 1 card),
+    nobody may convert, and the players are greedy: each turn's 2 mana casts two at the opposing
+    sorcerer, each drawing a card back, so no hand runs dry. 2 damage a turn takes 20 health in 10 turns: the first player
+    wins on the game's 19th turn, having cast 38 darts and drawn a card for each. With Ignara
+    (once a turn, a spell that damages the sorcerer deals 1 more) it is 3 a turn: after 6 turns
+    each the second sorcerer has 2 health, and the 13th turn's first dart (1 + 1) ends the duel:
+    25 darts cast."""
+    game = labgames["sorcerer-duel"]
+    c, dart = game.constants, game.card("thorn-dart")
+    p = sorcerer_duel.prepare(game)
+    fx = dict(p.sorcerers)[sorcerer] if sorcerer else {}
+    casts = c.mana_per_turn // dart["cost"]
+    per_turn = casts * dart["damage"] + fx.get("spell_bonus", 0)
+    assert 2 * math.ceil(c.starting_health / per_turn) - 1 == turns
+    darts = tuple("thorn-dart" for _ in range(30))
+    p = replace(p, c=c.model_copy(update={"max_conversions": 0}), decks=(darts, darts),
+                sorcerers=((sorcerer or "none", fx), (sorcerer or "none", fx)))
+    plan = Plan(sorcerer_duel.LAB, p, 3, 2, ("greedy", "greedy"))
+    tally = run(plan, 20)
+    assert tally.games == 20 and tally.turns == {turns: 20}
+    assert tally.wins == tally.first and tally.first_wins == 20
+    assert tally.figures["cards drawn by effects"] == 20 * draws * dart["draws"]
+
+
+def test_sorcerer_duel_models_every_card(labgames):
+    whole, rest = sorcerer_duel.modelled(labgames["sorcerer-duel"])
+    assert len(whole) / (len(whole) + len(rest)) >= 0.90
+    assert rest == []
+
+
+def test_sorcerer_duel_a_card_with_text_no_field_prints_is_not_modelled(cards_dir, tmp_path):
+    root = copy_game(cards_dir, tmp_path, "sorcerer-duel")
+    edit(root / "thornwood.yaml", "    attack: 2\n    health: 3\n    count: 3\n",
+         "    attack: 2\n    health: 3\n    count: 3\n    text: It gains 1 attack each turn.\n")
+    _, rest = sorcerer_duel.modelled(load_game(root))
+    assert rest == ["thorn-stag"]
+
+
+@pytest.mark.parametrize("file, old, new, message", [
+    ("ember.yaml", "    death_effect: damage\n    death_amount: 1\n", "    death_effect: damage\n",
+     r"ember.yaml:\d+:\d+: .*death_effect: a 'damage' death effect needs 'death_amount': how much"),
+    ("ember.yaml", "    death_effect: reshuffle\n", "    death_effect: reshuffle\n    death_amount: 2\n",
+     r"death_amount: 'death_amount' goes with a death_effect of damage, draw, heal, not 'reshuffle'"),
+    ("thornwood.yaml", "needs_how: have\n", "needs_how: destroy\n",
+     r"needs_how: needs_how is 'destroy' but the requirement's text never says 'destroy'"),
+    ("thornwood.yaml", "    death_effect: heal\n", "    death_effect: heals\n",
+     r"thornwood.yaml:\d+:\d+: .*death_effect: unknown value 'heals' \(did you mean 'heal'\?\)"),
+    ("sorcerers.yaml", "    spell_bonus: 1\n", "",
+     r"a sorcerer needs an effect, always on: give it one of spell_bonus"),
+])
+def test_sorcerer_duel_a_wrong_effect_field_is_refused_with_what_would_be_right(cards_dir, tmp_path, file, old, new,
+                                                                                message):
+    root = copy_game(cards_dir, tmp_path, "sorcerer-duel")
+    edit(root / file, old, new)
+    with pytest.raises(ValidationFailed, match=message):
+        load_game(root)
