@@ -9,13 +9,13 @@ from dataclasses import replace
 import pytest
 
 from spellpress.core import ValidationFailed, load_game, load_games
-from spellpress.lab import sorcerer_duel
+from spellpress.lab import powermage_54, sorcerer_duel
 from spellpress.lab.engine import Plan, run
 
 
 @pytest.fixture(scope="module")
 def labgames(cards_dir):
-    return {g.slug: g for g in load_games(cards_dir, ["sorcerer-duel"])}
+    return {g.slug: g for g in load_games(cards_dir, ["sorcerer-duel", "powermage-54"])}
 
 
 def copy_game(cards_dir, tmp_path, slug):
@@ -88,5 +88,58 @@ def test_sorcerer_duel_a_wrong_effect_field_is_refused_with_what_would_be_right(
                                                                                 message):
     root = copy_game(cards_dir, tmp_path, "sorcerer-duel")
     edit(root / file, old, new)
+    with pytest.raises(ValidationFailed, match=message):
+        load_game(root)
+
+
+# ---------------------------------------------------------------------------- PowerMage 54
+
+
+def test_powermage_blister_alone_as_worked_by_hand(labgames):
+    """A deck of Blisters only: the greedy first player aims one at the idle second player each
+    turn, who takes the loss (Blister's `forfeit`, 50) rather than give up a PowerMage: 100
+    points are gone after 2 Blisters, on the game's 3rd turn."""
+    game = labgames["powermage-54"]
+    c, forfeit = game.constants, game.card("blister")["forfeit"]
+    p = replace(powermage_54.prepare(game), deck=("blister",) * c.deck_size)
+    tally = run(Plan(powermage_54.LAB, p, 5, 2, ("greedy", "idle")), 10)
+    blisters = math.ceil(c.starting_points / forfeit)
+    assert (blisters, 2 * blisters - 1) == (2, 3)
+    assert tally.turns == {3: 10} and tally.wins == {0: 10}
+    assert tally.figures["effects played"] == 10 * blisters and tally.played["blister"] == 10 * blisters
+
+
+def test_powermage_chronomancer_alone_gives_one_player_every_turn(labgames):
+    """A deck of Chronomancers only: the greedy first player has nothing better than to take
+    another turn, every turn, and so plays them all. Each turn draws one and plays one, so the
+    deck (54 less the two hands dealt: 44) empties every 44 turns, and the halving (100, 50, 25,
+    12, 6, 3, 1, 0) ends the game with both players at 0 on the 7th: turn 45 + 6 x 44 = 309,
+    with one Chronomancer played on every turn but the last, and still in the first round."""
+    game = labgames["powermage-54"]
+    c = game.constants
+    p = replace(powermage_54.prepare(game), deck=("chronomancer",) * c.deck_size)
+    tally = run(Plan(powermage_54.LAB, p, 5, 2, ("greedy", "greedy")), 5)
+    run_length = c.deck_size - 2 * c.starting_hand
+    assert tally.turns == {run_length + 1 + 6 * run_length: 5} == {309: 5}
+    assert tally.figures["halvings"] == 5 * 7 and tally.nobody == 5
+    assert tally.played["chronomancer"] == 5 * 308 and tally.rounds == {1: 5}
+
+
+def test_powermage_models_every_card(labgames):
+    whole, rest = powermage_54.modelled(labgames["powermage-54"])
+    assert len(whole) / (len(whole) + len(rest)) >= 0.90
+    assert rest == []
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("    effect: gain\n", "    effect: gains\n", r"draw.yaml:\d+:\d+: .*effect: unknown value 'gains' \(did you mean 'gain'\?\)"),
+    ("    timing: when attacked\n    effect: gain\n", "    timing: on your turn\n    effect: gain\n",
+     r"draw.yaml:\d+:\d+: .*timing: a 'gain' effect is played 'when attacked', not 'on your turn'"),
+    ("    forfeit: 50\n", "", r"effect: a 'unblockable' effect needs 'forfeit': how much"),
+    ("    holds: 7\n", "    holds: 7\n    times: 3\n", r"times: 'times' goes with a 'multiply' effect, not 'hold-more'"),
+])
+def test_powermage_a_wrong_effect_field_is_refused_with_what_would_be_right(cards_dir, tmp_path, old, new, message):
+    root = copy_game(cards_dir, tmp_path, "powermage-54")
+    edit(root / "draw.yaml", old, new)
     with pytest.raises(ValidationFailed, match=message):
         load_game(root)
