@@ -92,6 +92,23 @@ def test_sorcerer_duel_a_wrong_effect_field_is_refused_with_what_would_be_right(
         load_game(root)
 
 
+def test_sorcerer_duel_the_same_seed_gives_the_same_games_with_any_number_of_workers(labgames):
+    p = sorcerer_duel.prepare(labgames["sorcerer-duel"])
+    for policies in (("greedy", "random"), ("random", "random")):
+        plan = Plan(sorcerer_duel.LAB, p, 7, 2, policies)
+        assert run(plan, 40, workers=2) == run(plan, 40)
+
+
+def test_a_field_says_its_sentence_into_a_text_field_the_card_type_has(cards_dir, tmp_path):
+    """`into` sends a field's sentence to another text field (a death effect under the skull):
+    that field must exist and be text."""
+    root = copy_game(cards_dir, tmp_path, "sorcerer-duel")
+    edit(root / "decks.yaml", "        into: death\n", "        into: requirements\n")
+    with pytest.raises(ValidationFailed, match=r"decks.yaml:\d+:\d+: .*field 'death_effect' says something in the "
+                                               r"card's 'requirements': the card type needs a 'requirements' field of type text"):
+        load_game(root)
+
+
 # ---------------------------------------------------------------------------- PowerMage 54
 
 

@@ -279,7 +279,9 @@ class Greedy(Random):
         v = View(p, hands[me])
         answers = _answers(p, v, me, alive, reached, unblockable)
         if unblockable:  # cancel it, else give up the PowerMage least worth keeping, else take the loss
-            return answers[0]
+            gives = [a for a in answers if a and a[0] == "give"]
+            return answers[0] if answers[0] and answers[0][0] == "cancel" or not gives else min(
+                gives, key=lambda a: _keep(p, a[1]))
         gains = [a for a in answers if a and a[0] == "gain"]
         if gains:
             return gains[0]
