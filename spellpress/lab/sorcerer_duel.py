@@ -205,6 +205,7 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
     out = Outcome(winner=None, finished=False, first=first, turns=0, rounds=0, played=[Counter() for _ in range(k)])
     who = [BY_NAME[name] for name in policies]
     for s, side in enumerate(sides):
+        out.drawn[side.sorcerer] += 1  # dealt
         out.played[s][side.sorcerer] += 1
 
     def draw(s: int, n: int, effect: bool = False) -> None:
