@@ -160,8 +160,9 @@ class FieldSpec(Model):
     `says`: what the card's rules text says when the card has this field (a flag: when it is
     true), so that a field the rules apply (a creature that attacks at once) is printed from the
     field itself and never written twice. `{field}` is a field's value (an element as its inline
-    icon), `{{ constant }}` a constant's; the sentence goes before the card's own `text`, or
-    after it with `at: end`. A choice field may say one sentence for each of its choices.
+    icon), `{{ constant }}` a constant's; the sentence goes before the card's own `text` (or the
+    text field named by `into`, such as a creature's death effect), or after it with `at: end`.
+    A choice field may say one sentence for each of its choices.
     """
 
     type: FieldType
@@ -172,11 +173,14 @@ class FieldSpec(Model):
     choices: tuple[Text, ...] | None = None
     says: Text | FrozenMap[Text, Text] | None = None
     at: Literal["start", "end"] | None = None
+    into: FieldName | None = None  # the text field the sentence goes in, if not `text`
 
     @pydantic.model_validator(mode="after")
     def _consistent(self) -> Self:
         if self.at is not None and self.says is None:
             raise ValueError("'at' places what a field 'says': give it 'says' too")
+        if self.into is not None and self.says is None:
+            raise ValueError("'into' names where what a field 'says' goes: give it 'says' too")
         if isinstance(self.says, Mapping):
             if self.choices is None or set(self.says) != set(self.choices):
                 raise ValueError("a field that says a sentence for each choice is a 'choice' field, and says one for "
@@ -208,13 +212,16 @@ class CardTypeSpec(Model):
             raise ValueError(
                 f"field '{clash[0]}' is a key every card has already; name it otherwise"
             )
-        speaking = [name for name, spec in fields.items() if spec.says]
-        text = fields.get(SAID_IN)
-        if speaking and (text is None or text.type != "text"):
-            raise ValueError(
-                f"field '{speaking[0]}' says something in the card's text: the card type needs a "
-                f"'{SAID_IN}' field of type text"
-            )
+        for name, spec in fields.items():
+            if not spec.says:
+                continue
+            into = spec.into or SAID_IN
+            text = fields.get(into)
+            if text is None or text.type != "text":
+                raise ValueError(
+                    f"field '{name}' says something in the card's '{into}': the card type needs a "
+                    f"'{into}' field of type text"
+                )
         return fields
 
 
