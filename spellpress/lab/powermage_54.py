@@ -475,7 +475,10 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
             elif act[0] == "card":
                 again = use(seat, act[1], act[2])
         hand = hands[seat]
-        extra = over_hand_limit(len(hand), keep_limit(c.hand_limit, me.holds(p, hand)))
+        holds = me.holds(p, hand)
+        if holds is not None and over_hand_limit(len(hand), c.hand_limit):  # the card that holds more is at work
+            out.played[seat][next(x for x in sorted(hand) if p.effect.get(x) == "hold-more" and p.number[x] == holds)] += 1
+        extra = over_hand_limit(len(hand), keep_limit(c.hand_limit, holds))
         if extra:
             lose(seat, me.trim(p, rng, hand, extra))
         for s in range(k):
