@@ -95,8 +95,33 @@ def cmd_validate(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
     else:
         note = f" (layouts not checked: no templates directory {args.templates})"
+    if args.balance and _balance(games, cards_dir):
+        return 1
     print(f"ok: {len(games)} games, {sum(len(g.decks) for g in games)} decks, {cards} unique cards in {cards_dir}{note}")
     return 0
+
+
+def _balance(games: tuple[Game, ...], where: str) -> bool:
+    """`validate --balance` (lab/balance.py): each game's run said on a line, its warnings and
+    problems as validate says its own; True when there were problems."""
+    from .lab import balance
+
+    problems = []
+    for game in games:
+        unplayed = balance.note_unplayed(game)
+        if unplayed:
+            print(unplayed)
+            continue
+        checked = balance.check(game)
+        print(f"balance: {checked.summary}")
+        for warning in checked.warnings:
+            print(warning, file=sys.stderr)
+        problems += checked.problems
+    if problems:
+        from .core import ValidationFailed
+
+        _report(ValidationFailed(problems), f"{where} (balance)")
+    return bool(problems)
 
 
 def cmd_list(args) -> int:
@@ -262,6 +287,9 @@ def parser() -> argparse.ArgumentParser:
                    help="card layouts (default: ./templates, and the package's own for what it lacks)")
     v.add_argument("--allow-missing-art", action="store_true",
                    help="an early draft: a card's picture that is not there yet is a warning, not a problem")
+    v.add_argument("--balance", action="store_true",
+                   help="also play a few hundred seeded games of each game (spellpress simulate): a game that cannot end or "
+                        "a seat that wins too often (game.yaml's balance:) is a problem, a card never played a warning")
     v.set_defaults(run=cmd_validate)
 
     from .press import cli as press_cli

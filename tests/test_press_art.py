@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import shutil
 import struct
@@ -41,15 +42,9 @@ def give_art(project: Path, value: str) -> None:
     assert spells.read_text().splitlines()[ART_LINE - 1] == f"    art: {value}"
 
 
-def spellpress(cwd: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = {**os.environ, "SPELLPRESS_RESIDENT": "0"}
-    return subprocess.run([sys.executable, "-m", "spellpress.cli", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout)
-
-
 def spellpress_here(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     """The same command in this process (seconds faster than a new one each), for the inputs
-    that cannot hang it: a pipe outside the game is tried by `spellpress`, in a process of its own."""
+    that cannot hang it: a pipe outside the game is tried by `spellpress_apart`, in a process of its own."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -57,6 +52,32 @@ def spellpress_here(cwd: Path, *args: str) -> subprocess.CompletedProcess:
         except SystemExit as exc:
             code = exc.code
     return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+_APART = """
+import contextlib, io, json, sys
+from spellpress.cli import main
+runs = []
+for args in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(args)
+        except SystemExit as exc:
+            code = exc.code
+    runs.append([args, code, out.getvalue(), err.getvalue()])
+sys.stdout.write(json.dumps(runs))
+"""
+
+
+def spellpress_apart(cwd: Path, *commands: tuple[str, ...], timeout: float = 60) -> list[subprocess.CompletedProcess]:
+    """Several commands, one after another, in one process of their own that a timeout ends:
+    for inputs that could hang it (a pipe outside the game)."""
+    env = {**os.environ, "SPELLPRESS_RESIDENT": "0"}
+    done = subprocess.run([sys.executable, "-c", _APART, json.dumps(commands)], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return [subprocess.CompletedProcess(args, code, out, err) for args, code, out, err in json.loads(done.stdout)]
 
 
 def png_bomb(path: Path, side: int) -> None:
@@ -106,8 +127,10 @@ def test_a_path_out_of_the_game_is_a_problem_at_its_line_and_is_never_opened(pro
     (game / "art" / "link.png").symlink_to(fifo)
     (game / "linked").symlink_to(project)  # a directory link out
     give_art(project, str(fifo) if value == "ABSOLUTE" else value)
-    for args in (("validate", "cards"), ("build", "--only", "png"), ("validate", "cards", "--templates", "none")):
-        problem = only_problem(spellpress(project, *args, timeout=60))  # a pipe opened would never end
+    runs = spellpress_apart(project, ("validate", "cards"), ("build", "--only", "png"),
+                            ("validate", "cards", "--templates", "none"))  # a pipe opened would never end
+    for run in runs:
+        problem = only_problem(run)
         assert problem.startswith(f"cards/{GAME}/spells.yaml:{ART_LINE}:10: spells[0].art: "), problem
         assert why in problem
         assert "a picture's path starts at the game's directory (cards/spellchamber/) and stays inside it" in problem

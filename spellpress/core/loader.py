@@ -172,6 +172,9 @@ class _GameLoader:
             identity=spec.identity,
             ink=spec.ink,
             targets=tuple(dict.fromkeys(spec.targets)),
+            balance=spec.balance,
+            balance_at=types.MappingProxyType({key: (game_doc.shown, *game_doc.position(("balance", key)))
+                                               for key in spec.balance.model_fields_set}),
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
         )
         if not self.problems:
@@ -389,22 +392,25 @@ class _GameLoader:
         return Problem(doc.shown, line, column, format_path(loc), err.message)
 
     def _said(self, card: Card, ctype: CardTypeSpec, doc: Document, loc: Loc) -> dict[str, FieldValue]:
-        """The card's fields with its rules text holding what its other fields `say` (a field
-        whose sentence the written text repeats is a problem: it would be printed twice)."""
+        """The card's fields with its rules text (or the text field a field names `into`) holding
+        what its other fields `say` (a field whose sentence the written text repeats is a
+        problem: it would be printed twice)."""
         fields = dict(card.fields)
-        before: list[str] = []
-        after: list[str] = []
-        written = str(fields.get(SAID_IN) or "").strip()
+        said: dict[str, tuple[list[str], list[str]]] = {}  # text field -> (sentences before, after)
         for fname, fspec in ctype.fields.items():
             sentence = field_says(fields, ctype, fname)
             if sentence is None:
                 continue
+            into = fspec.into or SAID_IN
+            written = str(fields.get(into) or "").strip()
             if _words(sentence) in _words(written):
-                self.problems.append(doc.problem(loc + (SAID_IN,), f"the text repeats what '{fname}' says "
-                                                 f"(\"{sentence}\"): the field prints it, so take it out of '{SAID_IN}'"))
+                self.problems.append(doc.problem(loc + (into,), f"the text repeats what '{fname}' says "
+                                                 f"(\"{sentence}\"): the field prints it, so take it out of '{into}'"))
+            before, after = said.setdefault(into, ([], []))
             (after if fspec.at == "end" else before).append(sentence)
-        if before or after:
-            fields[SAID_IN] = " ".join([*before, *([written] if written else []), *after])
+        for into, (before, after) in said.items():
+            written = str(fields.get(into) or "").strip()
+            fields[into] = " ".join([*before, *([written] if written else []), *after])
         return fields
 
     def _deck(self, deck_id: str, spec: DecksFile, cards: list[Placed], context: dict[str, Any]) -> Deck:

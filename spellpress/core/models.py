@@ -102,6 +102,31 @@ Ink = Literal["full", "saver", "mono"]
 Target = Literal["home", "mpc", "tgc", "dtc"]
 
 
+def _share(value: float) -> float:
+    if not 0 <= value <= 1:  # also NaN
+        raise ValueError(f"a share from 0 to 1 (0.1 is ten points of a hundred), got {value:g}")
+    return value
+
+
+Share = Annotated[float, pydantic.Strict(), pydantic.AfterValidator(_share)]
+
+
+class Balance(Model):
+    """What `spellpress validate --balance` holds the game to (spellpress/lab/balance.py), over a
+    few hundred seeded games: a seat, or the first player, winning more than its fair share
+    (1 / players) by over `max_seat_edge` is a problem; so is a share over `max_unfinished` of the
+    games still going at the lab's turn cap (a game that cannot end).
+
+    The defaults: with 300 games the 95% interval of a fair duel's win rate is about 6 points
+    either side of 50%, so an edge of 10 points is past the noise of the quick check (a fair
+    game is flagged about once in a thousand runs) and still catches a 60/40 duel. The lab's turn
+    caps are far past any real game's length: more than 1 in 100 games reaching one is a game
+    that does not end."""
+
+    max_seat_edge: Share = 0.1
+    max_unfinished: Share = 0.01
+
+
 class GameFile(Model):
     title: Text
     ruleset: Ident = "generic"  # a game of YAML alone (core/games/generic) unless it names one
@@ -117,6 +142,7 @@ class GameFile(Model):
     identity: Flag = True
     ink: Ink = "full"  # what `spellpress build` prints in unless --ink says otherwise
     targets: Annotated[tuple[Target, ...], pydantic.Field(min_length=1)] = ("home",)  # unless --target says otherwise
+    balance: Balance = Balance()  # what `validate --balance` holds the game to
 
 
 # ---------------------------------------------------------------------------- decks.yaml
@@ -134,8 +160,9 @@ class FieldSpec(Model):
     `says`: what the card's rules text says when the card has this field (a flag: when it is
     true), so that a field the rules apply (a creature that attacks at once) is printed from the
     field itself and never written twice. `{field}` is a field's value (an element as its inline
-    icon), `{{ constant }}` a constant's; the sentence goes before the card's own `text`, or
-    after it with `at: end`. A choice field may say one sentence for each of its choices.
+    icon), `{{ constant }}` a constant's; the sentence goes before the card's own `text` (or the
+    text field named by `into`, such as a creature's death effect), or after it with `at: end`.
+    A choice field may say one sentence for each of its choices.
     """
 
     type: FieldType
@@ -146,11 +173,14 @@ class FieldSpec(Model):
     choices: tuple[Text, ...] | None = None
     says: Text | FrozenMap[Text, Text] | None = None
     at: Literal["start", "end"] | None = None
+    into: FieldName | None = None  # the text field the sentence goes in, if not `text`
 
     @pydantic.model_validator(mode="after")
     def _consistent(self) -> Self:
         if self.at is not None and self.says is None:
             raise ValueError("'at' places what a field 'says': give it 'says' too")
+        if self.into is not None and self.says is None:
+            raise ValueError("'into' names where what a field 'says' goes: give it 'says' too")
         if isinstance(self.says, Mapping):
             if self.choices is None or set(self.says) != set(self.choices):
                 raise ValueError("a field that says a sentence for each choice is a 'choice' field, and says one for "
@@ -182,13 +212,16 @@ class CardTypeSpec(Model):
             raise ValueError(
                 f"field '{clash[0]}' is a key every card has already; name it otherwise"
             )
-        speaking = [name for name, spec in fields.items() if spec.says]
-        text = fields.get(SAID_IN)
-        if speaking and (text is None or text.type != "text"):
-            raise ValueError(
-                f"field '{speaking[0]}' says something in the card's text: the card type needs a "
-                f"'{SAID_IN}' field of type text"
-            )
+        for name, spec in fields.items():
+            if not spec.says:
+                continue
+            into = spec.into or SAID_IN
+            text = fields.get(into)
+            if text is None or text.type != "text":
+                raise ValueError(
+                    f"field '{name}' says something in the card's '{into}': the card type needs a "
+                    f"'{into}' field of type text"
+                )
         return fields
 
 
@@ -377,6 +410,9 @@ class Game:
     identity: bool = True  # each card printed with its number and the game's version
     ink: str = "full"  # the game's own ink mode (models.Ink)
     targets: tuple[str, ...] = ("home",)  # what a build makes of it when --target is not given (models.Target)
+    balance: Balance = Balance()  # game.yaml's `balance:` (validate --balance)
+    # where game.yaml writes each of balance's keys: key -> (file, line, column); a default is written nowhere
+    balance_at: Mapping[str, tuple[str, int, int]] = field(default_factory=dict, compare=False)
     # layout name -> 'file:line:column' where decks.yaml first names it, for a layout that is missing
     layouts_named_at: Mapping[str, str] = field(default_factory=dict, compare=False)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -17,6 +18,12 @@ def _positive(text: str) -> int:
     return n
 
 
+def _address(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give the scheduler's address, such as tcp://10.0.0.5:8786")
+    return text.strip()
+
+
 def add_command(sub, run) -> None:
     s = sub.add_parser("simulate", help="play many seeded games of a game and report its balance")
     s.add_argument("game", metavar="GAME", help="the game's slug, as in cards/")
@@ -28,6 +35,9 @@ def add_command(sub, run) -> None:
                    help="one policy for every seat, or one per seat (default: random); each game lists its own")
     s.add_argument("--workers", type=_positive, default=1, metavar="N",
                    help="processes to play the batches on; the report is the same for any N (default: 1)")
+    s.add_argument("--cluster", metavar="ADDRESS", type=_address,
+                   help="play the batches on a Dask distributed cluster, such as tcp://10.0.0.5:8786 "
+                        "(pip install 'spellpress[cluster]'); the report is the same as on one core")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
     s.add_argument("--pdf", nargs="?", const="", metavar="PATH",
                    help="draw the report as a PDF too (default PATH: build/<game>/balance.pdf)")
@@ -57,25 +67,45 @@ def _game(cards: Path, slug: str):
         return 1
 
 
-def simulate_command(args) -> int:
-    from . import compare, report
+def _runner(args):
+    """Where the games are played: a Dask cluster's client (`--cluster`, kept for the whole
+    command), else nothing to open (this machine's processes, `--workers`)."""
+    if args.cluster is None:
+        return contextlib.nullcontext()
+    from .cluster import connect
     from .engine import LabError
-    from .run import simulate
+
+    if args.workers > 1:
+        raise LabError(f"--cluster and --workers {args.workers} go one at a time: the cluster's workers play the batches "
+                       "(give the cluster more workers to play faster)")
+    return connect(args.cluster)
+
+
+def simulate_command(args) -> int:
+    from .engine import LabError
 
     game = _game(Path(args.cards), args.game)
     if isinstance(game, int):
         return game
-    if args.vary:
-        return _sweep(args)
     other = _game(Path(args.against), args.game) if args.against else None
     if isinstance(other, int):
         return other
     try:
-        this = simulate(game, args.games, args.seed, args.players, args.policy, args.workers)
-        before = simulate(other, args.games, args.seed, args.players, args.policy, args.workers) if other else None
+        if args.vary and args.against:
+            raise LabError("--vary and --against go one at a time")
+        with _runner(args) as client:
+            return _sweep(args, client) if args.vary else _simulate(args, game, other, client)
     except LabError as err:
         print(f"spellpress simulate: {err}", file=sys.stderr)
         return 2
+
+
+def _simulate(args, game, other, client) -> int:
+    from . import compare, report
+    from .run import simulate
+
+    this = simulate(game, args.games, args.seed, args.players, args.policy, args.workers, client)
+    before = simulate(other, args.games, args.seed, args.players, args.policy, args.workers, client) if other else None
     if before is not None:
         moved = compare.compare(before, this)
         sys.stdout.write(report.as_json(moved) if args.json else compare.as_text(moved, args.against, args.cards))
@@ -94,20 +124,12 @@ def simulate_command(args) -> int:
     return 0
 
 
-def _sweep(args) -> int:
+def _sweep(args, client) -> int:
     from . import report, vary
-    from .engine import LabError
     from .run import simulate
 
-    if args.against:
-        print("spellpress simulate: --vary and --against go one at a time", file=sys.stderr)
-        return 2
-    try:
-        name, values = vary.parse(args.vary)
-        tmp, dirs = vary.variants(Path(args.cards), args.game, name, values)
-    except LabError as err:
-        print(f"spellpress simulate: {err}", file=sys.stderr)
-        return 2
+    name, values = vary.parse(args.vary)
+    tmp, dirs = vary.variants(Path(args.cards), args.game, name, values)
     with tmp:
         points = []
         for value, cards in zip(values, dirs):
@@ -115,11 +137,7 @@ def _sweep(args) -> int:
             if isinstance(game, int):
                 print(f"spellpress simulate: with {name} = {value} the game does not load (above)", file=sys.stderr)
                 return game
-            try:
-                points.append(vary.point(value, simulate(game, args.games, args.seed, args.players, args.policy, args.workers)))
-            except LabError as err:
-                print(f"spellpress simulate: {err}", file=sys.stderr)
-                return 2
+            points.append(vary.point(value, simulate(game, args.games, args.seed, args.players, args.policy, args.workers, client)))
     sweep = {"game": args.game, "games": args.games, "seed": args.seed, "vary": name, "points": points}
     sys.stdout.write(report.as_json(sweep) if args.json else vary.as_text(sweep))
     return 0

@@ -11,7 +11,7 @@ import math
 import multiprocessing
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,20 +139,28 @@ def _forked_batch(bounds: tuple[int, int]) -> Tally:
     return play_batch(_PLAN, *bounds)
 
 
+def batches(games: int, workers: int) -> list[tuple[int, int]]:
+    """Games 0..games-1 cut into about four batches a worker, so a slow batch does not hold the rest up."""
+    size = max(1, math.ceil(games / (workers * 4)))
+    return [(a, min(a + size, games)) for a in range(0, games, size)]
+
+
+def merged(players: int, parts: Iterable[Tally]) -> Tally:
+    total = Tally(players)
+    for part in parts:
+        total.merge(part)
+    return total
+
+
 def run(plan: Plan, games: int, workers: int = 1) -> Tally:
     """Plays games 0..games-1 of the plan, in one process or over `workers` forked ones."""
     global _PLAN
     if workers <= 1 or games < 2:
         return play_batch(plan, 0, games)
-    size = max(1, math.ceil(games / (workers * 4)))
-    batches = [(a, min(a + size, games)) for a in range(0, games, size)]
     _PLAN = plan
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_forked_batch, batches)
+            parts = pool.map(_forked_batch, batches(games, workers))
     finally:
         _PLAN = None
-    total = Tally(plan.players)
-    for part in parts:
-        total.merge(part)
-    return total
+    return merged(plan.players, parts)

@@ -66,7 +66,7 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
         "no_winner": tally.nobody,
         "seats": seats,
         "win_rate": [seat["win_rate"] for seat in seats],
-        "first_player": {"rule": lab.first_rule, "win_rate": first["rate"], "ci95": first["ci95"],
+        "first_player": {"rule": lab.first_rule, "wins": first["wins"], "win_rate": first["rate"], "ci95": first["ci95"],
                          "edge": _r(first["rate"] - 1 / k) if first["rate"] is not None else None},
         "length": {"turns": _spread(tally.turns), "rounds": _spread(tally.rounds)},
         "figures": {name: {"total": tally.figures[name], "per_game": _r(tally.figures[name] / n)} for name in sorted(tally.figures)},

@@ -38,7 +38,8 @@ def plan_for(game: Game, seed: int, players: int | None, policies: list[str] | N
 
 
 def simulate(game: Game, games: int, seed: int, players: int | None = None, policies: list[str] | None = None,
-             workers: int = 1) -> dict[str, Any]:
+             workers: int = 1, client: Any = None) -> dict[str, Any]:
+    """The report of `games` seeded games; played on a Dask cluster when given its client (lab/cluster.py)."""
     if not 1 <= games < 2**32:
         raise LabError(f"--games {games}: play at least 1 game, and fewer than 2**32")
     if seed < 0:
@@ -46,4 +47,8 @@ def simulate(game: Game, games: int, seed: int, players: int | None = None, poli
     if workers < 1:
         raise LabError(f"--workers {workers}: use at least 1 worker")
     plan = plan_for(game, seed, players, policies)
+    if client is not None:
+        from . import cluster
+
+        return build(game, plan.lab, plan, cluster.run(client, plan, games))
     return build(game, plan.lab, plan, run(plan, games, workers))

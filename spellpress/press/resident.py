@@ -61,7 +61,7 @@ IDLE_SECONDS = _seconds("SPELLPRESS_RESIDENT_IDLE", 20 * 60)  # a builder leaves
 # a slow machine, and a build that takes longer than that is stuck.
 BUILD_SECONDS = _seconds("SPELLPRESS_RESIDENT_TIMEOUT", 10 * 60)
 CONNECT_SECONDS = 2.0  # for a builder's socket to take the connection
-ANSWER_SECONDS = 5.0  # for a builder to take a request: it does at once, unless it is wedged
+ANSWER_SECONDS = _seconds("SPELLPRESS_RESIDENT_ANSWER", 5.0)  # for a builder to take a request: it does at once, unless wedged
 HEARTBEAT_SECONDS = 2.0  # while a build runs or waits its turn, its command hears this often that it goes on
 SILENT_SECONDS = _seconds("SPELLPRESS_RESIDENT_SILENT", 30.0)  # a builder that says nothing this long during a build is wedged
 

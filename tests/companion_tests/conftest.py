@@ -156,6 +156,15 @@ def server(tmp_path, cards_dir):
     running.stop()
 
 
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory, cards_dir):
+    """One server for a whole test file whose tests each play at tables of their own and never
+    stop it (a start costs a second or two): such a file's own `server` fixture returns it."""
+    running = Server(tmp_path_factory.mktemp("companion") / "companion.db", cards_dir).start()
+    yield running
+    running.stop()
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """Debian's Chromium through Playwright. Missing, it fails the test: it never skips."""

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
+
+
+@pytest.fixture
+def server(module_server):
+    """One server for this file's tests: each plays at tables of its own, and none stops it."""
+    return module_server
 
 
 def counter(page, player: int, name: str):

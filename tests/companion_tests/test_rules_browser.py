@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
+
+
+@pytest.fixture
+def server(module_server):
+    """One server for this file's tests: each plays at tables of its own, and none stops it."""
+    return module_server
 
 
 def test_the_rules_sheet_on_a_spellchamber_table(server, phone, games):

@@ -15,6 +15,12 @@ from test_tracker_browser import seated, state
 
 
 @pytest.fixture
+def server(module_server):
+    """One server for this file's tests: each plays at tables of its own, and none stops it."""
+    return module_server
+
+
+@pytest.fixture
 def screens(tmp_path):
     folder = Path(os.environ.get("SPELLPRESS_SCREENS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)

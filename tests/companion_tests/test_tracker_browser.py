@@ -7,7 +7,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import pytest
 from playwright.sync_api import expect
+
+
+@pytest.fixture
+def server(module_server):
+    """One server for this file's tests: each plays at tables of its own, and none stops it."""
+    return module_server
 
 
 def seated(page, server, table_id: str, token: str, player: int):

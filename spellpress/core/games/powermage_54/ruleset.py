@@ -49,10 +49,73 @@ def check(game: Game, report: Report) -> None:
     if c.hand_limit < c.starting_hand:
         report.constant(("hand_limit",), f"hand_limit ({c.hand_limit}) is less than starting_hand ({c.starting_hand}): "
                                          "players would have to throw away part of the hand they are dealt")
+    if deck is not None:
+        for card in deck.cards:
+            _check_effect(card, report)
     dealt = c.starting_hand * game.players.max
     if dealt >= c.deck_size:
         report.constant(("starting_hand",), f"{game.players.max} players dealt {c.starting_hand} cards each take {dealt} cards, "
                                             f"leaving no draw deck of the {c.deck_size}")
+
+
+# The effects of the action cards and PowerMages: effect -> (the timing it is played at, the
+# number field it needs or None). Turnabout and Lifeweaver share `gain`.
+ON_TURN, ATTACKED, EITHER, HELD = "on your turn", "when attacked", "to attack or defend", "while in your hand"
+EFFECTS: dict[str, tuple[str, str | None]] = {
+    "reshuffle": (ON_TURN, None), "see-hand": (ON_TURN, None), "take-blind": (ON_TURN, None),
+    "new-hand": (ON_TURN, None), "take-thump": (ON_TURN, None), "discard-powermage": (ON_TURN, None),
+    "swap-hands": (ON_TURN, None), "swap-points": (ON_TURN, None), "take-powermage": (ON_TURN, None),
+    "unblockable": (ON_TURN, "forfeit"), "take-attack-or-defense": (ON_TURN, None), "extra-turn": (ON_TURN, None),
+    "take-from-discard": (ON_TURN, None), "ruin": (ON_TURN, None), "silence": (ON_TURN, None),
+    "two-cards": (EITHER, None), "as-card": (EITHER, "worth"), "multiply": (EITHER, "times"),
+    "hold-more": (HELD, "holds"), "gain": (ATTACKED, None), "redirect": (ATTACKED, None),
+}
+NUMBERS = ("forfeit", "worth", "times", "holds")
+
+
+def _check_effect(card: Card, report: Report) -> None:
+    """An effect is played at its timing, has the number it needs and no other; and a card
+    says what it does (an ability, written or printed from its number)."""
+    effect = card.get("effect")
+    if effect is None:
+        return
+    timing, number = EFFECTS[effect]
+    if card.get("timing") != timing:
+        report.card(card, ("timing",), f"a '{effect}' effect is played '{timing}', not '{card.get('timing')}'")
+    if number is not None and card.get(number) is None:
+        report.card(card, ("effect",), f"a '{effect}' effect needs '{number}': how much")
+    for other in NUMBERS:
+        if other != number and card.get(other) is not None:
+            report.card(card, (other,), f"'{other}' goes with a '{_needing(other)}' effect, not '{effect}'")
+    if card.type == "powermage" and not card.get("ability"):
+        report.card(card, ("ability",), "a PowerMage needs an ability: write it, or give the number its effect prints")
+
+
+def _needing(number: str) -> str:
+    return next(effect for effect, (_, n) in EFFECTS.items() if n == number)
+
+
+def keep_limit(hand_limit: int, holds: int | None) -> int:
+    """Cards a player may keep at the end of their turn: more with a card that `holds` more in hand."""
+    return max(hand_limit, holds or 0)
+
+
+def may_thump(needs_powermage: bool, mage_shown: bool, self_thumped: bool) -> bool:
+    """A thump may multiply a card when a PowerMage is shown, or the card (a PowerMage played
+    as a card, such as Spellblade) may be thumped without one, or the game needs none."""
+    return not needs_powermage or mage_shown or self_thumped
+
+
+def strength(values: tuple[int, ...], multiplier: int | None = None) -> int:
+    """What one or two cards played as one (Annihilator's pair) are worth, times the thump or
+    the multiplying PowerMage (Magnifier) that one multiplier applies to them all."""
+    return thumped(sum(values), multiplier)
+
+
+def answered(points: int, attack: int, block: int, gains: bool) -> int:
+    """The attacked player's points once an attack of `attack` is answered: a block takes its
+    value off it; an answer that `gains` (Turnabout, Lifeweaver) adds the attack instead."""
+    return points_after(points, attack if gains else -clash(attack, None, block).damage)
 
 
 # ---------------------------------------------------------------------------- the arithmetic

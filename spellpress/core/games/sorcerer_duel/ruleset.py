@@ -1,5 +1,6 @@
-"""Sorcerer Duel: mana per turn, card conversions, the hand limit, each player's own deck, and
-where an attack's damage lands on a side with blockers (`one_target`, `whole_side`)."""
+"""Sorcerer Duel: mana per turn, card conversions, the hand limit, each player's own deck,
+where an attack's damage lands on a side with blockers (`one_target`, `whole_side`), and what
+the cards' and sorcerers' effect fields do (`summon_options`, `death_draws`, `regained`, ...)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,30 @@ def check(game: Game, report: Report) -> None:
                     f"(mana_per_turn {c.mana_per_turn} + max_conversions {c.max_conversions} "
                     f"x mana_per_conversion {c.mana_per_conversion})"))
             _check_requirement(game, card, types_here, cards_here, report)
+            _check_death(card, report)
+    for card in game.cards:
+        if card.type == "sorcerer" and not any(card.get(f) is not None for f in SORCERER_EFFECTS):
+            report.card(card, (), (
+                "a sorcerer needs an effect, always on: give it one of " + ", ".join(SORCERER_EFFECTS)))
+
+
+# The sorcerer's effect fields (decks.yaml declares them; each prints its own sentence).
+SORCERER_EFFECTS = ("spell_bonus", "blocker_regains", "extra_conversions", "extra_death_draws", "haste_up_to",
+                    "blocker_draws")
+DEATH_AMOUNTS = ("damage", "draw", "heal")  # the death effects that need a `death_amount`
+# what a requirement's text says for each way `needs_how` meets it
+NEEDS_WORDS = {"destroy": "destroy", "have": "have", "died": "died"}
+
+
+def _check_death(card: Card, report: Report) -> None:
+    """A death effect that deals, draws or heals says how much in `death_amount`; no other needs one."""
+    effect, amount = card.get("death_effect"), card.get("death_amount")
+    if effect in DEATH_AMOUNTS and amount is None:
+        report.card(card, ("death_effect",), f"a '{effect}' death effect needs 'death_amount': how much")
+    elif amount is not None and effect not in DEATH_AMOUNTS:
+        report.card(card, ("death_amount",), (
+            f"'death_amount' goes with a death_effect of {', '.join(DEATH_AMOUNTS)}"
+            + (f", not '{effect}'" if effect else ": give the card a death_effect or take it out")))
 
 
 def _check_requirement(game: Game, card: Card, types_here: set[str], cards_here: dict[str, Card], report: Report) -> None:
@@ -65,6 +90,13 @@ def _check_requirement(game: Game, card: Card, types_here: set[str], cards_here:
             "a summoning requirement needs 'needs': the card type (creature, blocker) or the "
             "id of the card of this deck that it names"))
         return
+    how = card.get("needs_how")
+    if how is None:
+        report.card(card, ("needs",), (
+            "'needs' goes with 'needs_how': destroy (one is destroyed to summon it), have (one is on "
+            "your side) or died (one has died since the start of your last turn)"))
+    elif NEEDS_WORDS[how] not in requirement.lower():
+        report.card(card, ("needs_how",), f"needs_how is '{how}' but the requirement's text never says '{NEEDS_WORDS[how]}'")
     if requirement is None:
         report.card(card, ("needs",), "'needs' goes with a 'requirement': say on the card what the player must do")
         return
@@ -113,6 +145,59 @@ def sacrifices(needs: str | None, own: Sequence[tuple[str, str]]) -> list[int]:
     if needs is None:
         return list(range(len(own)))
     return [i for i, (card, kind) in enumerate(own) if needs in (card, kind)]
+
+
+def summon_options(how: str | None, needs: str | None, own: Sequence[tuple[str, str]], died_lately: bool) -> list[int | None]:
+    """The ways a card may be summoned: None for as it is, or the index of the own unit (card
+    id, card type) destroyed for a `destroy` requirement; none at all when the requirement is
+    unmet. `have` needs one of `needs` on the side; `died` needs one of the player's creatures
+    to have died since the start of their last turn (`died_lately`)."""
+    if needs is None:
+        return [None]
+    if how == "destroy":
+        return list(sacrifices(needs, own))
+    if how == "have":
+        return [None] if sacrifices(needs, own) else []
+    return [None] if died_lately else []
+
+
+def died_lately(last_death: int | None, now: int, players: int) -> bool:
+    """Whether a player's creature has died since the start of their last turn (turns numbered
+    from 1, every player's in turn): before a player's first turn, since the game began."""
+    return last_death is not None and last_death >= now - players
+
+
+def conversions_allowed(max_conversions: int, extra: int) -> int:
+    """Cards a player may convert in a turn, with a sorcerer's extra conversions."""
+    return max_conversions + extra
+
+
+def death_draws(on_creature_death: int, extra: int, death_effect: str | None, amount: int) -> int:
+    """Cards the owner draws as their creature dies: the rule's, a sorcerer's extra, and a
+    `draw` death effect's amount (the hand limit still stops each draw)."""
+    return on_creature_death + extra + (amount if death_effect == "draw" else 0)
+
+
+def regained(health: int, amount: int, printed: int) -> int:
+    """Health after regaining `amount` lost health: never above what is printed."""
+    return min(health + amount, printed)
+
+
+def once_a_turn(used_on: int | None, now: int) -> bool:
+    """Whether an effect allowed once per turn is still free in turn `now`."""
+    return used_on != now
+
+
+def spell_bonus(reached: int, bonus: int, free: bool) -> int:
+    """Damage an attack spell deals the opposing sorcerer with a once-a-turn bonus: `bonus`
+    more when it damages the sorcerer at all and the bonus is still free this turn."""
+    return reached + bonus if reached > 0 and free else reached
+
+
+def heralded(cost: int, up_to: int | None, free: bool, haste: bool) -> bool:
+    """Whether a sorcerer's once-a-turn effect lets a creature just summoned attack at once
+    (one without haste of its own, costing `up_to` or less)."""
+    return up_to is not None and free and not haste and cost <= up_to
 
 
 # ---------------------------------------------------------------------------- damage
