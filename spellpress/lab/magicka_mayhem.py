@@ -72,7 +72,8 @@ POLICIES = {
     "random": "any castable spell, summons or snap spell at any fitting target (harm at opponents, help at its own "
               "side), any creature attack, or the end of the turn, uniformly, one at a time",
     "greedy": "heal or shield itself when low, summon, then the spell that does the most damage to the weakest "
-              "opponent (paying with least waste), snap spells at it, every creature attacks it",
+              "opponent (paying with least waste), else a hex worth casting, snap spells from spare elements, "
+              "every creature attacks it",
 }
 CACHED = 200_000  # payments remembered per process, at most
 ACTION_CAP = 60  # actions in one turn: more is a policy looping, never a game
@@ -837,15 +838,29 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
             scored.append((score, -_waste(t, w, a), card.id, a))
     if scored:
         return max(scored, key=lambda x: x[:3])[3]
-    hexes = [a for a in spells if a[2] is focus and (a[1].get("discards") or a[1].get("steals") or a[1].get("freezes"))]
+    hexes = [a for a in spells if _hexes(t, w, a, focus)]
     if hexes:
         return min(hexes, key=lambda a: (_waste(t, w, a), a[1].id))
-    if len(w.elements) > t.p.deal[0]:
-        snaps = [a for a in acts if a[0] == "snap" and a[2] is focus and a[1]["damage"]]
+    if len(w.elements) > t.p.deal[0]:  # snap spells only from a hand with elements to spare
+        snaps = [a for a in acts if a[0] == "snap" and (a[2] is focus and (a[1]["damage"] or a[1].get("wet"))
+                                                        or a[2] is w and a[1].get("heal"))]
         if snaps:
-            return min(snaps, key=lambda a: (_waste(t, w, a), a[1].id))
+            return min(snaps, key=lambda a: (-a[1]["damage"], _waste(t, w, a), a[1].id))
     attacks = [a for a in acts if a[0] == "attack" and a[2] is focus]
     return attacks[0] if attacks else ("end",)
+
+
+def _hexes(t: Table, w: Wizard, a: tuple[Any, ...], focus: Body) -> bool:
+    """A hex worth casting: a discard, a theft or a freeze at the weakest opponent; a soaking when
+    it is dry; roots on the strongest enemy creature; a swap for more spell cards."""
+    card, aim = a[1], a[2]
+    if card.get("roots"):
+        return aim is max((b for b in t.creatures if b.owner != w.seat), key=lambda b: b.attack)
+    if aim is not focus:
+        return False
+    if card.get("swaps_spells"):
+        return isinstance(aim, Wizard) and len(aim.spells) > len(w.spells)
+    return bool(card.get("discards") or card.get("steals") or card.get("freezes") or (card.get("wet") == "wets" and not aim.wet))
 
 
 BY_NAME = {"random": choose_random, "greedy": choose_greedy}
