@@ -137,16 +137,27 @@ class PostgresStore(Store):
             db.execute("COMMIT")
 
     @contextmanager
-    def _transaction(self, lock: Sequence[str] = ()) -> Iterator[Db]:
+    def _transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> Iterator[Db]:
         """BEGIN and the tables' row locks, sent together (one round trip): in the order of their
-        ids, so that two instances' batches cannot deadlock."""
+        ids, so that two instances' batches cannot deadlock. `pipelined`: the whole transaction in
+        psycopg's pipeline mode, each statement sent without waiting for its answer: a fetch
+        waits for every statement before it, and the commit for the rest, so a batch of
+        actions costs a round trip to read (with the locks) and one to write and commit."""
         with self._connection() as db:
             with db.conn.pipeline():
-                db.execute("BEGIN")
-                if lock:
-                    db.execute("SELECT id FROM tables WHERE id = ANY(?) ORDER BY id FOR UPDATE", (list(lock),))
-            yield db  # a failure leaves the transaction open: the pool rolls it back
+                self._begin(db, lock)
+                if pipelined:
+                    yield db  # a failure leaves the transaction open: the pool rolls it back
+                    db.execute("COMMIT")
+                    return
+            yield db
             db.execute("COMMIT")
+
+    @staticmethod
+    def _begin(db: Db, lock: Sequence[str]) -> None:
+        db.execute("BEGIN")
+        if lock:
+            db.execute("SELECT id FROM tables WHERE id = ANY(?) ORDER BY id FOR UPDATE", (list(lock),))
 
     def _set_state(self, db: Db, table_id: str, now: Snapshot) -> None:
         """The state, and a NOTIFY that every instance hears at the commit: one statement."""
