@@ -369,18 +369,20 @@ class Store(abc.ABC):
         try:
             with self._transaction(sorted({job.table_id for job in jobs}), pipelined=True) as db:
                 seen = self._read_ahead(db, jobs, tables)
+                written: list[tuple] = []  # the events of the batch not yet inserted
                 for job in jobs:
                     # An action that the rules refuse (or that fails in memory otherwise) has
                     # written nothing yet, and is refused alone; a failing database fails the batch.
                     try:
                         was = tables.get(job.table_id)
-                        job.outcome = self._apply(db, job, tables, seen)
+                        job.outcome = self._apply(db, job, tables, seen, written)
                         if not job.outcome.repeated:
                             before[job.table_id] = was or self._snapshots[job.table_id]
                     except self.errors:
                         raise
                     except Exception as err:
                         job.error = err
+                self._insert_events(db, written)
                 for table_id, now in tables.items():
                     if table_id in before:
                         self._set_state(db, table_id, now)
@@ -401,31 +403,36 @@ class Store(abc.ABC):
         tables): each table as it stands, into `tables`; and the events that the batch's request
         ids made already, by (table, seat, request id)."""
         looks = {table_id: self._look(db, table_id) for table_id in dict.fromkeys(job.table_id for job in jobs)}
-        asks = {(job.table_id, job.seat, job.request_id): db.execute(
-            "SELECT * FROM events WHERE table_id = ? AND seat = ? AND request_id = ?", (job.table_id, job.seat, job.request_id))
-            for job in jobs if job.request_id is not None}
+        keys = dict.fromkeys((job.table_id, job.seat, job.request_id) for job in jobs if job.request_id is not None)
+        asks = self._ask_seen(db, list(keys))  # type: ignore[arg-type]  # (the seat and request id are str)
         for table_id, look in looks.items():
             row = look.fetchone()
             if row is not None:  # else each of its actions is told there is no such table
                 tables[table_id] = self._snapshot_of(table_id, row)
-        return {key: _event(row) for key, ask in asks.items() if (row := ask.fetchone()) is not None}
+        return {(row["table_id"], row["seat"], row["request_id"]): _event(row) for ask in asks for row in ask.fetchall()}
 
-    def _apply(self, db: Db, job: _Job, tables: dict[str, Snapshot], seen: dict[tuple, Event]) -> Outcome:
-        """The action's outcome; its writes come last, once nothing in the action can be refused.
-        A request id that this seat sent already (`seen`, or earlier in this batch) is answered
-        with the event it made then, though the table has moved on since."""
+    def _apply(self, db: Db, job: _Job, tables: dict[str, Snapshot], seen: dict[tuple, Event], written: list[tuple]) -> Outcome:
+        """The action's outcome; its writes come last, once nothing in the action can be refused
+        (its event is added to `written`, for the batch to insert). A request id that this seat
+        sent already (`seen`, or earlier in this batch) is answered with the event it made then,
+        though the table has moved on since."""
         now = tables.get(job.table_id) or self._snapshot(db, job.table_id)
         key = (job.table_id, job.seat, job.request_id)
         if job.request_id is not None and key in seen:
             return Outcome(seen[key], now, repeated=True)
         kind, data = table.decide(now.state, now.version, job.action, job.randbelow)
         event = Event(now.version + 1, kind, data, by=job.player, at=self.clock())
-        state = self._undo(db, job.table_id, event, now) if kind == "undo" else table.evolve(now.state, event)
+        if kind == "undo":
+            self._insert_events(db, written)  # the batch's events so far, for the undo to read
+            written.clear()
+            state = self._undo(db, job.table_id, event, now)
+        else:
+            state = table.evolve(now.state, event)
         after = snapshot(event.seq, state)
         if len(after.stored) > MAX_STATE and len(after.stored) > len(now.stored):
             raise Invalid(f"that would make the table too large to send to every phone ({len(after.stored) // 1024} KiB); "
                           "take something off the table first")
-        self._insert_event(db, job.table_id, event, job.request_id, job.seat)
+        written.append(_row(job.table_id, event, job.request_id, job.seat))
         if kind == "undo":  # the stored states that hold an undone event are stale from now on
             db.execute("DELETE FROM checkpoints WHERE table_id = ? AND seq >= ?", (job.table_id, min(table.undo_targets(data))))
         if event.seq % CHECKPOINT_EVERY == 0:
@@ -465,12 +472,21 @@ class Store(abc.ABC):
         self._set_state(db, table_id, now)
         return now
 
-    def _insert_event(self, db: Db, table_id: str, event: Event, request_id: str | None = None,
-                      seat: str | None = None) -> None:
-        """Append the event. Its request id, if any, is known to be new (read under the table's
-        lock): one seen already fails the transaction rather than leave the state ahead of the log."""
-        db.execute("INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id, seat))
+    def _insert_event(self, db: Db, table_id: str, event: Event) -> None:
+        self._insert_events(db, [_row(table_id, event)])
+
+    def _insert_events(self, db: Db, rows: list[tuple]) -> None:
+        """Append the events (rows of `_row`). Their request ids are known to be new (read under the
+        tables' locks): one seen already fails the transaction rather than leave a state ahead of
+        its log. (A store with a server sends them in one statement.)"""
+        for row in rows:
+            db.execute("INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       row)
+
+    def _ask_seen(self, db: Db, keys: list[tuple[str, str, str]]) -> list[Any]:
+        """The queries for the events that these (table, seat, request id) made already, if any:
+        their cursors, whose rows are fetched later. (A store with a server asks in one statement.)"""
+        return [db.execute("SELECT * FROM events WHERE table_id = ? AND seat = ? AND request_id = ?", key) for key in keys]
 
     def _events(self, db: Db, table_id: str, after: int = 0) -> list[Event]:
         rows = db.execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after))
@@ -662,6 +678,11 @@ def _tagged(entry: table.LogEntry, tags: dict[int, str | None]) -> dict:
     found = [tags.get(seq) for seq in entry.get("seqs", [entry["seq"]])]
     shown = [tag[:REQUEST_TAG] for tag in found if tag]
     return {**entry, "request_tag": shown[-1] if shown else None, "request_tags": shown}
+
+
+def _row(table_id: str, event: Event, request_id: str | None = None, seat: str | None = None) -> tuple:
+    """An event as the events table holds it."""
+    return (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id, seat)
 
 
 def _event(row: Any) -> Event:
