@@ -180,9 +180,10 @@ async def _connection(port: int, requests: list[bytes], warm: float, ends: float
         writer.close()
 
 
-def load(port: int | list[int], connections: int, requests: list[list[bytes]]) -> dict:
+def load(port: int | list[int], connections: int, requests: list[list[bytes]], cpu=None) -> dict:
     """Requests per second and latency percentiles, `connections` at once for SECONDS (spread
-    over the ports, if several)."""
+    over the ports, if several); with `cpu` (a function giving CPU seconds so far, of the
+    server's processes), its CPU milliseconds per request too."""
     ports = port if isinstance(port, list) else [port]
 
     async def run():
@@ -194,13 +195,17 @@ def load(port: int | list[int], connections: int, requests: list[list[bytes]]) -
             _connection(ports[i % len(ports)], requests[i % len(requests)], warm, ends, latencies, budget)
             for i in range(connections)
         ))
-        return latencies
+        return latencies, MAX_REQUESTS - budget[0]
 
-    latencies = sorted(asyncio.run(run()))
+    spent = cpu() if cpu else 0.0
+    latencies, answered = asyncio.run(run())
+    latencies.sort()
     return {
         "rps": len(latencies) / SECONDS,
         "p50": latencies[len(latencies) // 2] * 1000,
         "p99": latencies[int(len(latencies) * 0.99)] * 1000,
+        "cpu": (cpu() - spent) * 1000 / answered if cpu else 0.0,
+        "answered": answered,  # warm-up included
     }
 
 
@@ -556,15 +561,40 @@ def _median(runs: list[dict], key: str) -> float:
 
 
 def main() -> bool:
-    with servers() as (bare, companions, pair):
-        ok = report(bare, companions, pair)
+    with servers() as (bare, companions, pair, database):
+        ok = report(bare, companions, pair, {"PostgreSQL": database})
     return many() and ok
+
+
+def _cpu(pids) -> float:
+    """CPU seconds so far of the processes `pids()` names."""
+    total = 0
+    for pid in pids():
+        try:
+            ticks = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        total += int(ticks[11]) + int(ticks[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _worker_cpu(server: Gunicorn):
+    pid = _worker(server)
+    return lambda: _cpu(lambda: [pid])
+
+
+def _cluster(data: Path) -> list[int]:
+    """A PostgreSQL cluster's processes: its postmaster and the postmaster's children."""
+    master = (data / "postmaster.pid").read_text().split()[0]
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(master), *map(int, children)]
 
 
 @contextlib.contextmanager
 def servers():
     """The bare app; the companion on SQLite and on PostgreSQL (a throwaway cluster, as the tests
-    start one), each alone in its gunicorn; and a second instance on that PostgreSQL database."""
+    start one), each alone in its gunicorn; a second instance on that PostgreSQL database; and a
+    function giving the CPU seconds that the cluster has spent."""
     sys.path.insert(0, str(ROOT / "tests" / "companion_tests"))
     from pgcluster import Cluster
 
@@ -580,7 +610,7 @@ def servers():
                              ("companion:create_app()", {"SPELLPRESS_DB": dsn, "SPELLPRESS_CARDS": cards})):
                 started.append(Gunicorn(app, env))
             bare, lite, pg, second = started
-            yield bare, {"SQLite": lite, "PostgreSQL": pg}, second
+            yield bare, {"SQLite": lite, "PostgreSQL": pg}, second, lambda: _cpu(lambda: _cluster(cluster.data))
     finally:
         for server in started:
             server.stop()
@@ -612,11 +642,16 @@ def _bound(runs: list[dict], base: list[dict]) -> tuple[float, float, bool]:
     return speed, tail, speed >= GOALS["throughput"] and tail <= GOALS["p99"]
 
 
-def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn) -> bool:
+def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn | None, databases: dict | None = None) -> bool:
     """The earlier bound (>= 0.5 x bare Flask's throughput, <= 2 x its p99) for every store, on
     plain adjusts and on Magicka Mayhem's tracker actions, each run beside the bare app, rounds
     interleaved; then the stores against each other, and two PostgreSQL instances against one
-    (`pair` shares the PostgreSQL database of companions["PostgreSQL"]); then the fan-out."""
+    (`pair` shares the PostgreSQL database of companions["PostgreSQL"]); then the fan-out.
+    Beside each figure, the CPU milliseconds per request of its gunicorn worker, and of the
+    database server of a store (`databases[kind]`, a function giving its CPU seconds so far): what
+    a request costs, whatever else the machine is running."""
+    databases = databases or {}
+    workers = {server: _worker_cpu(server) for server in (bare, *companions.values())}
     tables = {kind: {game: server.call("POST", "/api/tables", {"game": game, "players": PLAYERS})
                      for game in ("powermage-54", "magicka-mayhem")} for kind, server in companions.items()}
     base_requests = [[_request("/bare", {"type": "adjust", "player": 0, "counter": "points", "delta": 1}, None)]]
@@ -635,17 +670,21 @@ def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn) -> b
                     for kind, server in companions.items()}
         base_runs: list[dict] = []
         runs: dict[str, list[dict]] = {kind: [] for kind in companions}
+        db_cpu: dict[str, list[float]] = {kind: [] for kind in companions}
         for _ in range(ROUNDS):
-            base_runs.append(load(bare.port, connections, base_requests))
+            base_runs.append(load(bare.port, connections, base_requests, workers[bare]))
             for kind, server in companions.items():
-                runs[kind].append(load(server.port, connections, make(tables[kind][game])))
+                database = databases.get(kind, lambda: 0.0)
+                spent = database()
+                runs[kind].append(load(server.port, connections, make(tables[kind][game]), workers[server]))
+                db_cpu[kind].append((database() - spent) * 1000 / runs[kind][-1]["answered"])
             if first and pg is not None:  # the same table through both PostgreSQL instances
                 pairs.append(load([pg.port, pair.port], connections, make(tables["PostgreSQL"][game])))
         if first:
             by_store = runs
         print(f"  {title}")
         print(f"    bare Flask     {_median(base_runs, 'rps'):6.0f} requests/s  p50 {_median(base_runs, 'p50'):6.1f} ms   "
-              f"p99 {_median(base_runs, 'p99'):6.1f} ms")
+              f"p99 {_median(base_runs, 'p99'):6.1f} ms   worker CPU {_median(base_runs, 'cpu'):.2f} ms/request")
         for kind, server in companions.items():
             speed, tail, good = _bound(runs[kind], base_runs)
             ok &= good
@@ -653,6 +692,8 @@ def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn) -> b
             print(f"    {kind:14} {_median(runs[kind], 'rps'):6.0f} actions/s   p50 {_median(runs[kind], 'p50'):6.1f} ms   "
                   f"p99 {_median(runs[kind], 'p99'):6.1f} ms   {speed:4.2f} x throughput  {tail:4.2f} x p99   "
                   f"{'ok' if good else 'MISSED'}   ({written} written, every one answered 200)")
+            database_cpu = f", its database server {statistics.median(db_cpu[kind]):.2f} ms" if kind in databases else ""
+            print(f"    {'':14} CPU per action: worker {_median(runs[kind], 'cpu'):.2f} ms{database_cpu}")
     print(f"    (goal for each store: >= {GOALS['throughput']} x bare throughput, <= {GOALS['p99']} x its p99)")
 
     if pg is not None and "SQLite" in by_store:
