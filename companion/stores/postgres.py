@@ -129,13 +129,16 @@ class PostgresStore(Store):
 
     @contextmanager
     def reading(self, consistent: bool = False) -> Iterator[Db]:
+        """`consistent`: a read-only transaction in pipeline mode, so that the reads asked before
+        the first fetch go in one round trip with its BEGIN."""
         with self._connection() as db:
             if not consistent:
                 yield db
                 return
-            db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield db  # a failure leaves the transaction open: the pool rolls it back
-            db.execute("COMMIT")
+            with db.conn.pipeline():
+                db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                yield db  # a failure leaves the transaction open: the pool rolls it back
+                db.execute("COMMIT")
 
     @contextmanager
     def _transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> Iterator[Db]:
