@@ -654,6 +654,7 @@ def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn | Non
     workers = {server: _worker_cpu(server) for server in (bare, *companions.values())}
     tables = {kind: {game: server.call("POST", "/api/tables", {"game": game, "players": PLAYERS})
                      for game in ("powermage-54", "magicka-mayhem")} for kind, server in companions.items()}
+    shared = pair.call("POST", "/api/tables", {"game": "powermage-54", "players": PLAYERS}) if pair else None
     base_requests = [[_request("/bare", {"type": "adjust", "player": 0, "counter": "points", "delta": 1}, None)]]
     pg = companions.get("PostgreSQL")
     loads = [(f"{n} connections, adjust actions", n, "powermage-54", _adjusts) for n in CONNECTIONS]
@@ -678,8 +679,8 @@ def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn | Non
                 spent = database()
                 runs[kind].append(load(server.port, connections, make(tables[kind][game]), workers[server]))
                 db_cpu[kind].append((database() - spent) * 1000 / runs[kind][-1]["answered"])
-            if first and pg is not None:  # the same table through both PostgreSQL instances
-                pairs.append(load([pg.port, pair.port], connections, make(tables["PostgreSQL"][game])))
+            if first and pg is not None and pair is not None:  # a table of their own, through both instances
+                pairs.append(load([pg.port, pair.port], connections, make(shared)))
         if first:
             by_store = runs
         print(f"  {title}")
@@ -696,7 +697,7 @@ def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn | Non
             print(f"    {'':14} CPU per action: worker {_median(runs[kind], 'cpu'):.2f} ms{database_cpu}")
     print(f"    (goal for each store: >= {GOALS['throughput']} x bare throughput, <= {GOALS['p99']} x its p99)")
 
-    if pg is not None and "SQLite" in by_store:
+    if pairs and "SQLite" in by_store:
         print(f"  the two stores, {CONNECTIONS[0]} connections, adjust actions (the runs above, and two PostgreSQL instances "
               "sharing a table, interleaved with them; reported, not bounded: the instances and PostgreSQL share the "
               "same cores)")
