@@ -1,21 +1,24 @@
 """The companion under load on loopback, beside a bare Flask endpoint served the same way.
 
-Both apps run under gunicorn with the settings of `spellpress serve` (companion.gunicorn_conf), each
-in a process of its own; an asyncio client holds 32, then 64 keep-alive connections to each in
-turn, round after round, for a fixed time. Every companion request is an `adjust` action that is
-written to SQLite before it is answered; the table's version afterwards proves the count. Then
-8 phones listen to a table's stream and the time from an action's send to its arrival on all 8
-is measured. A game's own tracker is measured too: Magicka Mayhem's damage and healing, which go
-through the core's tracker and carry the largest copy of a game's rules in their state.
-Then the two stores: the same actions on SQLite, on PostgreSQL (a throwaway cluster, as the
-tests start one), and on two instances sharing that PostgreSQL database. Last, many phones:
-2,000 open streams on 500 tables of 4 while those tables play, against the same actions with no
-stream open, on the companion and on a bare Flask app with the textbook stream (many_phones).
+Every app runs under gunicorn with the settings of `spellpress serve` (companion.gunicorn_conf), each
+in a process of its own: bare Flask, the companion on SQLite, and the companion on PostgreSQL (a
+throwaway cluster, as the tests start one). An asyncio client holds 32, then 64 keep-alive
+connections to each in turn, round after round, for a fixed time. Every companion request is an
+`adjust` action that is written to the store before it is answered; the table's version
+afterwards proves the count. A game's own tracker is measured too: Magicka Mayhem's damage and
+healing, which go through the core's tracker and carry the largest copy of a game's rules in
+their state. Each store must reach half the bare app's throughput with at most twice its p99.
+The same runs compare the stores, beside two instances sharing the PostgreSQL database. Then 8
+phones listen to a table's stream and the time from an action's send to its arrival on all 8 is
+measured. Last, many phones: 2,000 open streams on 500 tables of 4 while those tables play,
+against the same actions with no stream open, on the companion and on a bare Flask app with the
+textbook stream (many_phones).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -177,9 +180,10 @@ async def _connection(port: int, requests: list[bytes], warm: float, ends: float
         writer.close()
 
 
-def load(port: int | list[int], connections: int, requests: list[list[bytes]]) -> dict:
+def load(port: int | list[int], connections: int, requests: list[list[bytes]], cpu=None) -> dict:
     """Requests per second and latency percentiles, `connections` at once for SECONDS (spread
-    over the ports, if several)."""
+    over the ports, if several); with `cpu` (a function giving CPU seconds so far, of the
+    server's processes), its CPU milliseconds per request too."""
     ports = port if isinstance(port, list) else [port]
 
     async def run():
@@ -191,13 +195,17 @@ def load(port: int | list[int], connections: int, requests: list[list[bytes]]) -
             _connection(ports[i % len(ports)], requests[i % len(requests)], warm, ends, latencies, budget)
             for i in range(connections)
         ))
-        return latencies
+        return latencies, MAX_REQUESTS - budget[0]
 
-    latencies = sorted(asyncio.run(run()))
+    spent = cpu() if cpu else 0.0
+    latencies, answered = asyncio.run(run())
+    latencies.sort()
     return {
         "rps": len(latencies) / SECONDS,
         "p50": latencies[len(latencies) // 2] * 1000,
         "p99": latencies[int(len(latencies) * 0.99)] * 1000,
+        "cpu": (cpu() - spent) * 1000 / answered if cpu else 0.0,
+        "answered": answered,  # warm-up included
     }
 
 
@@ -553,138 +561,163 @@ def _median(runs: list[dict], key: str) -> float:
 
 
 def main() -> bool:
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {"SPELLPRESS_DB": str(Path(tmp) / "bench.db"), "SPELLPRESS_CARDS": str(ROOT / "cards")}
-        ours, bare = Gunicorn("companion:create_app()", env), Gunicorn("benchmarks.companion:bare_app()")
-        try:
-            ok = report(ours, bare)
-        finally:
-            ours.stop()
-            bare.stop()
-    ok = stores() and ok
+    with servers() as (bare, companions, pair, database):
+        ok = report(bare, companions, pair, {"PostgreSQL": database})
     return many() and ok
 
 
-def _adjusts(server: Gunicorn, table: dict) -> list[list[bytes]]:
-    path = f"/api/tables/{table['id']}/actions"
-    return [[_request(path, {"type": "adjust", "player": p, "counter": "points", "delta": d}, table["token"]) for d in (1, -1)]
-            for p in range(len(table["state"]["players"]))]
+def _cpu(pids) -> float:
+    """CPU seconds so far of the processes `pids()` names."""
+    total = 0
+    for pid in pids():
+        try:
+            ticks = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        total += int(ticks[11]) + int(ticks[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
-def stores() -> bool:
-    """Actions per second on PostgreSQL against SQLite, and on two instances against one, the
-    same adjust actions, 32 connections, runs interleaved, medians. Reported, not bounded: on
-    one 2-core machine the instances and PostgreSQL share the same cores."""
+def _worker_cpu(server: Gunicorn):
+    pid = _worker(server)
+    return lambda: _cpu(lambda: [pid])
+
+
+def _cluster(data: Path) -> list[int]:
+    """A PostgreSQL cluster's processes: its postmaster and the postmaster's children."""
+    master = (data / "postmaster.pid").read_text().split()[0]
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(master), *map(int, children)]
+
+
+@contextlib.contextmanager
+def servers():
+    """The bare app; the companion on SQLite and on PostgreSQL (a throwaway cluster, as the tests
+    start one), each alone in its gunicorn; a second instance on that PostgreSQL database; and a
+    function giving the CPU seconds that the cluster has spent."""
     sys.path.insert(0, str(ROOT / "tests" / "companion_tests"))
     from pgcluster import Cluster
 
     cluster = Cluster().start()
-    servers: list[Gunicorn] = []
+    started: list[Gunicorn] = []
     try:
         dsn = cluster.create_database("bench")
         with tempfile.TemporaryDirectory() as tmp:
             cards = str(ROOT / "cards")
-            lite = Gunicorn("companion:create_app()", {"SPELLPRESS_DB": str(Path(tmp) / "bench.db"), "SPELLPRESS_CARDS": cards})
-            servers.append(lite)
-            pg = [Gunicorn("companion:create_app()", {"SPELLPRESS_DB": dsn, "SPELLPRESS_CARDS": cards}) for _ in range(2)]
-            servers.extend(pg)
-            game = {"game": "powermage-54", "players": [f"Mage {i + 1}" for i in range(6)]}
-            lite_table, pg_table = lite.call("POST", "/api/tables", game), pg[0].call("POST", "/api/tables", game)
-            kinds = {"SQLite, 1 instance": (lite.port, _adjusts(lite, lite_table)),
-                     "PostgreSQL, 1 instance": (pg[0].port, _adjusts(pg[0], pg_table)),
-                     "PostgreSQL, 2 instances": ([s.port for s in pg], _adjusts(pg[0], pg_table))}
-            runs: dict[str, list[dict]] = {kind: [] for kind in kinds}
-            connections = CONNECTIONS[0]
-            for _ in range(ROUNDS):
-                for kind, (port, requests) in kinds.items():
-                    runs[kind].append(load(port, connections, requests))
-            written = {"SQLite": lite.call("GET", f"/api/tables/{lite_table['id']}")["version"] - 1,
-                       "PostgreSQL": pg[1].call("GET", f"/api/tables/{pg_table['id']}")["version"] - 1}
+            for app, env in (("benchmarks.companion:bare_app()", {}),
+                             ("companion:create_app()", {"SPELLPRESS_DB": str(Path(tmp) / "bench.db"), "SPELLPRESS_CARDS": cards}),
+                             ("companion:create_app()", {"SPELLPRESS_DB": dsn, "SPELLPRESS_CARDS": cards}),
+                             ("companion:create_app()", {"SPELLPRESS_DB": dsn, "SPELLPRESS_CARDS": cards})):
+                started.append(Gunicorn(app, env))
+            bare, lite, pg, second = started
+            yield bare, {"SQLite": lite, "PostgreSQL": pg}, second, lambda: _cpu(lambda: _cluster(cluster.data))
     finally:
-        for server in servers:
+        for server in started:
             server.stop()
         cluster.stop()
-    print(f"the two stores, {connections} connections, adjust actions ({ROUNDS} rounds of {SECONDS:.0f} s, medians)")
-    base = _median(runs["SQLite, 1 instance"], "rps")
-    for kind, found in runs.items():
-        rps = _median(found, "rps")
-        print(f"  {kind:24} {rps:8.0f} actions/s   p50 {_median(found, 'p50'):6.1f} ms   p99 {_median(found, 'p99'):6.1f} ms"
-              f"   {rps / base:5.2f} x SQLite")
-    print(f"  (written: {written['SQLite']} actions to SQLite, {written['PostgreSQL']} to PostgreSQL, every one answered 200)")
-    return True
 
 
-def tracker_load(ours: Gunicorn, bare: Gunicorn, bare_requests: list) -> bool:
-    """A game's own tracker under load: Magicka Mayhem's damage and healing (through the core's
-    tracker, on the game with the largest rules copied into its state), 32 connections."""
-    players = [f"Mage {i + 1}" for i in range(6)]
-    table = ours.call("POST", "/api/tables", {"game": "magicka-mayhem", "players": players})
+PLAYERS = [f"Mage {i + 1}" for i in range(6)]
+
+
+def _adjusts(table: dict) -> list[list[bytes]]:
+    """Each connection taps one player's points up, then down, so no bound is ever reached."""
     path = f"/api/tables/{table['id']}/actions"
-    requests = [
-        [_request(path, {"type": kind, "target": p, "amount": 1}, table["token"]) for kind in ("damage", "heal")]
-        for p in range(len(players))
-    ]
-    connections = CONNECTIONS[0]
-    ours_runs, bare_runs = [], []
-    for _ in range(ROUNDS):
-        bare_runs.append(load(bare.port, connections, bare_requests))
-        ours_runs.append(load(ours.port, connections, requests))
-    written = ours.call("GET", f"/api/tables/{table['id']}")["version"] - table["version"]
-    rps, base_rps = _median(ours_runs, "rps"), _median(bare_runs, "rps")
-    p99, base_p99 = _median(ours_runs, "p99"), _median(bare_runs, "p99")
-    good = rps >= GOALS["throughput"] * base_rps and p99 <= GOALS["p99"] * base_p99
-    print(f"  {connections} connections, Magicka Mayhem tracker actions (damage, heal)")
-    print(f"    companion  {rps:8.0f} actions/s   p50 {_median(ours_runs, 'p50'):6.1f} ms   p99 {p99:6.1f} ms   "
-          f"({written} actions written to SQLite, every one answered 200)")
-    print(f"    ratio      {rps / base_rps:8.2f} x throughput  {p99 / base_p99:5.2f} x p99   "
-          f"{'ok' if good else 'MISSED'} (goal: >= {GOALS['throughput']} x, <= {GOALS['p99']} x)")
-    return good
+    return [[_request(path, {"type": "adjust", "player": p, "counter": "points", "delta": d}, table["token"]) for d in (1, -1)]
+            for p in range(len(PLAYERS))]
 
 
-def report(ours: Gunicorn, bare: Gunicorn) -> bool:
-    players = [f"Mage {i + 1}" for i in range(6)]
-    table = ours.call("POST", "/api/tables", {"game": "powermage-54", "players": players})
+def _tracked(table: dict) -> list[list[bytes]]:
+    """Magicka Mayhem's damage and healing: through the core's tracker, on the game with the
+    largest rules copied into its state (some 18 KB)."""
     path = f"/api/tables/{table['id']}/actions"
-    # Each connection taps one player's points up, then down, so no bound is ever reached.
-    ours_requests = [
-        [_request(path, {"type": "adjust", "player": p, "counter": "points", "delta": d}, table["token"]) for d in (1, -1)]
-        for p in range(len(players))
-    ]
-    bare_requests = [[_request("/bare", {"type": "adjust", "player": 0, "counter": "points", "delta": 1}, table["token"])]]
+    return [[_request(path, {"type": kind, "target": p, "amount": 1}, table["token"]) for kind in ("damage", "heal")]
+            for p in range(len(PLAYERS))]
 
-    print(f"companion under load on loopback (gunicorn {gunicorn_conf.worker_class}, {gunicorn_conf.workers} worker; "
-          f"{ROUNDS} rounds of {SECONDS:.0f} s, medians)")
-    version = table["version"]
+
+def _bound(runs: list[dict], base: list[dict]) -> tuple[float, float, bool]:
+    """(throughput ratio, p99 ratio, whether both meet GOALS) of `runs` against the bare app's."""
+    speed = _median(runs, "rps") / _median(base, "rps")
+    tail = _median(runs, "p99") / _median(base, "p99")
+    return speed, tail, speed >= GOALS["throughput"] and tail <= GOALS["p99"]
+
+
+def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn | None, databases: dict | None = None) -> bool:
+    """The earlier bound (>= 0.5 x bare Flask's throughput, <= 2 x its p99) for every store, on
+    plain adjusts and on Magicka Mayhem's tracker actions, each run beside the bare app, rounds
+    interleaved; then the stores against each other, and two PostgreSQL instances against one
+    (`pair` shares the PostgreSQL database of companions["PostgreSQL"]); then the fan-out.
+    Beside each figure, the CPU milliseconds per request of its gunicorn worker, and of the
+    database server of a store (`databases[kind]`, a function giving its CPU seconds so far): what
+    a request costs, whatever else the machine is running."""
+    databases = databases or {}
+    workers = {server: _worker_cpu(server) for server in (bare, *companions.values())}
+    tables = {kind: {game: server.call("POST", "/api/tables", {"game": game, "players": PLAYERS})
+                     for game in ("powermage-54", "magicka-mayhem")} for kind, server in companions.items()}
+    shared = pair.call("POST", "/api/tables", {"game": "powermage-54", "players": PLAYERS}) if pair else None
+    base_requests = [[_request("/bare", {"type": "adjust", "player": 0, "counter": "points", "delta": 1}, None)]]
+    pg = companions.get("PostgreSQL")
+    loads = [(f"{n} connections, adjust actions", n, "powermage-54", _adjusts) for n in CONNECTIONS]
+    loads.append((f"{CONNECTIONS[0]} connections, Magicka Mayhem tracker actions (damage, heal)", CONNECTIONS[0],
+                  "magicka-mayhem", _tracked))
+    print(f"companion under load on loopback, both stores beside bare Flask (gunicorn {gunicorn_conf.worker_class}, "
+          f"{gunicorn_conf.workers} worker each; {ROUNDS} rounds of {SECONDS:.0f} s, interleaved, medians)")
     ok = True
-    for connections in CONNECTIONS:
-        ours_runs, bare_runs = [], []
+    pairs: list[dict] = []
+    by_store: dict[str, list[dict]] = {}
+    for title, connections, game, make in loads:
+        first = connections == CONNECTIONS[0] and game == "powermage-54"
+        versions = {kind: server.call("GET", f"/api/tables/{tables[kind][game]['id']}")["version"]
+                    for kind, server in companions.items()}
+        base_runs: list[dict] = []
+        runs: dict[str, list[dict]] = {kind: [] for kind in companions}
+        db_cpu: dict[str, list[float]] = {kind: [] for kind in companions}
         for _ in range(ROUNDS):
-            bare_runs.append(load(bare.port, connections, bare_requests))
-            ours_runs.append(load(ours.port, connections, ours_requests))
-        after = ours.call("GET", f"/api/tables/{table['id']}")["version"]
-        written = after - version
-        version = after
-        rps, base_rps = _median(ours_runs, "rps"), _median(bare_runs, "rps")
-        p50, p99 = _median(ours_runs, "p50"), _median(ours_runs, "p99")
-        base_p50, base_p99 = _median(bare_runs, "p50"), _median(bare_runs, "p99")
-        good = rps >= GOALS["throughput"] * base_rps and p99 <= GOALS["p99"] * base_p99
-        ok &= good
-        print(f"  {connections} connections")
-        print(f"    companion  {rps:8.0f} actions/s   p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   "
-              f"({written} actions written to SQLite, every one answered 200)")
-        print(f"    bare Flask {base_rps:8.0f} requests/s  p50 {base_p50:6.1f} ms   p99 {base_p99:6.1f} ms")
-        print(f"    ratio      {rps / base_rps:8.2f} x throughput  {p99 / base_p99:5.2f} x p99   "
-              f"{'ok' if good else 'MISSED'} (goal: >= {GOALS['throughput']} x, <= {GOALS['p99']} x)")
+            base_runs.append(load(bare.port, connections, base_requests, workers[bare]))
+            for kind, server in companions.items():
+                database = databases.get(kind, lambda: 0.0)
+                spent = database()
+                runs[kind].append(load(server.port, connections, make(tables[kind][game]), workers[server]))
+                db_cpu[kind].append((database() - spent) * 1000 / runs[kind][-1]["answered"])
+            if first and pg is not None and pair is not None:  # a table of their own, through both instances
+                pairs.append(load([pg.port, pair.port], connections, make(shared)))
+        if first:
+            by_store = runs
+        print(f"  {title}")
+        print(f"    bare Flask     {_median(base_runs, 'rps'):6.0f} requests/s  p50 {_median(base_runs, 'p50'):6.1f} ms   "
+              f"p99 {_median(base_runs, 'p99'):6.1f} ms   worker CPU {_median(base_runs, 'cpu'):.2f} ms/request")
+        for kind, server in companions.items():
+            speed, tail, good = _bound(runs[kind], base_runs)
+            ok &= good
+            written = server.call("GET", f"/api/tables/{tables[kind][game]['id']}")["version"] - versions[kind]
+            print(f"    {kind:14} {_median(runs[kind], 'rps'):6.0f} actions/s   p50 {_median(runs[kind], 'p50'):6.1f} ms   "
+                  f"p99 {_median(runs[kind], 'p99'):6.1f} ms   {speed:4.2f} x throughput  {tail:4.2f} x p99   "
+                  f"{'ok' if good else 'MISSED'}   ({written} written, every one answered 200)")
+            database_cpu = f", its database server {statistics.median(db_cpu[kind]):.2f} ms" if kind in databases else ""
+            print(f"    {'':14} CPU per action: worker {_median(runs[kind], 'cpu'):.2f} ms{database_cpu}")
+    print(f"    (goal for each store: >= {GOALS['throughput']} x bare throughput, <= {GOALS['p99']} x its p99)")
 
-    ok &= tracker_load(ours, bare, bare_requests)
+    if pairs and "SQLite" in by_store:
+        print(f"  the two stores, {CONNECTIONS[0]} connections, adjust actions (the runs above, and two PostgreSQL instances "
+              "sharing a table, interleaved with them; reported, not bounded: the instances and PostgreSQL share the "
+              "same cores)")
+        base = _median(by_store["SQLite"], "rps")
+        for kind, found in (("SQLite, 1 instance", by_store["SQLite"]), ("PostgreSQL, 1 instance", by_store["PostgreSQL"]),
+                            ("PostgreSQL, 2 instances", pairs)):
+            rps = _median(found, "rps")
+            print(f"    {kind:24} {rps:6.0f} actions/s   p50 {_median(found, 'p50'):6.1f} ms   "
+                  f"p99 {_median(found, 'p99'):6.1f} ms   {rps / base:5.2f} x SQLite")
 
-    spans = sorted(fanout(ours, table["id"], table["token"], version))
-    p50, p99, worst = spans[len(spans) // 2], spans[int(len(spans) * 0.99)], spans[-1]
-    good = worst < GOALS["fanout_ms"]
-    ok &= good
     print(f"  an action reaching {LISTENERS} listening phones (SSE), {FANOUT_TRIALS} trials")
-    print(f"    p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   worst {worst:6.1f} ms   "
-          f"{'ok' if good else 'MISSED'} (goal: < {GOALS['fanout_ms']:.0f} ms)")
+    for kind, server in companions.items():
+        table = tables[kind]["powermage-54"]
+        version = server.call("GET", f"/api/tables/{table['id']}")["version"]
+        spans = sorted(fanout(server, table["id"], table["token"], version))
+        p50, p99, worst = spans[len(spans) // 2], spans[int(len(spans) * 0.99)], spans[-1]
+        good = worst < GOALS["fanout_ms"]
+        ok &= good
+        print(f"    {kind:14} p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   worst {worst:6.1f} ms   "
+              f"{'ok' if good else 'MISSED'} (goal: < {GOALS['fanout_ms']:.0f} ms)")
     print(f"  companion bench: {'all goals met' if ok else 'a goal was MISSED'}")
     return ok
 

@@ -15,7 +15,11 @@ the next thread to write gives way once, then takes every action queued by then,
 them, into one transaction, and each thread answers once its own action is committed. Under load one commit
 then serves many taps, and the write is not handed from thread to thread for every one (under
 the GIL each hand-over can wait a whole switch interval, and SQLite's own busy wait between
-threads would sleep in whole milliseconds).
+threads would sleep in whole milliseconds). Within the transaction, everything an action reads
+comes first (one look at its tables' versions and at the request ids already seen), then its
+rules in memory, then its writes, which nothing after them can refuse: an action the rules
+refuse has written nothing, so it needs no savepoint, and PostgreSQL gets a batch's writes and
+its commit in one round trip (`_transaction(pipelined=True)`).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from typing import Any, Protocol
 
 from spellpress.core import table
 from spellpress.core.models import Game
-from spellpress.core.play.errors import Invalid, TableError
+from spellpress.core.play.errors import Invalid
 from spellpress.core.table import Event
 
 from . import archive
@@ -192,9 +196,12 @@ class Store(abc.ABC):
         raise NotImplementedError
 
     @abc.abstractmethod
-    def _transaction(self, lock: Sequence[str] = ()) -> AbstractContextManager[Db]:
+    def _transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> AbstractContextManager[Db]:
         """A connection in a transaction that may write, committed on leaving; the tables `lock`
-        names (in order) are held till then, so no two writers fold the same version."""
+        names (in order) are held till then, so no two writers fold the same version.
+        `pipelined`: a statement may be sent without waiting for its answer until a row is
+        fetched or the transaction ends (a write's rowcount is then unknown); a store whose
+        database is in this process may run each at once."""
         raise NotImplementedError
 
     def _set_state(self, db: Db, table_id: str, now: Snapshot) -> None:
@@ -292,11 +299,16 @@ class Store(abc.ABC):
 
     def _snapshot(self, db: Db, table_id: str) -> Snapshot:
         """The table as the database has it; its state is parsed only when the version has moved."""
+        return self._snapshot_of(table_id, self._look(db, table_id).fetchone())
+
+    def _look(self, db: Db, table_id: str) -> Any:
+        """The query for a table's version, and its state unless this process has that version."""
         cached = self._snapshots.get(table_id)
-        row = db.execute(
-            "SELECT version, CASE WHEN version = ? THEN NULL ELSE state END FROM tables WHERE id = ?",
-            (cached.version if cached else -1, table_id),
-        ).fetchone()
+        return db.execute("SELECT version, CASE WHEN version = ? THEN NULL ELSE state END FROM tables WHERE id = ?",
+                          (cached.version if cached else -1, table_id))
+
+    def _snapshot_of(self, table_id: str, row: Any) -> Snapshot:
+        cached = self._snapshots.get(table_id)
         if row is None:
             raise NotFound("no such table")
         if row[1] is None:
@@ -317,8 +329,10 @@ class Store(abc.ABC):
         if player is None:
             raise Unauthorized(SEAT_LOST)
         request_id = action.get("request_id") if isinstance(action, dict) else None
-        if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX):
-            raise BadRequest(f"a tap's id is text of 1 to {REQUEST_ID_MAX} characters: reload the page")
+        if request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= REQUEST_ID_MAX
+                                           and request_id.isprintable()):
+            # printable: PostgreSQL keeps no NUL in text, and a batch's writes must not fail
+            raise BadRequest(f"a tap's id is printable text of 1 to {REQUEST_ID_MAX} characters: reload the page")
         job = _Job(table_id, player, key, action, request_id, randbelow, threading.Condition(self._jobs))
         with self._jobs:
             self._queue.append(job)
@@ -353,30 +367,27 @@ class Store(abc.ABC):
         tables: dict[str, Snapshot] = {}  # the tables as this transaction has left them so far
         before: dict[str, Snapshot] = {}  # each table just before the latest event written to it
         try:
-            with self._transaction(sorted({job.table_id for job in jobs})) as db:
+            with self._transaction(sorted({job.table_id for job in jobs}), pipelined=True) as db:
+                seen = self._read_ahead(db, jobs, tables)
+                written: list[tuple] = []  # the events of the batch not yet inserted
                 for job in jobs:
-                    # Each action in a savepoint of its own: one that fails, however it fails,
-                    # takes back its own writes and nobody else's. (An action alone needs none:
-                    # if it fails, the whole transaction is taken back.)
-                    alone = len(jobs) == 1
-                    if not alone:
-                        db.execute("SAVEPOINT job")
+                    # An action that the rules refuse (or that fails in memory otherwise) has
+                    # written nothing yet, and is refused alone; a failing database fails the batch.
                     try:
                         was = tables.get(job.table_id)
-                        job.outcome = self._apply(db, job, tables)
+                        job.outcome = self._apply(db, job, tables, seen, written)
                         if not job.outcome.repeated:
                             before[job.table_id] = was or self._snapshots[job.table_id]
+                    except self.errors:
+                        raise
                     except Exception as err:
-                        if alone:
-                            raise
-                        db.execute("ROLLBACK TO job")
                         job.error = err
-                    if not alone:
-                        db.execute("RELEASE job")
+                self._insert_events(db, written)
                 for table_id, now in tables.items():
-                    self._set_state(db, table_id, now)
-            for table_id, now in tables.items():
-                self._remember(table_id, now)
+                    if table_id in before:
+                        self._set_state(db, table_id, now)
+            for table_id in before:
+                self._remember(table_id, tables[table_id])
                 if len(self._before) > CACHE_SIZE:
                     self._before.clear()
                 self._before[table_id] = before[table_id]
@@ -387,39 +398,57 @@ class Store(abc.ABC):
             for job in jobs:
                 job.done = True
 
-    def _apply(self, db: Db, job: _Job, tables: dict[str, Snapshot]) -> Outcome:
+    def _read_ahead(self, db: Db, jobs: list[_Job], tables: dict[str, Snapshot]) -> dict[tuple, Event]:
+        """What a batch reads, asked all at once (on PostgreSQL, in the round trip that locks the
+        tables): each table as it stands, into `tables`; and the events that the batch's request
+        ids made already, by (table, seat, request id)."""
+        looks = {table_id: self._look(db, table_id) for table_id in dict.fromkeys(job.table_id for job in jobs)}
+        keys = dict.fromkeys((job.table_id, job.seat, job.request_id) for job in jobs if job.request_id is not None)
+        asks = self._ask_seen(db, list(keys))  # type: ignore[arg-type]  # (the seat and request id are str)
+        for table_id, look in looks.items():
+            row = look.fetchone()
+            if row is not None:  # else each of its actions is told there is no such table
+                tables[table_id] = self._snapshot_of(table_id, row)
+        return {(row["table_id"], row["seat"], row["request_id"]): _event(row) for ask in asks for row in ask.fetchall()}
+
+    def _apply(self, db: Db, job: _Job, tables: dict[str, Snapshot], seen: dict[tuple, Event], written: list[tuple]) -> Outcome:
+        """The action's outcome; its writes come last, once nothing in the action can be refused
+        (its event is added to `written`, for the batch to insert). A request id that this seat
+        sent already (`seen`, or earlier in this batch) is answered with the event it made then,
+        though the table has moved on since."""
         now = tables.get(job.table_id) or self._snapshot(db, job.table_id)
-        try:
-            kind, data = table.decide(now.state, now.version, job.action, job.randbelow)
-        except TableError:
-            # A retried action that was applied already answers as it did, though the table has
-            # moved on since (its version is stale now, or it no longer makes sense).
-            seen = self._seen(db, job) if job.request_id is not None else None
-            if seen is None:
-                raise
-            return Outcome(_event(seen), now, repeated=True)
+        key = (job.table_id, job.seat, job.request_id)
+        if job.request_id is not None and key in seen:
+            return Outcome(seen[key], now, repeated=True)
+        kind, data = table.decide(now.state, now.version, job.action, job.randbelow)
         event = Event(now.version + 1, kind, data, by=job.player, at=self.clock())
-        if not self._insert_event(db, job.table_id, event, job.request_id, job.seat):
-            return Outcome(_event(self._seen(db, job)), now, repeated=True)
         if kind == "undo":
-            state = self._undo(db, job.table_id, min(table.undo_targets(data)), now)  # a burst: from its first tap
+            self._insert_events(db, written)  # the batch's events so far, for the undo to read
+            written.clear()
+            state = self._undo(db, job.table_id, event, now)
         else:
             state = table.evolve(now.state, event)
         after = snapshot(event.seq, state)
         if len(after.stored) > MAX_STATE and len(after.stored) > len(now.stored):
             raise Invalid(f"that would make the table too large to send to every phone ({len(after.stored) // 1024} KiB); "
                           "take something off the table first")
+        written.append(_row(job.table_id, event, job.request_id, job.seat))
+        if kind == "undo":  # the stored states that hold an undone event are stale from now on
+            db.execute("DELETE FROM checkpoints WHERE table_id = ? AND seq >= ?", (job.table_id, min(table.undo_targets(data))))
         if event.seq % CHECKPOINT_EVERY == 0:
             self._checkpoint(db, job.table_id, after)
-        tables[job.table_id] = after  # last: an action that failed leaves no state behind
+        if job.request_id is not None:
+            seen[key] = event
+        tables[job.table_id] = after
         return Outcome(event, after)
 
-    def _undo(self, db: Db, table_id: str, target: int, now: Snapshot) -> dict:
-        """The table's state once the event `target` is taken back. Most often it is the latest
-        event, and the state before it is still in memory; else the table is replayed from the
-        latest stored state before it. Either way an undo costs the same at the 20,000th event as
-        at the 20th. The stored states that hold the undone event are stale from now on, and go."""
-        db.execute("DELETE FROM checkpoints WHERE table_id = ? AND seq >= ?", (table_id, target))
+    def _undo(self, db: Db, table_id: str, undo: Event, now: Snapshot) -> dict:
+        """The table's state once `undo` (not yet written) takes its events back. Most often it
+        takes back the latest event, and the state before it is still in memory; else the table is
+        replayed from the latest stored state before the first event it takes back. Either way an
+        undo costs the same at the 20,000th event as at the 20th. (The caller then deletes the
+        stored states that hold an undone event.)"""
+        target = min(table.undo_targets(undo.data))  # a burst: from its first tap
         was = self._before.get(table_id)
         if target == now.version and was is not None and was.version == target - 1:
             return was.state
@@ -427,8 +456,8 @@ class Store(abc.ABC):
             "SELECT seq, state FROM checkpoints WHERE table_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1", (table_id, target)
         ).fetchone()
         if row is None:
-            return table.fold(self._events(db, table_id))
-        return table.fold(self._events(db, table_id, after=row["seq"]), json.loads(row["state"]))
+            return table.fold([*self._events(db, table_id), undo])
+        return table.fold([*self._events(db, table_id, after=row["seq"]), undo], json.loads(row["state"]))
 
     def _checkpoint(self, db: Db, table_id: str, now: Snapshot) -> None:
         db.execute("INSERT INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?) "
@@ -437,26 +466,27 @@ class Store(abc.ABC):
             "DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?", (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT)
         )
 
-    def _seen(self, db: Db, job: _Job) -> Any:
-        return db.execute(
-            "SELECT * FROM events WHERE table_id = ? AND seat = ? AND request_id = ?", (job.table_id, job.seat, job.request_id)
-        ).fetchone()
-
     def _update(self, db: Db, table_id: str, version: int, state: dict) -> Snapshot:
         """Store the table's new state; the caller remembers it once it is committed."""
         now = snapshot(version, state)
         self._set_state(db, table_id, now)
         return now
 
-    def _insert_event(self, db: Db, table_id: str, event: Event, request_id: str | None = None,
-                      seat: str | None = None) -> bool:
-        """Append the event; False (and nothing written) if its seat sent its request_id already."""
-        cursor = db.execute(
-            "INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (table_id, seat, request_id) WHERE request_id IS NOT NULL DO NOTHING",
-            (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id, seat),
-        )
-        return cursor.rowcount == 1
+    def _insert_event(self, db: Db, table_id: str, event: Event) -> None:
+        self._insert_events(db, [_row(table_id, event)])
+
+    def _insert_events(self, db: Db, rows: list[tuple]) -> None:
+        """Append the events (rows of `_row`). Their request ids are known to be new (read under the
+        tables' locks): one seen already fails the transaction rather than leave a state ahead of
+        its log. (A store with a server sends them in one statement.)"""
+        for row in rows:
+            db.execute("INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       row)
+
+    def _ask_seen(self, db: Db, keys: list[tuple[str, str, str]]) -> list[Any]:
+        """The queries for the events that these (table, seat, request id) made already, if any:
+        their cursors, whose rows are fetched later. (A store with a server asks in one statement.)"""
+        return [db.execute("SELECT * FROM events WHERE table_id = ? AND seat = ? AND request_id = ?", key) for key in keys]
 
     def _events(self, db: Db, table_id: str, after: int = 0) -> list[Event]:
         rows = db.execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after))
@@ -477,19 +507,21 @@ class Store(abc.ABC):
         return now.version, now.public, entries
 
     def changes(self, table_id: str, after: int = 0, limit: int = LOG_LIMIT) -> tuple[Snapshot, list[dict]]:
-        """The table now, and the log's entries after `after` (as `log`), read together."""
+        """The table now, and the log's entries after `after` (as `log`), read together. The three
+        reads are all asked before any is answered (on PostgreSQL, one round trip)."""
         with self.reading(consistent=True) as db:  # one moment for the state and the events
-            now = self._snapshot(db, table_id)
+            look = self._look(db, table_id)
             # A few events before `after` too: a burst of taps that began there is shown whole.
-            rows = db.execute(
-                "SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
-                (table_id, max(0, after - BURST_LOOKBACK), limit + BURST_LOOKBACK),
-            ).fetchall()[::-1]
-            events = _with_burst(rows, after)
-            # Only an undo later than the first event shown can have taken one of them back.
-            undos = db.execute("SELECT data FROM events WHERE table_id = ? AND seq > ? AND type = 'undo'",
-                               (table_id, events[0].seq if events else now.version))
-            skip = {seq for row in undos for seq in table.undo_targets(json.loads(row["data"]))}
+            window = (table_id, max(0, after - BURST_LOOKBACK), limit + BURST_LOOKBACK)
+            read = db.execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?", window)
+            # Only an undo later than the first event read can have taken one of those shown back.
+            undos = db.execute("SELECT data FROM events WHERE table_id = ? AND type = 'undo' AND seq > (SELECT min(seq) FROM "
+                               "(SELECT seq FROM events WHERE table_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?) AS shown)",
+                               (table_id, *window))
+            now = self._snapshot_of(table_id, look.fetchone())
+            rows = read.fetchall()[::-1]
+            skip = {seq for row in undos.fetchall() for seq in table.undo_targets(json.loads(row["data"]))}
+        events = _with_burst(rows, after)
         tags = {row["seq"]: row["request_id"] for row in rows}
         entries = table.log_entries(events, now.state, skip)
         return now, [_tagged(entry, tags) for entry in entries if entry["seq"] > after][-limit:]
@@ -648,6 +680,11 @@ def _tagged(entry: table.LogEntry, tags: dict[int, str | None]) -> dict:
     found = [tags.get(seq) for seq in entry.get("seqs", [entry["seq"]])]
     shown = [tag[:REQUEST_TAG] for tag in found if tag]
     return {**entry, "request_tag": shown[-1] if shown else None, "request_tags": shown}
+
+
+def _row(table_id: str, event: Event, request_id: str | None = None, seat: str | None = None) -> tuple:
+    """An event as the events table holds it."""
+    return (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id, seat)
 
 
 def _event(row: Any) -> Event:

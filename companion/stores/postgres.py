@@ -67,7 +67,8 @@ def _rows(cursor: psycopg.Cursor) -> Callable[[Any], Row]:
 
 @functools.lru_cache(maxsize=256)
 def _dialect(sql: str) -> str:
-    """The store's SQL, `?` for a parameter, as psycopg takes it (no `%` is in any statement)."""
+    """The store's SQL, `?` for a parameter, as psycopg takes it (no `%` is in any statement that
+    comes through here)."""
     return sql.replace("?", "%s")
 
 
@@ -128,25 +129,39 @@ class PostgresStore(Store):
 
     @contextmanager
     def reading(self, consistent: bool = False) -> Iterator[Db]:
+        """`consistent`: a read-only transaction in pipeline mode, so that the reads asked before
+        the first fetch go in one round trip with its BEGIN."""
         with self._connection() as db:
             if not consistent:
                 yield db
                 return
-            db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield db  # a failure leaves the transaction open: the pool rolls it back
-            db.execute("COMMIT")
+            with db.conn.pipeline():
+                db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                yield db  # a failure leaves the transaction open: the pool rolls it back
+                db.execute("COMMIT")
 
     @contextmanager
-    def _transaction(self, lock: Sequence[str] = ()) -> Iterator[Db]:
+    def _transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> Iterator[Db]:
         """BEGIN and the tables' row locks, sent together (one round trip): in the order of their
-        ids, so that two instances' batches cannot deadlock."""
+        ids, so that two instances' batches cannot deadlock. `pipelined`: the whole transaction in
+        psycopg's pipeline mode, each statement sent without waiting for its answer: a fetch
+        waits for every statement before it, and the commit for the rest, so a batch of
+        actions costs a round trip to read (with the locks) and one to write and commit."""
         with self._connection() as db:
             with db.conn.pipeline():
-                db.execute("BEGIN")
-                if lock:
-                    db.execute("SELECT id FROM tables WHERE id = ANY(?) ORDER BY id FOR UPDATE", (list(lock),))
-            yield db  # a failure leaves the transaction open: the pool rolls it back
+                self._begin(db, lock)
+                if pipelined:
+                    yield db  # a failure leaves the transaction open: the pool rolls it back
+                    db.execute("COMMIT")
+                    return
+            yield db
             db.execute("COMMIT")
+
+    @staticmethod
+    def _begin(db: Db, lock: Sequence[str]) -> None:
+        db.execute("BEGIN")
+        if lock:
+            db.execute("SELECT id FROM tables WHERE id = ANY(?) ORDER BY id FOR UPDATE", (list(lock),))
 
     def _set_state(self, db: Db, table_id: str, now: Snapshot) -> None:
         """The state, and a NOTIFY that every instance hears at the commit: one statement."""
@@ -155,6 +170,21 @@ class PostgresStore(Store):
             "SELECT pg_notify(?, id || ' ' || version) FROM moved",
             (now.version, now.stored, self.clock(), table_id, CHANNEL),
         )
+
+    def _insert_events(self, db: Db, rows: list[tuple]) -> None:
+        """The batch's events in one statement, a column an array: one message to send, however
+        many events (a statement per event cost the worker a send each, most of its time). The
+        arrays go in binary (%b), which needs no escaping of each event's JSON."""
+        if rows:
+            db.conn.execute("INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) "
+                            "SELECT * FROM unnest(%b::text[], %b::bigint[], %b::text[], %b::text[], %b::integer[], "
+                            "%b::double precision[], %b::text[], %b::text[])", [list(column) for column in zip(*rows)])
+
+    def _ask_seen(self, db: Db, keys: list[tuple[str, str, str]]) -> list[Any]:
+        if not keys:
+            return []
+        return [db.conn.execute("SELECT * FROM events WHERE request_id IS NOT NULL AND (table_id, seat, request_id) IN "
+                                "(SELECT * FROM unnest(%b::text[], %b::text[], %b::text[]))", [list(column) for column in zip(*keys)])]
 
     def watch(self, listened: Callable[[], list[str] | None], publish: Callable[[str, int], None], poll: float) -> None:
         """LISTEN on a connection of its own; on (re)connecting, read the versions of the tables

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import pytest
 
+from companion.errors import BadRequest
 from companion.store import CHECKPOINT_EVERY
 from spellpress.core import table
-from spellpress.core.play.errors import Conflict
+from spellpress.core.play.errors import Conflict, Invalid
 
 
 def _counting_evolve(monkeypatch) -> list[int]:
@@ -82,6 +84,61 @@ def test_a_retried_action_is_applied_once_and_answered_as_before(make_store, gam
     now = store.read(seat.table_id)
     assert now.version == 3 and now.state["players"][0]["counters"]["points"] == 93
     assert [e.seq for e in store.events(seat.table_id)] == [1, 2, 3]
+
+
+def _in_one_batch(store, calls: list) -> list:
+    """Each call in a thread of its own; all but the first are written in one transaction (they
+    queue while the first, the writer, waits for the store's write lock, held here)."""
+    results: list = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = calls[i]()
+        except Exception as err:  # noqa: BLE001 - the caller looks at it
+            results[i] = err
+
+    def until(check) -> None:
+        deadline = time.monotonic() + 5
+        while not check():
+            assert time.monotonic() < deadline, "the actions did not queue"
+            time.sleep(0.001)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    with store._write_lock:
+        threads[0].start()
+        until(lambda: store._writing and not store._queue)
+        for thread in threads[1:]:
+            thread.start()
+        until(lambda: len(store._queue) == len(calls) - 1)
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_a_batch_refuses_an_action_alone_and_applies_a_retry_within_it_once(make_store, games):
+    """A refused action, a tap sent twice and an undo, all in one transaction: the refused one
+    writes nothing, the others are applied once each, and the state is the fold of the log."""
+    store, other = make_store(), make_store()
+    seat, *_ = store.create(games["magicka-mayhem"], ["Ann", "Ben"], None, "phone")
+    act = store.act
+    results = _in_one_batch(store, [
+        lambda: act(seat.table_id, seat.token, {"type": "adjust", "player": 0, "counter": "health", "delta": -1}, lambda n: 0),
+        lambda: act(seat.table_id, seat.token, {"type": "damage", "target": 1, "amount": 2, "request_id": "r1"}, lambda n: 0),
+        lambda: act(seat.table_id, seat.token, {"type": "damage", "target": 7, "amount": 2, "request_id": "r2"}, lambda n: 0),
+        lambda: act(seat.table_id, seat.token, {"type": "damage", "target": 1, "amount": 2, "request_id": "r1"}, lambda n: 0),
+        lambda: act(seat.table_id, seat.token, {"type": "heal", "target": 0, "amount": 1, "request_id": "r3"}, lambda n: 0),
+        lambda: act(seat.table_id, seat.token, {"type": "undo", "version": 4}, lambda n: 0),
+    ])
+    first, hurt, refused, again, healed, undone = results
+    assert not isinstance(first, Exception) and isinstance(refused, Invalid), (type(first), type(refused))
+    assert not hurt.repeated and again.repeated and again.event == hurt.event
+    assert (hurt.event.seq, healed.event.seq, undone.event.seq) == (3, 4, 5)
+    assert undone.table.state == store.replay(seat.table_id) == other.read(seat.table_id).state
+    assert [e.type for e in store.events(seat.table_id)] == ["create", "adjust", "damage", "heal", "undo"]
+    retried = other.act(seat.table_id, seat.token, {"type": "damage", "target": 1, "amount": 2, "request_id": "r2"}, lambda n: 0)
+    assert not retried.repeated, "a refused action's request id was not kept"
+    with pytest.raises(BadRequest, match="printable"):
+        store.act(seat.table_id, seat.token, {"type": "heal", "target": 0, "amount": 1, "request_id": "tap\x00"}, lambda n: 0)
 
 
 def test_a_stale_order_dependent_action_is_refused(make_store, games):
