@@ -123,6 +123,7 @@ class Table:
         self.wizard = [dealt[s % len(dealt)] if dealt else None for s in range(k)]
         self.ghosts = k >= self.c.ghosts_from_players
         self.chamber: list[str] = []
+        self.shots_owed = 1  # shots left this battle turn (Double Tap adds one)
         self.out = Outcome(winner=None, finished=False, first=0, turns=0, rounds=0, played=[Counter() for _ in range(k)])
         for w in self.wizard:
             if w is not None:
@@ -399,8 +400,6 @@ class Table:
         self.controlled[me] = None
         return turn
 
-    shots_owed = 1
-
 
 def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Outcome:
     c = p.c
@@ -521,8 +520,8 @@ class Greedy:
         order = sorted(range(len(t.held[s])), key=lambda i: _worth(t, t.held[s][i]))
         sizes = [t.p.spells[i].slots for i in t.held[s]]
         dropped = make_room(sizes, t.p.spells[new].slots, t.c.spell_slots, order)
-        if dropped is None or sum(_worth(t, t.held[s][i]) for i in dropped) >= _worth(t, new):
-            return None if dropped else order
+        if dropped is None or (dropped and sum(_worth(t, t.held[s][i]) for i in dropped) >= _worth(t, new)):
+            return None  # keep what is held: the new spell is worth less than what it would push out
         return order
 
     @staticmethod
@@ -553,8 +552,11 @@ class Greedy:
             return alive and not t.seen[s] and len(t.chamber) > 1, None
         if effect == "shuffle":
             return alive and powered_part(spell.kind, t.powered[s]) and t.seen[s] < spell.n["arranges"], None
-        if effect == "discard-top":  # a Live on top, and the gun is not its own to aim
-            return alive and t.controlled[s] is not None and t.top(s) is not None and not _safe(t, t.top(s) or ""), None
+        if effect == "discard-top":  # a likely Live that would come back: its aim is another's, or turned back
+            top = t.top(s)
+            likely = not _safe(t, top) if top is not None else t.odds_live() >= 0.5
+            back = t.controlled[s] is not None or (target is not None and bool(t.ricochet[target] or t.misdirect[target]))
+            return alive and likely and back, None
         if effect == "double-tap":
             return alive and t.odds_live() >= 0.5, None
         return False, None
