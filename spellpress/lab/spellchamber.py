@@ -24,6 +24,7 @@ from ..core.games.spellchamber.spells import (
     borrowed_turn,
     draft_order,
     extra_turn_allowed,
+    free_slots,
     gained,
     live_loss,
     lost,
@@ -185,6 +186,9 @@ class Table:
         their policy chooses, or discards the new spell instead."""
         p, held = self.p, self.held[s]
         sizes = [p.spells[i].slots for i in held]
+        if free_slots(sizes, self.c.spell_slots) >= p.spells[spell].slots:
+            held.append(spell)
+            return True
         order = self.policy[s].drop_order(self, s, spell)
         dropped = make_room(sizes, p.spells[spell].slots, self.c.spell_slots, order) if order is not None else None
         if dropped is None:
@@ -440,7 +444,7 @@ class Random:
     @staticmethod
     def drop_order(t: Table, s: int, new: str) -> list[int] | None:
         if t.rng.randrange(2):
-            return None  # discard the new spell (make_room only drops what the room needs)
+            return None  # no room: discard the new spell, or (below) held ones in any order
         return shuffled(range(len(t.held[s])), t.rng.randrange)
 
     @staticmethod
