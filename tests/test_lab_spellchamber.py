@@ -80,3 +80,18 @@ def test_a_wrong_effect_field_is_refused_with_what_would_be_right(cards_dir, tmp
     path.write_text(text.replace(old, new, 1))
     with pytest.raises(ValidationFailed, match=message):
         load_game(root)
+
+
+def test_the_slot_rule_and_a_turned_shot_as_the_core_says_them():
+    from spellpress.core.games.spellchamber import spells
+
+    # 8 slots holding 3 + 2 + 2: a 2-slot spell needs one held spell out, the first in the drop order that makes room
+    assert spells.make_room([3, 2, 2], 2, 8, [1, 0, 2]) == [1]
+    assert spells.make_room([3, 2, 2], 1, 8, [1]) == []  # it fits already
+    assert spells.make_room([3, 2, 2], 3, 8, []) is None  # nothing dropped: the new spell is discarded
+    assert spells.draft_order(0, 3, 4) == [2, 1, 0, 2]  # from the battle player's right, counter-clockwise
+    assert spells.redirected(1, 0, True, 2) == 0  # a Ricochet sends it back before a Misdirection
+    assert spells.redirected(1, 0, False, 0) == 0 and spells.redirected(0, 0, True, 2) == 0
+    assert spells.live_loss(1, 2, False) == 3 and spells.live_loss(1, 2, True) == 0
+    assert not spells.may_play("powered", False) and spells.may_play("hybrid", False)
+    assert spells.powered_part("hybrid", True) and not spells.powered_part("regular", True)
