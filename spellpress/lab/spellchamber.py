@@ -20,7 +20,6 @@ from ..core.games.spellchamber.ruleset import AMMO_KINDS, Constants, deck_for, r
 from ..core.games.spellchamber.spells import (
     POWER_EFFECTS,
     SPELL_EFFECTS,
-    arranged,
     borrowed_turn,
     draft_order,
     extra_turn_allowed,
@@ -31,6 +30,7 @@ from ..core.games.spellchamber.spells import (
     make_room,
     may_play,
     powered_part,
+    rearranged,
     redirected,
 )
 from ..core.games.spellchamber.tracker import LIFE, Turn, turn_after
@@ -253,8 +253,7 @@ class Table:
         elif effect == "shuffle":
             if red:
                 n = min(spell.n["arranges"], len(self.chamber))
-                order = self.policy[s].arrange(self, s, self.chamber[:n])
-                self.chamber[:n] = arranged(self.chamber[:n], order)
+                self.chamber = rearranged(self.chamber, self.policy[s].arrange(self, s, self.chamber[:n]))
                 self.seen = [0] * self.k
                 self.seen[s] = n
             else:
@@ -285,7 +284,7 @@ class Table:
         if effect == "chamber-sight":
             self.seen[s] = max(self.seen[s], 1)
             if not pol.keep_on_top(self, s, self.chamber[0]):
-                self.chamber.append(self.chamber.pop(0))
+                self.chamber = rearranged(self.chamber, [0], bottom=1)
                 self.seen = [0] * self.k
         elif effect == "pickpocket":
             victim, spell = pol.steal(self, s, [(q, i) for q in range(self.k) if q != s for i in self.held[q]])

@@ -90,11 +90,13 @@ def extra_turn_allowed(extra_turn_if_self: bool, cursed_powered: bool) -> bool:
     return extra_turn_if_self and not cursed_powered
 
 
-def arranged(top: Sequence[str], order: Sequence[int]) -> list[str]:
-    """The top cards put back in the order a player chose (`order` a permutation of them)."""
-    if sorted(order) != list(range(len(top))):
-        raise ValueError("the order must name each looked-at card once")
-    return [top[i] for i in order]
+def rearranged(chamber: Sequence[str], order: Sequence[int], bottom: int = 0) -> list[str]:
+    """The chamber once a player who looked at its top `len(order)` cards put them back in
+    `order` (a permutation of their places), the last `bottom` of them at the bottom (Spin the
+    Chamber's powered-up part: none; Chamber Sight: its one card, or none)."""
+    k = len(order)
+    placed = [chamber[i] for i in order]
+    return [*placed[: k - bottom], *chamber[k:], *placed[k - bottom:]]
 
 
 def redirected(aimed: int, shooter: int, ricochet: bool, misdirect_to: int | None) -> int:
