@@ -24,9 +24,7 @@ from ..core.games.spellchamber.spells import (
     draft_order,
     extra_turn_allowed,
     free_slots,
-    gained,
     live_loss,
-    lost,
     make_room,
     may_play,
     powered_part,
@@ -165,7 +163,7 @@ class Table:
 
     def hurt(self, s: int, amount: int, how: str) -> None:
         before = self.life[s]
-        self.life[s] = clamp(lost(before, amount), self.p.life)
+        self.life[s] = clamp(before - amount, self.p.life)  # the life counter's bounds: 0 to the die's top face
         if before > 0 and self.life[s] == 0:
             self.out.figures[f"deaths by {how}"] += 1
             if self.ghosts:
@@ -173,7 +171,7 @@ class Table:
 
     def heal(self, s: int, amount: int) -> None:
         if self.life[s] > 0:
-            self.life[s] = clamp(gained(self.life[s], amount, self.c.die_sides), self.p.life)
+            self.life[s] = clamp(self.life[s] + amount, self.p.life)
 
     # ------------------------------------------------------------------ spells in and out
     def draw_spell(self) -> str | None:

@@ -69,16 +69,6 @@ def powered_part(kind: str, powered: bool) -> bool:
     return kind == "hybrid" and powered
 
 
-def gained(life: int, amount: int, most: int) -> int:
-    """Life after gaining `amount`: never above the die's highest face."""
-    return min(life + amount, most)
-
-
-def lost(life: int, amount: int) -> int:
-    """Life after losing `amount`: never below 0."""
-    return max(life - amount, 0)
-
-
 def live_loss(base: int, cursed: int, warded: bool) -> int:
     """What a Live costs the wizard it hits: its own loss and every Blood Curse on them; none
     at all behind a Warding Charm."""
