@@ -49,9 +49,9 @@ SPELLS_HEADER = "id,name,count,kind,slots,text\n"
 
 
 def test_a_spreadsheet_deck_loads_with_lists_numbers_and_quoted_cells(cards_dir, tmp_path):
-    cards = _one_deck_game(cards_dir, tmp_path, SPELLS_HEADER
-                           + 'mind-control,Mind Control,3,regular,2,"Choose a wizard, then: shoot."\n'
-                           + "sleep-magic,Sleep Magic,,regular,3,Sleep.\n\n")
+    cards = _one_deck_game(cards_dir, tmp_path, SPELLS_HEADER.replace("\n", ",effect\n")  # a spell declares its effect
+                           + 'mind-control,Mind Control,3,regular,2,"Choose a wizard, then: shoot.",mind-control\n'
+                           + "sleep-magic,Sleep Magic,,regular,3,Sleep.,sleep\n\n")
     (game,) = load_games(cards, ["spellchamber"])
     spells = game.decks["spells"].cards
     assert [c.id for c in spells] == ["mind-control", "sleep-magic"]

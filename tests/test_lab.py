@@ -4,10 +4,12 @@ hand, determinism (the same seed and any number of workers give the same bytes),
 import json
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from spellpress.cli import main
+from spellpress.core import load_games
 from spellpress.lab import powermage_54, spellchamber
 from spellpress.lab.engine import Plan, run
 from spellpress.lab.report import build
@@ -17,8 +19,6 @@ from spellpress.lab.stats import quantile, wilson
 
 @pytest.fixture(scope="module")
 def labgames(cards_dir):
-    from spellpress.core import load_games
-
     return {g.slug: g for g in load_games(cards_dir, ["powermage-54", "spellchamber"])}
 
 
@@ -55,13 +55,14 @@ def test_powermage_halving_alone_ends_the_game_as_worked_by_hand(labgames):
 
 
 def test_spellchamber_first_shot_is_live_as_often_as_the_chamber_says(labgames):
-    """Only one scenario in the deck: the first shot of a game is Live with the chance its
-    Live cards make of its chamber (every order of a shuffled chamber equally likely)."""
+    """Only one scenario in the deck, with no spells drafted (so no spell can look at, shuffle
+    or discard the chamber before the first shot): the first shot of a game is Live with the
+    chance its Live cards make of its chamber (every order of a shuffled chamber equally likely)."""
     game = labgames["spellchamber"]
     card = game.card("duel-2")
     p = card["live"] / (card["live"] + card.get("magic", 0) + card.get("blank", 0))
     prepared = spellchamber.prepare(game)
-    one = {key: [s for s in cards if s[0] == card.id] or cards for key, cards in prepared.scenarios.items()}
+    one = {key: [(*s[:3], 0) for s in cards if s[0] == card.id] or cards for key, cards in prepared.scenarios.items()}
     plan = Plan(spellchamber.LAB, replace(prepared, scenarios=one), 5, 2, ("random", "random"))
     n = 1500
     report = build(game, spellchamber.LAB, plan, run(plan, n))
@@ -74,10 +75,11 @@ def test_spellchamber_first_shot_is_live_as_often_as_the_chamber_says(labgames):
 
 def test_spellchamber_one_live_a_round_the_first_player_always_wins(labgames):
     """A chamber of one Live, aimed at the opponent: the battle players alternate round by
-    round, so the first player's fourth Live (the seventh round) ends it, every game."""
+    round, so the first player's fourth Live (the seventh round) ends it, every game. No spells
+    are drafted (and no Magic shot draws one), so no spell or power changes that count."""
     game = labgames["spellchamber"]
     prepared = spellchamber.prepare(game)
-    one = {key: [("one-live", 1, {"live": 1, "magic": 0, "blank": 0})] for key in prepared.scenarios}
+    one = {key: [("one-live", 1, {"live": 1, "magic": 0, "blank": 0}, 0)] for key in prepared.scenarios}
     plan = Plan(spellchamber.LAB, replace(prepared, scenarios=one), 1, 2, ("greedy", "greedy"))
     report = build(game, spellchamber.LAB, plan, run(plan, 200))
     life = game.constants.starting_life
@@ -125,9 +127,12 @@ def test_unmodelled_cards_are_named_in_every_report(capsys, labgames):
     assert {c["id"] for c in report["unmodelled"]} == {c.id for c in unapplied}
     unique = len(game.decks["draw"].cards)
     assert report["modelled"] == round((unique - len(unapplied)) / unique, 4)
-    code, text, _ = _cli(capsys, "spellchamber", "--games", "5")
+    # the tiny fixture's spells and wizards declare no effect: drafted, never played, and named
+    fixtures = Path(__file__).parent / "fixtures" / "games"
+    tiny = load_games(fixtures, ["tiny-chamber"])[0]
+    code, text, _ = _cli(capsys, "tiny-chamber", "--cards", str(fixtures), "--games", "5")
     named = text.rsplit("not modelled", 1)[1]
-    assert code == 0 and all(card.name in named for card in labgames["spellchamber"].decks["spells"].cards)
+    assert code == 0 and all(card.name in named for card in tiny.decks["spells"].cards)
 
 
 @pytest.mark.parametrize("args, says", [

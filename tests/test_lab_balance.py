@@ -27,6 +27,18 @@ def _chambers(root, live, magic, blank):
     path.write_text(text, encoding="utf-8")
 
 
+def _no_spells(root):
+    """No spells laid out in any duel scenario (the copy's decks.yaml lets a scenario have none),
+    so no spell or power changes a case worked by hand."""
+    decks = root / "decks.yaml"
+    decks.write_text(decks.read_text(encoding="utf-8").replace(
+        "spells_per_player: {type: int, required: true, min: 1", "spells_per_player: {type: int, required: true, min: 0"),
+        encoding="utf-8")
+    path = root / "duel-scenarios.yaml"
+    path.write_text(re.sub(r"^(\s+)spells_per_player: \d+$", r"\g<1>spells_per_player: 0",
+                           path.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+
+
 def _balance_line(root, line):
     """game.yaml's `balance:` written as `line`, at a line of its own; that line's number."""
     path = root / "game.yaml"
@@ -44,9 +56,10 @@ def _validate(capsys, cards, *words):
 
 def test_the_first_player_who_always_wins_is_a_problem_at_the_thresholds_line(capsys, cards_dir, tmp_path):
     """One Live a round, aimed at the opponent: the battle players alternate, so the first
-    player's fourth Live ends every duel (tests/test_lab.py works it by hand)."""
+    player's fourth Live ends every duel (tests/test_lab.py works it by hand), with no spells."""
     root = _copy(cards_dir, tmp_path, "spellchamber")
     _chambers(root, 1, 0, 0)
+    _no_spells(root)
     written = "balance: {max_seat_edge: 0.3}"
     line = _balance_line(root, written)
     code, out, err = _validate(capsys, tmp_path, "spellchamber")

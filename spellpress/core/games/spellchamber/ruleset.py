@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 import pydantic
 
-from ...models import Game
+from ...models import Card, Game
 from ...problems import did_you_mean, one_of
 from ...ruleset import Loc, Report
 from ...schema import Flag, FrozenMap, Ident, Model, NonNegativeInt, PositiveInt, Range, Text
 from ..checks import decks_exist
+from .spells import POWER_EFFECTS, POWER_NUMBERS, SPELL_EFFECTS, SPELL_NUMBERS
 
 SLUG = "spellchamber"
 AMMO_KINDS = ("live", "magic", "blank")
@@ -102,6 +103,46 @@ def check(game: Game, report: Report) -> None:
             report.card(card, (), "a hybrid spell needs a 'powered_text': what it does when its caster is powered up")
         elif powered_text and not hybrid:
             report.card(card, ("powered_text",), "only a hybrid spell has a 'powered_text'; make the spell's kind 'hybrid' or remove it")
+        _check_spell_effect(card, report)
+    for card in game.cards:
+        if card.type == "wizard":
+            _check_power(card, report)
+
+
+def _numbers(card: Card, effect: str, needs: tuple[str, ...], numbers: tuple[str, ...], needing: Mapping[str, str],
+             report: Report) -> None:
+    """An effect has the number fields it needs and no other (`needing`: number -> the effect that takes it)."""
+    for number in needs:
+        if card.get(number) is None:
+            report.card(card, ("effect",), f"a '{effect}' effect needs '{number}': how much")
+    for other in numbers:
+        if other not in needs and card.get(other) is not None:
+            report.card(card, (other,), f"'{other}' goes with a '{needing[other]}' effect, not '{effect}'")
+
+
+def _check_spell_effect(card: Card, report: Report) -> None:
+    """A spell's effect has its numbers; a hybrid's effect has a powered-up part; it says something."""
+    effect = card.get("effect")
+    if effect is not None:
+        needs, has_powered = SPELL_EFFECTS[effect]
+        needing = {n: e for e, (ns, _) in SPELL_EFFECTS.items() for n in ns}
+        _numbers(card, effect, needs, SPELL_NUMBERS, needing, report)
+        if card.get("kind") == "hybrid" and not has_powered:
+            hybrids = ", ".join(e for e, (_, p) in SPELL_EFFECTS.items() if p)
+            report.card(card, ("effect",), f"a '{effect}' effect has no powered-up part for a hybrid spell: "
+                                           f"make the spell regular, or give it one of {hybrids}")
+    if not card.get("text"):
+        report.card(card, (), "a spell needs a text: write it, or give the number its effect prints")
+
+
+def _check_power(card: Card, report: Report) -> None:
+    """A power's effect has its numbers, and the power says what it does."""
+    effect = card.get("effect")
+    if effect is not None:
+        needing = {n: e for e, ns in POWER_EFFECTS.items() for n in ns}
+        _numbers(card, effect, POWER_EFFECTS[effect], POWER_NUMBERS, needing, report)
+    if not card.get("power"):
+        report.card(card, ("power",), "a wizard needs a power: write it, or give the number its effect prints")
 
 
 # ---------------------------------------------------------------------------- the gun's rules

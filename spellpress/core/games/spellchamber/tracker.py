@@ -40,6 +40,7 @@ from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, plural
 from .helpers import next_shot
 from .ruleset import Constants, deck_for, roll_off, roll_off_winner, shot_effect
+from .spells import rearranged
 
 LIFE = "life"  # the counter that holds a wizard's life (game.yaml's counters)
 
@@ -561,9 +562,8 @@ def _apply_arrange(state: State, data: Data, strict: bool) -> tuple[State, Data]
             raise Invalid(f"the chamber holds only {plural(len(chamber), 'card')}")
     if k > len(chamber):
         return state, {}
-    placed = [chamber[i] for i in data["order"]]
-    keep, under = placed[: k - data["bottom"]], placed[k - data["bottom"]:]
-    return with_hidden(state, lambda h: {**h, "chamber": [*keep, *chamber[k:], *under]}), {"round": state["tracker"]["round"]}
+    now = rearranged(chamber, data["order"], data["bottom"])
+    return with_hidden(state, lambda h: {**h, "chamber": now}), {"round": state["tracker"]["round"]}
 
 
 def _describe_arrange(data: Mapping[str, Any], state: State) -> str:
