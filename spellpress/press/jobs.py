@@ -82,9 +82,11 @@ class RulebookPdf:
     paper: str
     booklet: bool
     contents: str  # where the contents page's entries are kept between builds
+    skeleton: str = ""  # where its skeleton is kept (rulebook.pdf's `keep`)
 
     def __call__(self, shared: dict) -> bytes:
-        data = rulebook.pdf(self.book, self.paper, booklet=self.booklet, contents=Path(self.contents))
+        data = rulebook.pdf(self.book, self.paper, booklet=self.booklet, contents=Path(self.contents),
+                            keep=Path(self.skeleton) if self.skeleton else None)
         return rulebook.impose(data, self.paper) if self.booklet else data
 
 

@@ -310,8 +310,9 @@ def overview(game: GameBuild) -> list[Output]:
 # -- rulebooks and playmats
 
 
-@kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json",))
+@kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json", "*.skeleton"))
 def rulebooks(game: GameBuild) -> list[Output]:
+    from . import rulebook
     from .faces import RENDERER_VERSION, value_bytes
     from .jobs import RulebookPdf
 
@@ -319,13 +320,17 @@ def rulebooks(game: GameBuild) -> list[Output]:
     if book is None:
         return []
     key = _hash(RENDERER_VERSION.encode() + value_bytes(book))
+    shape = _hash(RENDERER_VERSION.encode() + rulebook.skeleton_key(book) + game.versions(PDF).encode())
     outputs = []
     for paper in game.options.papers:
         for booklet in (False, True) if game.options.booklet else (False,):
             rel = f"rulebook-{paper}{'-booklet' if booklet else ''}.pdf"
             contents = f"{Path(rel).stem}.toc.json"  # the contents page's entries, kept between builds
+            kept = () if booklet else (f"{Path(rel).stem}.{_hash(f'{shape}:{paper}')[:24]}.skeleton",)  # rulebook.pdf's `keep`
             outputs.append(Output(rel, key, IMPOSED if booklet else PDF,
-                                  RulebookPdf(book, paper, booklet, str(game.cache / contents)), (contents,)))
+                                  RulebookPdf(book, paper, booklet, str(game.cache / contents),
+                                              str(game.cache / kept[0]) if kept else ""),
+                                  (contents, *kept)))
     return outputs
 
 

@@ -79,6 +79,11 @@ def _read(cache: Path) -> bytes | None:
         return None
 
 
+def stable(text: str) -> bool:
+    """Whether every character of `text` has the code prepare gives it, in any PDF."""
+    return set(text) <= _STABLE
+
+
 def cacheable(drawing: Drawing) -> bool:
     """Whether the drawing's form names no resource of its document (no picture, no character
     outside those every PDF numbers alike), so that its stream can be kept and reused."""

@@ -1,12 +1,13 @@
-"""A sheets PDF kept with holes where its faces' forms go: after an edit to a card, its sheets
-are the kept file with the new forms put in, not laid out, drawn and written again.
+"""A PDF kept with holes where its forms go: after an edit to a card, its sheets (and the
+rulebooks that show it) are the kept file with the new forms put in, not laid out, drawn and
+written again.
 
-A face's form whose drawing pdf.define_form caches is a stream of operators that names no
-resource of its document, and the pages place it by name: nothing else in the file depends on
-what it draws. The rest of the file, the skeleton, depends only on what its key holds (see
-kinds._sheet_pdfs): the sheets' settings, the cards in order with their faces' names and
-sizes, the faces that are no hole by their content, the fonts, the PDF libraries and the code
-that writes the sheets. A skeleton is kept only if filling it with the very forms it was made
+A face's form whose drawing pdf.define_form caches (and a rulebook's card figure, likewise) is
+a stream of operators that names no resource of its document, and the pages place it by name:
+nothing else in the file depends on what it draws. The rest of the file, the skeleton, depends
+only on what its key holds (kinds._sheet_pdfs, rulebook.skeleton_key): the file's settings and
+content, with each hole's size but not what it draws, the fonts, the PDF libraries and the
+code that writes it. A skeleton is kept only if filling it with the very forms it was made
 with gives back the file byte for byte.
 """
 
@@ -23,12 +24,12 @@ STREAM_END = b"endstream\nendobj\n"  # after a form's data, as reportlab ends a 
 
 
 @functools.cache
-def code_version() -> str:
-    """The code that writes a sheets PDF, as it is on disk: a skeleton made by other code is
-    not this code's."""
+def code_version(writers: tuple[str, ...] = ("sheets.py",)) -> str:
+    """The code that writes a PDF (`writers`, and what draws its faces and forms), as it is on
+    disk: a skeleton made by other code is not this code's."""
     here = Path(__file__).parent
     digest = hashlib.sha256()
-    for name in ("sheets.py", "pdf.py", "rlinternals.py", "skeleton.py", "fonts.py"):
+    for name in (*writers, "pdf.py", "rlinternals.py", "skeleton.py", "fonts.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
 
