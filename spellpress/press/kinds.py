@@ -259,12 +259,12 @@ def _tts_object(game: GameBuild, sheets: list) -> Output:
     """`tts/<slug>.json`: the decks as a Tabletop Simulator saved object (ttsobject.py), its
     pictures at the URL given (`--tts-url`) or in this folder."""
     from . import ttsobject
-    from .jobs import Given
+    from .jobs import Composed
 
     slug, url = game.plan.game.slug, game.options.tts_url
     base = f"{url.rstrip('/')}/{slug}/tts" if url else (game.out / "tts").resolve().as_uri()
-    data = ttsobject.saved_object(game.plan.game, sheets, base)
-    return Output(f"tts/{slug}.json", _hash(data), (), Given(data))
+    saved = ttsobject.saved_object(game.plan.game, sheets, base)
+    return Output(f"tts/{slug}.json", ttsobject.digest(saved), (), Composed(ttsobject.file_bytes, (saved,)))
 
 
 def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> Output:
