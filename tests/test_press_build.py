@@ -189,6 +189,37 @@ def test_pdfs_from_cached_face_forms_equal_freshly_drawn_ones(fresh_workspace):
     assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == drawn
 
 
+def test_a_one_card_edit_fills_the_kept_sheets_and_equals_a_cold_build(small_workspace):
+    """After an edit to a card's text, its sheets are their kept skeleton with the new form put
+    in (skeleton.py), not drawn again: byte for byte what a build with no cache makes."""
+    from spellpress.press import skeleton
+
+    some = {"kinds": ("sheets", "fold", "printshop"), "papers": ("a4",)}
+    out = small_workspace / "build" / SMALL
+    build(options(small_workspace, **some))
+    first = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
+    assert sorted(first) == ["cards-a4.pdf", "cards-fold-a4.pdf", "cards-printshop.pdf"]
+    kept = {p: p.stat().st_mtime_ns for p in (out / ".cache" / "pdf").glob("*.skeleton")}
+    assert len(kept) == 3
+    draw = small_workspace / "cards" / SMALL / "draw.yaml"
+    edit(draw, "Look at the hand of any one player.", "Look at the hand of one player.")
+    assert len(build(options(small_workspace, **some)).written) == 3
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept  # filled, not made again
+    cold = options(small_workspace, **some)
+    build(Options(**{**cold.__dict__, "out": small_workspace / "cold"}))
+    for name in first:
+        assert (out / name).read_bytes() == (small_workspace / "cold" / SMALL / name).read_bytes() != first[name], name
+    # a damaged skeleton is not used: the sheets are drawn whole, and right
+    path = next(iter(kept))
+    data = path.read_bytes()
+    with pytest.raises(ValueError):
+        skeleton.fill(data[:-10], lambda form: b"")
+    path.write_bytes(data[:-10])
+    edit(draw, "Look at the hand of one player.", "Look at the hand of any one player.")
+    build(options(small_workspace, **some))
+    assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == first
+
+
 def test_watch_rebuilds_when_a_card_is_saved(workspace):
     import threading
     import time

@@ -127,6 +127,31 @@ def test_kept_contents_entries_lay_a_book_out_once_and_change_no_byte(tmp_path, 
         BaseDocTemplate.build = real
 
 
+def test_a_book_whose_card_figures_changed_is_its_skeleton_with_them_put_in(cards_dir, tmp_path):
+    """After an edit to the sample card, the book is its kept skeleton with the new figures put
+    in (rulebook.pdf's `keep`), not laid out again: byte for byte the book drawn whole."""
+    from dataclasses import replace
+
+    from spellpress.press import rulebook
+    from spellpress.press.displaylist import Text
+
+    book = plan(Options(cards=cards_dir, templates=cards_dir.parent / "templates", games=("spellchamber",),
+                        kinds=("rulebook",), progress=False))[0][0].book
+    keep = tmp_path / "book.skeleton"
+    first = rulebook.pdf(book, "a4", keep=keep)
+    made = keep.stat().st_mtime_ns
+    card, sample = book.samples[0]
+    longest = max((i for i in sample.drawing.items if isinstance(i, Text)), key=lambda i: len(i.text))
+    drawing = replace(sample.drawing, items=tuple(replace(i, text=i.text[:-3] + "...") if i is longest else i
+                                                  for i in sample.drawing.items))
+    edited = replace(book, samples=((card, replace(sample, drawing=drawing)), *book.samples[1:]),
+                     fanned=tuple(drawing if face == sample.drawing else face for face in book.fanned))
+    assert rulebook.skeleton_key(edited) == rulebook.skeleton_key(book)
+    filled = rulebook.pdf(edited, "a4", keep=keep)
+    assert keep.stat().st_mtime_ns == made  # filled, not made again
+    assert filled == rulebook.pdf(edited, "a4") != first
+
+
 def test_worked_examples_are_the_rule_helpers_answers(built, games):
     from spellpress.core.games import ask
 

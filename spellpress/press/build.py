@@ -61,11 +61,13 @@ def build(options: Options, session: BuildSession | None = None) -> Report:
 
         warm()  # the fonts' data every PDF embeds, made once here for all the workers forked below
     with Workers(options, shared) as workers:
-        # In this order: a face's image, then the card sheets, come soonest (`watch` shows them);
-        # what is made of the faces' thumbnails is listed while the workers draw them.
+        # In this order: a face's image comes soonest (`watch` shows it), then the thumbnails,
+        # so that what is made of them (listed while the workers draw them) is drawn beside the
+        # PDFs rather than after them all: after a one-card edit, the TTS sheet is the longest job.
         workers.submit(drawing)
+        thumbnails = workers.submit([job for g in games for job in g.thumbnails()])
         workers.submit(printing)
-        workers.wait(workers.submit([job for g in games for job in g.thumbnails()]))
+        workers.wait(thumbnails)
         workers.submit([job for g in games for job in g.jobs(COMPOSITE)])
     for g in games:
         g.finish()

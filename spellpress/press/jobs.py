@@ -56,17 +56,24 @@ class SheetsPdf:
     command: str  # the command that builds these sheets again, for the calibration page to quote
     listed: tuple = ()  # the checklist after the sheets (sheets.Listed): none when identity is off
     version: str = ""  # the game's version, on the checklist
+    skeleton: str = ""  # where its skeleton is kept (skeleton.py), named by all but its faces' forms
 
     def __call__(self, shared: dict) -> bytes:
         cards, cache = shared[self.cards], Path(self.cache)
+        keep = Path(self.skeleton) if self.skeleton else None
+        if keep is not None:
+            data = sheets.refill(keep, cards, cache)
+            if data is not None:
+                return data
         if self.layout == "printshop":
-            return sheets.printshop_pdf(cards, self.size, self.title, cache)
+            return sheets.printshop_pdf(cards, self.size, self.title, cache, keep)
         if self.layout == "fold":
             sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRIDS[self.paper], *self.size)
-            return sheets.fold_pdf(cards, sheet, self.title, cache, self.listed, self.version)
+            return sheets.fold_pdf(cards, sheet, self.title, cache, self.listed, self.version, keep)
         grid = sheets.NINE_GRID if self.layout == "nine" else sheets.DUPLEX_GRIDS[self.paper]
         sheet = sheets.Sheet(PAPERS[self.paper], grid, *self.size)
-        return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command, self.listed, self.version)
+        return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command, self.listed,
+                                 self.version, keep)
 
 
 @dataclass(frozen=True)
@@ -75,9 +82,11 @@ class RulebookPdf:
     paper: str
     booklet: bool
     contents: str  # where the contents page's entries are kept between builds
+    skeleton: str = ""  # where its skeleton is kept (rulebook.pdf's `keep`)
 
     def __call__(self, shared: dict) -> bytes:
-        data = rulebook.pdf(self.book, self.paper, booklet=self.booklet, contents=Path(self.contents))
+        data = rulebook.pdf(self.book, self.paper, booklet=self.booklet, contents=Path(self.contents),
+                            keep=Path(self.skeleton) if self.skeleton else None)
         return rulebook.impose(data, self.paper) if self.booklet else data
 
 

@@ -97,11 +97,33 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     command = f"spellpress build {game.plan.game.slug} --only sheets" + (" --paper letter --letter-3x3" if layout == "nine" else "")
     listed, version = (_checklist(game), game.plan.game.version or "") if layout != "printshop" else ((), "")
     key = f"{key}:{_hash(repr((listed, version)))}"
-    return [Output(name.format(paper=paper), key, PDF,
-                   SheetsPdf(layout, paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command,
-                             listed, version),
-                   forms)
-            for paper in papers]
+    title, shape = game.plan.game.title, game.once("sheet shape", lambda: _shape(game, cards))
+    outputs = []
+    for paper in papers:
+        # its skeleton (skeleton.py): named by all it is made of but the forms of its faces
+        kept = f"pdf/{_hash(repr((shape, layout, paper, size, title, offset, command, listed, version)))[:40]}.skeleton"
+        outputs.append(Output(name.format(paper=paper), key, PDF,
+                              SheetsPdf(layout, paper, cards, size, title, offset, str(game.cache / "pdf"), command,
+                                        listed, version, str(game.cache / kept)),
+                              (*forms, kept)))
+    return outputs
+
+
+def _shape(game: GameBuild, cards: str) -> str:
+    """What a sheets PDF's skeleton is made of beside its settings: the cards in order with the
+    names of their faces, and each face's size if its form is a hole (pdf.cacheable), else what
+    it draws; the fonts, the PDF libraries and the code that writes it."""
+    from . import fonts, pdf, skeleton
+
+    parts, seen = [skeleton.code_version(), fonts.fingerprint(), game.versions(PDF)], set()
+    for card in game.shared[cards]:
+        parts.append(f"{card.front.form}|{card.back.form}|{card.label}|{card.design}")
+        for face in (card.front, card.back):
+            if face.form not in seen:
+                seen.add(face.form)
+                d = face.drawing
+                parts.append(f"{face.form}:{(d.width, d.height, d.bleed) if pdf.cacheable(d) else face.hash}")
+    return _hash("\n".join(parts))
 
 
 def _checklist(game: GameBuild) -> tuple:
@@ -136,19 +158,19 @@ def _sheet_cards(game: GameBuild, only: set[str] | None = None) -> tuple[str, st
     return shared, _hash("".join(faces)), tuple(sorted(forms))
 
 
-@kind("sheets", ("cards-{paper}.pdf", "cards-{paper}-3x3.pdf"), PRINT, cache=("pdf/*.form",))
+@kind("sheets", ("cards-{paper}.pdf", "cards-{paper}-3x3.pdf"), PRINT, cache=("pdf/*.form", "pdf/*.skeleton"))
 def duplex(game: GameBuild) -> list[Output]:
     nine = game.options.letter_3x3 and "letter" in game.options.papers  # --letter-3x3: also nine a Letter sheet
     return _sheet_pdfs(game, "duplex", game.options.papers, "cards-{paper}.pdf") + (
         _sheet_pdfs(game, "nine", ("letter",), "cards-letter-3x3.pdf") if nine else [])
 
 
-@kind("fold", ("cards-fold-{paper}.pdf",), PRINT, cache=("pdf/*.form",))
+@kind("fold", ("cards-fold-{paper}.pdf",), PRINT, cache=("pdf/*.form", "pdf/*.skeleton"))
 def fold(game: GameBuild) -> list[Output]:
     return _sheet_pdfs(game, "fold", game.options.papers, "cards-fold-{paper}.pdf")
 
 
-@kind("printshop", ("cards-printshop.pdf",), PRINT, cache=("pdf/*.form",))
+@kind("printshop", ("cards-printshop.pdf",), PRINT, cache=("pdf/*.form", "pdf/*.skeleton"))
 def printshop(game: GameBuild) -> list[Output]:
     return _sheet_pdfs(game, "printshop", ("",), "cards-printshop.pdf")
 
@@ -237,12 +259,12 @@ def _tts_object(game: GameBuild, sheets: list) -> Output:
     """`tts/<slug>.json`: the decks as a Tabletop Simulator saved object (ttsobject.py), its
     pictures at the URL given (`--tts-url`) or in this folder."""
     from . import ttsobject
-    from .jobs import Given
+    from .jobs import Composed
 
     slug, url = game.plan.game.slug, game.options.tts_url
     base = f"{url.rstrip('/')}/{slug}/tts" if url else (game.out / "tts").resolve().as_uri()
-    data = ttsobject.saved_object(game.plan.game, sheets, base)
-    return Output(f"tts/{slug}.json", _hash(data), (), Given(data))
+    saved = ttsobject.saved_object(game.plan.game, sheets, base)
+    return Output(f"tts/{slug}.json", ttsobject.digest(saved), (), Composed(ttsobject.file_bytes, (saved,)))
 
 
 def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> Output:
@@ -288,8 +310,9 @@ def overview(game: GameBuild) -> list[Output]:
 # -- rulebooks and playmats
 
 
-@kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json",))
+@kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json", "*.skeleton"))
 def rulebooks(game: GameBuild) -> list[Output]:
+    from . import rulebook
     from .faces import RENDERER_VERSION, value_bytes
     from .jobs import RulebookPdf
 
@@ -297,13 +320,17 @@ def rulebooks(game: GameBuild) -> list[Output]:
     if book is None:
         return []
     key = _hash(RENDERER_VERSION.encode() + value_bytes(book))
+    shape = _hash(RENDERER_VERSION.encode() + rulebook.skeleton_key(book) + game.versions(PDF).encode())
     outputs = []
     for paper in game.options.papers:
         for booklet in (False, True) if game.options.booklet else (False,):
             rel = f"rulebook-{paper}{'-booklet' if booklet else ''}.pdf"
             contents = f"{Path(rel).stem}.toc.json"  # the contents page's entries, kept between builds
+            kept = () if booklet else (f"{Path(rel).stem}.{_hash(f'{shape}:{paper}')[:24]}.skeleton",)  # rulebook.pdf's `keep`
             outputs.append(Output(rel, key, IMPOSED if booklet else PDF,
-                                  RulebookPdf(book, paper, booklet, str(game.cache / contents)), (contents,)))
+                                  RulebookPdf(book, paper, booklet, str(game.cache / contents),
+                                              str(game.cache / kept[0]) if kept else ""),
+                                  (contents, *kept)))
     return outputs
 
 

@@ -46,17 +46,18 @@ def warm() -> None:
     canvas.save()
 
 
-def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None = None) -> None:
+def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None = None) -> bytes | None:
     """Record `drawing` as form `name`; its origin is the bleed box's lower left corner.
 
     With `cache` (a file for this face's content hash) the form's stream is read from it,
     compressed as the PDF holds it, when it exists, and written to it when drawn: a face then
     costs neither drawing nor compressing again. Faces with pictures or unusual characters are
-    always drawn, since their operators name per-document resources.
+    always drawn, since their operators name per-document resources. Returns the form's stream
+    as the PDF holds it when it is cached (a function of the drawing alone), else None.
     """
     b = drawing.bleed
     canvas.beginForm(name, 0, 0, (drawing.width + 2 * b) * MM, (drawing.height + 2 * b) * MM)
-    if cache is not None and not _cacheable(drawing):
+    if cache is not None and not cacheable(drawing):
         cache = None
     stored = _read(cache) if cache is not None else None
     if stored is None:
@@ -68,6 +69,7 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None 
         atomic_write(cache, stored)
     if stored is not None:
         rlinternals.set_form_operators(canvas, name, stored)
+    return stored
 
 
 def _read(cache: Path) -> bytes | None:
@@ -77,7 +79,14 @@ def _read(cache: Path) -> bytes | None:
         return None
 
 
-def _cacheable(drawing: Drawing) -> bool:
+def stable(text: str) -> bool:
+    """Whether every character of `text` has the code prepare gives it, in any PDF."""
+    return set(text) <= _STABLE
+
+
+def cacheable(drawing: Drawing) -> bool:
+    """Whether the drawing's form names no resource of its document (no picture, no character
+    outside those every PDF numbers alike), so that its stream can be kept and reused."""
     for item in drawing.items:
         if isinstance(item, Image) or (isinstance(item, Text) and not set(item.text) <= _STABLE):
             return False

@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import multiprocessing
 import os
 import signal
 import socket
@@ -420,6 +419,8 @@ class _Builder:
                 lines.send({"exit": 1})
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
+            import multiprocessing  # here: every command imports this module, and only a builder needs it
+
             for child in multiprocessing.active_children():
                 child.kill()
             if why:

@@ -43,6 +43,21 @@ def _form(canvas: Canvas, name: str):
     return canvas._doc.idToObject[pdfdoc.xObjectName(name)]
 
 
+def saved_objects(canvas: Canvas) -> list[tuple[str | None, int]] | None:
+    """After `canvas.save()`: each indirect object in the order the file holds them, as (the name
+    of the form it is, if it is a form, else None; its offset in the file); None if an object is
+    not numbered in that order or not of version 0 (reportlab writes none such)."""
+    doc = canvas._doc
+    found: list[tuple[str | None, int]] = []
+    for number in range(1, len(doc.numberToId) + 1):
+        oid = doc.numberToId[number]
+        if doc.idToObjectNumberAndVersion[oid] != (number, 0):
+            return None
+        form = oid[len("FormXob."):] if isinstance(doc.idToObject[oid], pdfdoc.PDFFormXObject) else None
+        found.append((form, doc.idToOffset[oid]))
+    return found
+
+
 def contents_entries(toc: TableOfContents) -> list[tuple]:
     """The entries (level, text, page, key) a table of contents holds after a layout pass."""
     return toc._entries

@@ -10,19 +10,23 @@ from __future__ import annotations
 import functools
 import io
 import json
-from dataclasses import dataclass
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import jinja2
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, letter
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from .. import defaults
 from ..core import ruletext
 from ..core.models import Game
-from . import fonts, markup, rlinternals, templatelines
+from . import fonts, markup, rlinternals, skeleton, templatelines
+from . import pdf as pdfdraw
 from .displaylist import Drawing
 from .files import atomic_write
 from .pdf import MM
@@ -52,7 +56,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
-    typeset: str = "4"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+    typeset: str = "5"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -119,7 +123,7 @@ class Placed:
 
 
 def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None,
-        placed: list[Placed] | None = None) -> bytes:
+        placed: list[Placed] | None = None, keep: Path | None = None) -> bytes:
     """The rulebook as a PDF on `paper`; `booklet` gives half-size pages, for imposing.
 
     The contents page needs the pages its headings land on, so platypus lays the book out
@@ -127,21 +131,128 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
     build's entries; starting from them, a book whose headings did not move is laid out once.
     The bytes are the same either way: the last pass always draws the entries it confirms.
     `placed`, if given, receives where the last pass put each flowable.
+
+    The card figures (the sample cards with their leaders, the cover's fan) are forms: with
+    `keep` (a file named by skeleton_key), the book's skeleton (skeleton.py) is kept there, and
+    a later book that differs only in what those figures draw is the skeleton with the new
+    figures put in, not laid out again. A booklet's pages draw them in place, as pypdf reads
+    the forms of an imposed page in the wrong place (the tests read the figures' leaders), and
+    are laid out whole.
     """
     page = BOOKLET_PAGES[paper] if booklet else PAGES[paper]
     st = markup.styles(book.accent)
+    keep = None if booklet else keep
+    if keep is not None and placed is None:
+        data = _refill(keep, book, page, st)
+        if data is not None:
+            return data
     colours = dict(book.element_colors)
     samples = dict(book.samples)
-    story = markup.flowables(book.blocks, st, colours, lambda card: _SampleFlowable(samples[card], st))
+    forms = _Forms(inline=booklet)
+    story = markup.flowables(book.blocks, st, colours,
+                             lambda card: _SampleFlowable(samples[card], st, f"sample-{card}", forms, page))
     tocs = [f for f in story if isinstance(f, TableOfContents)]
     if contents is not None and tocs:
         rlinternals.set_contents_entries(tocs[0], _kept_entries(contents))
     out = io.BytesIO()
-    doc = _Doc(out, book, page, st, placed)
+    doc = _Doc(out, book, page, st, placed, forms)
     doc.multiBuild(story)
     if contents is not None and tocs:
         atomic_write(contents, json.dumps(rlinternals.contents_entries(tocs[0])).encode())
-    return out.getvalue()
+    data = out.getvalue()
+    if keep is not None:
+        objects = rlinternals.saved_objects(doc.canv)
+        kept = skeleton.make(data, objects, forms.holes) if objects else None
+        if kept is not None:
+            atomic_write(keep, kept)
+    return data
+
+
+def skeleton_key(book: Book) -> bytes:
+    """What the book's skeleton is made of: the book, less what each figure that is a hole
+    draws (its size stays), and the code and fonts that write it."""
+    from .faces import value_bytes
+
+    def shape(d: Drawing) -> Drawing:
+        return replace(d, items=()) if pdfdraw.cacheable(d) else d
+
+    samples = tuple((card, replace(s, drawing=shape(s.drawing)) if _sample_is_hole(s) else s) for card, s in book.samples)
+    code = skeleton.code_version(("rulebook.py", "markup.py"))
+    return value_bytes((replace(book, samples=samples, fanned=tuple(map(shape, book.fanned))), code, fonts.fingerprint()))
+
+
+def _sample_is_hole(sample: Sample) -> bool:
+    """Whether the sample's figure names no resource of its document (see pdf.cacheable)."""
+    return pdfdraw.cacheable(sample.drawing) and all(pdfdraw.stable(label) for label, _ in sample.parts)
+
+
+def _fan_box(face: Drawing) -> tuple[float, float, float, float]:
+    return 0, 0, (face.width + 2 * face.bleed) * MM, (face.height + 2 * face.bleed) * MM
+
+
+def _fan(face: Drawing) -> Callable[[Canvas], None]:
+    def draw(canvas: Canvas) -> None:
+        _clip_to_trim(canvas, face)
+        draw_face(canvas, face)
+    return draw
+
+
+def _refill(keep: Path, book: Book, page, st: markup.Styles) -> bytes | None:
+    """The book from its skeleton and its figures drawn anew; None without a usable skeleton."""
+    try:
+        kept = keep.read_bytes()
+    except OSError:
+        return None
+    scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.pdf_name("regular"))
+    pdfdraw.prepare(scratch)
+    forms = _Forms()
+    for card, sample in book.samples:
+        _SampleFlowable(sample, st, f"sample-{card}", forms, page).define(scratch)
+    for i, face in enumerate(book.fanned):
+        forms.define(scratch, f"fanned-{i}", _fan_box(face), _fan(face), pdfdraw.cacheable(face))
+    try:
+        return skeleton.fill(kept, forms.holes.__getitem__)
+    except (KeyError, ValueError):
+        return None
+
+
+class _Forms:
+    """The figures a layout pass defined as forms, and the streams of those that are holes of
+    the book's skeleton (their stream a function of what they draw alone); `inline`: no forms,
+    each figure drawn where it is placed."""
+
+    def __init__(self, inline: bool = False) -> None:
+        self.inline = inline
+        self.defined: set[str] = set()
+        self.holes: dict[str, bytes] = {}
+
+    def clear(self) -> None:
+        self.defined.clear()
+        self.holes.clear()
+
+    def define(self, canvas: Canvas, name: str, box: tuple[float, float, float, float],
+               draw: Callable[[Canvas], None], hole: bool) -> None:
+        if name in self.defined:
+            return
+        self.defined.add(name)
+        canvas.beginForm(name, *box)
+        draw(canvas)
+        canvas.endForm()
+        stored = zlib.compress(rlinternals.form_operators(canvas, name))  # as reportlab would
+        rlinternals.set_form_operators(canvas, name, stored)
+        if hole:
+            self.holes[name] = stored
+
+    def place(self, canvas: Canvas, name: str, box: tuple[float, float, float, float],
+              draw: Callable[[Canvas], None], hole: bool) -> None:
+        """The figure drawn here: as the form `name` (defined at its first use), or in place."""
+        if self.inline:
+            canvas.saveState()
+            draw(canvas)
+            canvas.restoreState()
+            return
+        self.define(canvas, name, box, draw, hole)
+        canvas.doForm(name)
 
 
 def _kept_entries(path: Path) -> list[tuple]:
@@ -157,13 +268,15 @@ def _kept_entries(path: Path) -> list[tuple]:
 
 
 class _Doc(BaseDocTemplate):
-    def __init__(self, out, book: Book, page, st: markup.Styles, placed: list[Placed] | None = None):
+    def __init__(self, out, book: Book, page, st: markup.Styles, placed: list[Placed] | None = None,
+                 forms: _Forms | None = None):
         margin = 16 * MM if page[0] > 420 else 12 * MM
         super().__init__(out, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin + 4 * MM,
                          bottomMargin=margin + 2 * MM, title=f"{book.title}: rules", author="Spellpress",
                          creator="Spellpress", invariant=1,
                          initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
         self.book, self.st, self.placed = book, st, placed
+        self.forms = forms or _Forms()
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
         cover = Frame(self.leftMargin, self.bottomMargin, self.width, self.height * 0.01, id="cover")
         self.addPageTemplates([
@@ -174,6 +287,8 @@ class _Doc(BaseDocTemplate):
     def beforeDocument(self):
         if self.placed is not None:
             self.placed.clear()  # a layout pass begins: only the last one's places count
+        self.forms.clear()  # and on a canvas of its own
+        pdfdraw.prepare(self.canv)  # every character a card uses numbered alike: the figures' forms are the same in any book
 
     def afterFlowable(self, flowable):
         if isinstance(flowable, markup.Heading):
@@ -220,8 +335,7 @@ class _Doc(BaseDocTemplate):
             canvas.rotate(-angle)
             canvas.translate(-(face.width / 2 + face.bleed) * MM * scale, 0)
             canvas.scale(scale, scale)
-            _clip_to_trim(canvas, face)
-            draw_face(canvas, face)
+            self.forms.place(canvas, f"fanned-{i}", _fan_box(face), _fan(face), pdfdraw.cacheable(face))
             canvas.restoreState()
         canvas.setFillColor(markup.readable(colors.white, cover))  # the cards drew in their own colours
         canvas.setFont(fonts.pdf_name("regular"), 8)
@@ -359,11 +473,13 @@ def _anchor(box: Box, texts: list[Box], taken: list[float], own_lines_only: bool
 
 
 class _SampleFlowable(Flowable):
-    """The card at actual size, its parts named with leader lines (see `leaders`)."""
+    """The card at actual size, its parts named with leader lines (see `leaders`); drawn as the
+    form `name`, the same in any book (its box reaches a page's size around it)."""
 
-    def __init__(self, sample: Sample, st: markup.Styles):
+    def __init__(self, sample: Sample, st: markup.Styles, name: str = "sample", forms: _Forms | None = None,
+                 page: tuple[float, float] = A4):
         super().__init__()
-        self.sample, self.st = sample, st
+        self.sample, self.st, self.name, self.forms, self.page = sample, st, name, forms or _Forms(), page
         d = sample.drawing
         self.card_w, self.card_h = d.width * MM, d.height * MM
         self.height_needed = self.card_h + 6 * MM
@@ -372,8 +488,18 @@ class _SampleFlowable(Flowable):
     def wrap(self, available_width, available_height):
         return available_width, self.height_needed
 
+    def _box(self) -> tuple[float, float, float, float]:
+        w, h = self.page
+        return -w, -h, w, h
+
+    def define(self, canvas: Canvas) -> None:
+        self.forms.define(canvas, self.name, self._box(), self._figure, _sample_is_hole(self.sample))
+
     def draw(self):
-        c, d = self.canv, self.sample.drawing
+        self.forms.place(self.canv, self.name, self._box(), self._figure, _sample_is_hole(self.sample))
+
+    def _figure(self, c: Canvas) -> None:
+        d = self.sample.drawing
         c.saveState()
         c.translate(0, 3 * MM)
         c.saveState()

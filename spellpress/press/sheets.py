@@ -35,8 +35,9 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from . import fonts
+from . import fonts, rlinternals, skeleton
 from .displaylist import Drawing
+from .files import atomic_write
 from .papers import Paper
 from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 
@@ -168,11 +169,14 @@ def pages(cards: Sequence[SheetCard], per_page: int) -> list[list[SheetCard]]:
 
 
 class SheetWriter:
-    """One PDF of sheets; each face is defined once as a form and placed as often as needed."""
+    """One PDF of sheets; each face is defined once as a form and placed as often as needed.
+    With `keep`, the file's skeleton (skeleton.py) is kept there when it is written."""
 
-    def __init__(self, sheet: Sheet, title: str, cache: Path | None = None):
+    def __init__(self, sheet: Sheet, title: str, cache: Path | None = None, keep: Path | None = None):
         self.sheet = sheet
         self.cache = cache  # a directory of faces' PDF forms, by content hash
+        self.keep = keep
+        self.holes: dict[str, bytes] = {}  # form name -> its cached stream, for the skeleton
         self.buffer = io.BytesIO()
         self.canvas = Canvas(self.buffer, pagesize=(sheet.pw * MM, sheet.ph * MM), invariant=1, pageCompression=1,
                              initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
@@ -184,12 +188,20 @@ class SheetWriter:
 
     def pdf(self) -> bytes:
         self.canvas.save()
-        return self.buffer.getvalue()
+        data = self.buffer.getvalue()
+        if self.keep is not None:
+            objects = rlinternals.saved_objects(self.canvas)
+            kept = skeleton.make(data, objects, self.holes) if objects else None
+            if kept is not None:
+                atomic_write(self.keep, kept)
+        return data
 
     def _form(self, face: Face) -> None:
         if face.form not in self.forms:
             cached = self.cache / form_cache_name(face.hash) if self.cache is not None and face.hash else None
-            define_form(self.canvas, face.form, face.drawing, cached)
+            stored = define_form(self.canvas, face.form, face.drawing, cached)
+            if stored is not None:
+                self.holes[face.form] = stored
             self.forms.add(face.form)
 
     def place(self, face: Face, col: int, row: int, filled: set[Cell], dx: float = 0.0, dy: float = 0.0,
@@ -291,6 +303,37 @@ def form_cache_name(key: str) -> str:
     return f"{hashlib.sha256(f'{key}:{FORM_CODE_VERSION}'.encode()).hexdigest()[:40]}.form"
 
 
+def refill(kept: Path, cards: Sequence[SheetCard], cache: Path) -> bytes | None:
+    """The sheets PDF from its skeleton `kept` and the current forms of these cards' faces (from
+    the form cache `cache`, else drawn); None if there is no such skeleton, or it does not fit."""
+    try:
+        data = kept.read_bytes()
+    except OSError:
+        return None
+    faces = {face.form: face for card in cards for face in (card.front, card.back)}
+    scratch: list[Canvas] = []
+
+    def stream(form: str) -> bytes:
+        face = faces[form]
+        cached = cache / form_cache_name(face.hash)
+        try:
+            return cached.read_bytes()
+        except OSError:
+            pass
+        if not scratch:  # a face not drawn for a PDF yet (the edited card): its form drawn alone
+            scratch.append(Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.pdf_name("regular")))
+            prepare(scratch[0])
+        stored = define_form(scratch[0], form, face.drawing, cached)
+        if stored is None:
+            raise ValueError(f"the face {form} is no hole")
+        return stored
+
+    try:
+        return skeleton.fill(data, stream)
+    except (KeyError, ValueError):
+        return None
+
+
 def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
     for i in range(0, len(seq), n):
         yield seq[i:i + n]
@@ -298,9 +341,9 @@ def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
 
 def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float],
                cache: Path | None = None, command: str = "spellpress build", listed: Sequence[Listed] = (),
-               version: str = "") -> bytes:
+               version: str = "", keep: Path | None = None) -> bytes:
     """Calibration page pair first, then each fronts page followed by its backs page."""
-    w = SheetWriter(sheet, title, cache)
+    w = SheetWriter(sheet, title, cache, keep)
     calibration(w, back_offset, command)
     sheets = pages(cards, sheet.per_page)
     dx, dy = back_offset
@@ -329,10 +372,10 @@ def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tu
 
 
 def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None,
-             listed: Sequence[Listed] = (), version: str = "") -> bytes:
+             listed: Sequence[Listed] = (), version: str = "", keep: Path | None = None) -> bytes:
     """Fronts in one half, their backs mirrored about the fold in the other: the right half for
     a fold between columns, the lower half (turned half round) for a fold between rows."""
-    w = SheetWriter(sheet, title, cache)
+    w = SheetWriter(sheet, title, cache, keep)
     g = sheet.grid
     by_rows = g.fold == "rows"
     cols, rows = (g.cols, g.rows // 2) if by_rows else (g.cols // 2, g.rows)
@@ -354,13 +397,13 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
 
 
 def printshop_pdf(cards: list[SheetCard], size: tuple[float, float, float], title: str,
-                  cache: Path | None = None) -> bytes:
+                  cache: Path | None = None, keep: Path | None = None) -> bytes:
     """One card a page with its bleed, front then back, every copy: what print shops take.
     Each page's TrimBox is the card and its BleedBox the whole page."""
     width, height, bleed = size
     page = Sheet(Paper("card", width + 2 * bleed, height + 2 * bleed), Grid(1, 1, False), width, height, bleed,
                  check_marks=False)
-    w = SheetWriter(page, title, cache)
+    w = SheetWriter(page, title, cache, keep)
     c = w.canvas
     c.setTrimBox((bleed * MM, bleed * MM, (width + bleed) * MM, (height + bleed) * MM))
     c.setBleedBox((0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM))
