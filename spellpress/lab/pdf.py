@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, String
@@ -83,10 +84,10 @@ def write(report: dict[str, Any], path: Path) -> None:
     r = report
     policies = "; ".join(f"{name}: {line}" for name, line in r["policies"].items())
     story: list[Any] = [
-        Paragraph(f"Balance of {r['game']}", head),
-        Paragraph(f"{r['games']} games, seed {r['seed']}, {r['players']} players. Policies: {policies}", body),
+        Paragraph(f"Balance of {escape(r['title'])}", head),
+        Paragraph(escape(f"{r['games']} games, seed {r['seed']}, {r['players']} players. Policies: {policies}"), body),
         Paragraph("Findings", sub),
-        *(Paragraph("• " + line, body) for line in verdicts(r)),
+        *(Paragraph("• " + escape(line), body) for line in verdicts(r)),
         Spacer(1, 4 * mm),
     ]
     if "clear_rate" in r:
@@ -113,10 +114,10 @@ def write(report: dict[str, Any], path: Path) -> None:
     story.append(table)
     if r["unmodelled"]:
         story.append(Paragraph("Not modelled yet", sub))
-        story.append(Paragraph(", ".join(c["name"] for c in r["unmodelled"]), body))
+        story.append(Paragraph(escape(", ".join(c["name"] for c in r["unmodelled"])), body))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".pdf.tmp")
     SimpleDocTemplate(str(tmp), pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm, bottomMargin=16 * mm,
-                      title=f"Balance of {r['game']}", author="spellpress simulate", invariant=1,
+                      title=f"Balance of {r['title']}", author="spellpress simulate", invariant=1,
                       initialFontName=regular).build(story)  # else Helvetica, unembedded
     tmp.replace(path)  # a failed drawing leaves the previous PDF in place

@@ -56,6 +56,7 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
         })
     report: dict[str, Any] = {
         "game": game.slug,
+        "title": game.title,
         "games": n,
         "seed": plan.seed,
         "players": k,
