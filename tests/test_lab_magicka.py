@@ -111,7 +111,7 @@ def test_the_fields_the_lab_reads_are_checked_and_printed(tmp_path, cards_dir):
     beam = lines.index("  - id: arcane-beam")
     turns = next(i for i in range(beam, len(lines)) if lines[i] == "    turns: 3")
     without = "\n".join(lines[:turns] + lines[turns + 1:])
-    spells.write_text(without.replace("Lasts {{ turns }} turns: this one and your next {{ turns - 1 }}.", "Lasts a while."))
+    spells.write_text(without.replace("Lasts {{ turns | plural('turn') }}, this one included.", "Lasts a while."))
     with pytest.raises(ValidationFailed) as failed:
         load_games(tmp_path, [SLUG])
     said = [str(p) for p in failed.value.problems]

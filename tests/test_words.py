@@ -43,6 +43,23 @@ def test_no_text_builds_a_suffix_by_hand(games, cards_dir):
                 assert m.group(0) == ordinal(int(m.group(1))), (game.slug, term, text)
 
 
+COUNTED = (r"(?:(?:new|extra|identical|spell|element|rune|challenge|sorcerer) )?"
+           r"(?:cards?|spells?|slots?|elements?|tokens?|turns?|points?|players?|wizards?|challenges?|rounds?|minutes?|creatures?|shots?)")
+
+
+def test_a_number_from_the_yaml_counts_things_through_plural(cards_dir):
+    """`{{ hand_limit }} cards` reads right only while the hand limit is not 1: a designer who
+    sets a constant to 1 (or a card's number to 2) must not get '1 cards' or '2 turn'. A count
+    of things goes through `plural` (a name such as `{{ ammo.blank.name }} cards` is not a count)."""
+    by_hand = re.compile(r"\{\{ ([a-z_][a-z_.0-9]*) \}\} " + COUNTED + r"\b")
+    sources = sorted(cards_dir.glob("*/*.yaml")) + sorted((cards_dir.parent / "templates").rglob("*.yaml"))
+    sources += sorted((cards_dir.parent / "templates" / "rulebook").glob("*.j2")) + sorted((defaults.TEMPLATES / "rulebook").glob("*.j2"))
+    for path in sources:
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            for m in by_hand.finditer(line):
+                assert m.group(1).endswith((".name", "_element")), f"{path.name}:{number}: {line.strip()}"
+
+
 def test_powers_combined_glossary_says_the_share_in_words(games):
     game = games["powers-combined"]
     [text] = [text for term, text in game.glossary if term.startswith("Weakness")]
