@@ -100,6 +100,7 @@ class Prepared:
     draw: tuple[int, int]
     paid: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = field(default_factory=dict)  # pay() by hand and cost
     extras: dict[tuple[tuple[str, ...], tuple[str, ...], str], int] = field(default_factory=dict)  # extra_paid()
+    hands: dict[tuple[str, ...], Any] = field(default_factory=dict)  # Table.castable's, by the sorted hand
 
 
 def _copies(game: Game, deck: str, types: tuple[str, ...] | None = None) -> tuple[str, ...]:
@@ -168,7 +169,7 @@ class Body:
 
 
 class Wizard(Body):
-    __slots__ = ("elements", "spells", "beams", "burn", "pending", "memo")
+    __slots__ = ("elements", "spells", "beams", "burn", "pending")
 
     def __init__(self, seat: int, health: int) -> None:
         super().__init__(seat, seat, health)
@@ -177,7 +178,6 @@ class Wizard(Body):
         self.beams: list[list[Any]] = []  # [spell card, target, ticks left, scale]
         self.burn = (0, 0)  # damage at each turn's start, turns left
         self.pending: list[tuple[Card, Body]] = []  # slowed spells: they land at the start of the next turn
-        self.memo: Any = None  # (hand, what it can cast): Table.castable's
 
 
 class Pile:
@@ -707,33 +707,40 @@ class Table:
             self.draw(w, *self.p.draw)
 
     def castable(self, w: Wizard) -> tuple[list[tuple[Card, Any]], list[tuple[Card, Any]]]:
-        """The spell cards and the snap spells the hand can pay for, each with its payment
-        (remembered until the hand changes)."""
-        key = (tuple(w.elements), tuple(w.spells))
-        if w.memo is not None and w.memo[0] == key:
-            return w.memo[1]
+        """The spell cards and the snap spells the hand can pay for, each with its payment. What
+        a hand of element cards can pay depends on those cards alone, in any order: so it is
+        remembered by the sorted hand, each spell's answer found the first time it is asked."""
         p = self.p
-        avail = dict.fromkeys(p.elements, 0)  # the most of each element the hand gives one spell (the core's `most`)
-        gives = p.gives
-        for i in w.elements:
-            for e, v in gives[i]:
-                avail[e] += v
-        need, card = p.need, p.card
+        hand = tuple(sorted(w.elements))
+        known = p.hands.get(hand)
+        if known is None:
+            avail = dict.fromkeys(p.elements, 0)  # the most of each element the hand gives one spell (the core's `most`)
+            gives = p.gives
+            for i in hand:
+                for e, v in gives[i]:
+                    avail[e] += v
+            # a snap spell's cost is one element: the hand's `most` of it is what it can give, so it
+            # pays; which cards the core's `pay` spends is asked when it is cast
+            known = (avail, [(snap, None) for snap, e, n in p.snap_needs if avail[e] >= n], {})
+            if len(p.hands) < CACHED:
+                p.hands[hand] = known
+        avail, snaps, answers = known
         spells = []
         for cid in sorted(set(w.spells)):
-            for e, n in need[cid]:
-                if avail[e] < n:
-                    break
-            else:  # the hand has enough of each element: can its cards pay, unsplit?
-                payment = self.payment(w.elements, p.cost[cid])
-                if payment is not None:
-                    spells.append((card[cid], payment))
-        # a snap spell's cost is one element: the hand's `most` of it is what it can give, so it
-        # pays; which cards the core's `pay` spends is asked when it is cast
-        snaps: list[tuple[Card, Any]] = [(snap, None) for snap, e, n in p.snap_needs if avail[e] >= n]
-        found = (spells, snaps)
-        w.memo = (key, found)
-        return found
+            found = answers.get(cid, False)
+            if found is False:
+                found = None
+                for e, n in p.need[cid]:
+                    if avail[e] < n:
+                        break
+                else:  # the hand has enough of each element: can its cards pay, unsplit?
+                    payment = self.payment(w.elements, p.cost[cid])
+                    if payment is not None:
+                        found = (p.card[cid], payment)
+                answers[cid] = found
+            if found is not None:
+                spells.append(found)
+        return spells, snaps
 
     def actions(self, w: Wizard) -> list[tuple[Any, ...]]:
         acts: list[tuple[Any, ...]] = [("end",)]

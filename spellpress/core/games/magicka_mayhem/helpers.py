@@ -70,17 +70,20 @@ def pay(hand: Sequence[Card], cost: Sequence[str]) -> Payment:
     need = Counter(cost)
     wanted = tuple(need)
     by_id = {card.id: card for card in hand}
-    groups = tuple((by_id[i], n) for i, n in Counter(card.id for card in hand).items())
+    # each group of copies of one card: the card, its copies, its worth, whether it could give
+    # another element, and the wanted elements (their indices) it shows; read once, not per step
+    groups = tuple((card, n, card["value"], len(card["elements"]) > 1,
+                    tuple(j for j, element in enumerate(wanted) if element in card["elements"]))
+                   for card, n in ((by_id[i], n) for i, n in Counter(card.id for card in hand).items()))
+    last = len(groups)
 
     @cache
     def best(i: int, left: tuple[int, ...]) -> tuple[tuple[int, int, int, int], Uses]:
         """The best payment of `left` (of each wanted element) from the groups from the i-th on:
         (elements lacking, elements wasted, flexible cards spent, cards spent), and its cards."""
-        if i == len(groups):
+        if i == last:
             return (sum(left), 0, 0, 0), ()
-        card, copies = groups[i]
-        worth, flexible = card["value"], len(card["elements"]) > 1
-        gives = [j for j, element in enumerate(wanted) if element in card["elements"]]
+        card, copies, worth, flexible, gives = groups[i]
         found: tuple[tuple[int, int, int, int], Uses] | None = None
         for split in _splits(copies, [-(-left[j] // worth) for j in gives]):
             rest, waste = list(left), 0
@@ -111,6 +114,10 @@ def _splits(copies: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """Every way to spend at most `copies` cards, at most caps[j] of them on the j-th element."""
     if not caps:
         yield ()
+        return
+    if len(caps) == 1:  # the common case (a card showing one wanted element), without recursing
+        for k in range(min(copies, caps[0]) + 1):
+            yield (k,)
         return
     for k in range(min(copies, caps[0]) + 1):
         for rest in _splits(copies - k, caps[1:]):
