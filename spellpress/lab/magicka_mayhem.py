@@ -180,15 +180,33 @@ class Wizard(Body):
         self.pending: list[tuple[Card, Body]] = []  # slowed spells: they land at the start of the next turn
 
 
+def randbelow_of(rng: random.Random) -> Callable[[int], int]:
+    """`rng.randrange(n)` for n of 1 or more, drawing the very same numbers (CPython's `randrange`
+    calls `_randbelow_with_getrandbits`, which this repeats) without its argument checks: the
+    lab draws over half a million of them a thousand games."""
+    getrandbits = rng.getrandbits
+
+    def randbelow(n: int) -> int:
+        if n <= 0:
+            raise ValueError(f"randbelow({n}): there is nothing to choose from")
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    return randbelow
+
+
 class Pile:
     """A deck drawn from the top; its discards are shuffled into it when it runs out."""
 
-    def __init__(self, cards: tuple[str, ...], rng: random.Random) -> None:
-        self.rng, self.deck, self.discard = rng, shuffled(cards, rng.randrange), []  # type: list[str]
+    def __init__(self, cards: tuple[str, ...], below: Callable[[int], int]) -> None:
+        self.below, self.deck, self.discard = below, shuffled(cards, below), []  # type: list[str]
 
     def draw(self) -> str | None:
         if not self.deck:
-            self.deck, self.discard = shuffled(self.discard, self.rng.randrange), []
+            self.deck, self.discard = shuffled(self.discard, self.below), []
             if not self.deck:
                 return None
         return self.deck.pop()
@@ -208,11 +226,12 @@ class Table:
     """One game: the wizards, the creatures in play, the three decks, and the outcome so far."""
 
     def __init__(self, p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], out: Outcome) -> None:
-        self.p, self.c, self.rng, self.out = p, p.c, rng, out
+        self.p, self.c, self.out = p, p.c, out
+        self.below = below = randbelow_of(rng)
         self.wizards = [Wizard(s, p.c.starting_health) for s in range(k)]
         self.creatures: list[Body] = []
         self.order = list(range(k))  # seats in the order of play (Wizard Swap trades places)
-        self.elements, self.spells, self.mayhem = Pile(p.element_deck, rng), Pile(p.spell_deck, rng), Pile(p.mayhem_deck, rng)
+        self.elements, self.spells, self.mayhem = Pile(p.element_deck, below), Pile(p.spell_deck, below), Pile(p.mayhem_deck, below)
         self.policies = policies
         self.turn = 0
         self.cast_this_turn: list[Card] = []  # spell card spells cast this turn (a boost looks at them)
@@ -292,7 +311,7 @@ class Table:
 
     def discard_random(self, w: Wizard, hand: list[str], pile: Pile, n: int) -> None:
         for _ in range(min(n, len(hand))):
-            pile.discard.append(hand.pop(self.rng.randrange(len(hand))))
+            pile.discard.append(hand.pop(self.below(len(hand))))
 
     # -- landing
 
@@ -450,7 +469,7 @@ class Table:
         if card.type == SUMMON:  # summons are never mustered
             self.summon(w, card, spent)
             return
-        _, mayhem = mustered(*self.p.level, self.rng.randrange)
+        _, mayhem = mustered(*self.p.level, self.below)
         self.out.figures["Mayhem Muster: Mayhem" if mayhem else "Mayhem Muster: goes on as cast"] += 1
         drawn = self.mayhem.draw() if mayhem else None
         if drawn is not None:
@@ -534,7 +553,7 @@ class Table:
             return ([onto], True) if onto is not None else ([target], False)
         if lands_on == "another":  # the target throws it on, at random
             others = [b for b in [*self.alive(), *self.creatures] if b is not w and b is not target]
-            return ([others[self.rng.randrange(len(others))]], True) if others else ([target], False)
+            return ([others[self.below(len(others))]], True) if others else ([target], False)
         if lands_on == "every wizard":
             return self.alive(), True
         if lands_on == "strongest creature":
@@ -623,7 +642,7 @@ class Table:
         g = card.get
         self.discard_random(b, b.elements, self.elements, g("discards") or 0)
         for _ in range(min(g("steals") or 0, len(b.elements))):
-            w.elements.append(b.elements.pop(self.rng.randrange(len(b.elements))))
+            w.elements.append(b.elements.pop(self.below(len(b.elements))))
         if g("swaps_spells") and b is not w:
             w.spells, b.spells = b.spells, w.spells
 
@@ -653,7 +672,7 @@ class Table:
         if self.policies[w.seat] == "greedy":
             snap, aim = max(options, key=lambda o: o[0]["damage"])
         else:
-            snap, aim = options[self.rng.randrange(len(options))]
+            snap, aim = options[self.below(len(options))]
         self.snap(w, snap, aim, None)
 
     def strike(self, u: Body, t: Body) -> None:
@@ -776,7 +795,7 @@ class Table:
                     self.discard_random(w, w.elements, self.elements, 1)
             return
         for _ in range(excess):
-            i = self.rng.randrange(len(w.elements) + len(w.spells))
+            i = self.below(len(w.elements) + len(w.spells))
             if i < len(w.elements):
                 self.elements.discard.append(w.elements.pop(i))
             else:
@@ -793,7 +812,7 @@ def held_of(card: Card, c: Constants) -> tuple[str, ...]:
 
 def choose_random(t: Table, w: Wizard) -> tuple[Any, ...]:
     acts = t.actions(w)
-    return acts[t.rng.randrange(len(acts))]
+    return acts[t.below(len(acts))]
 
 
 def _focus(t: Table, w: Wizard) -> Body | None:
