@@ -98,9 +98,39 @@ class Prepared:
     level: tuple[int, int]  # the Muster's hits out_of
     deal: tuple[int, int]  # elements, spells
     draw: tuple[int, int]
+    aim: dict[str, str]  # spell and summon id -> whom it may be cast at (`aim_of`), read once from its fields
+    snap_aim: dict[str, str]  # snap spell id -> whom it may be cast at (`snap_aim_of`)
     paid: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = field(default_factory=dict)  # pay() by hand and cost
     extras: dict[tuple[tuple[str, ...], tuple[str, ...], str], int] = field(default_factory=dict)  # extra_paid()
     hands: dict[tuple[str, ...], Any] = field(default_factory=dict)  # Table.castable's, by the sorted hand
+
+
+def aim_of(card: Card) -> str:
+    """Whom a spell may be cast at (Table.aimed): harm at opponents and their creatures, help at the caster's side."""
+    g = card.get
+    if card.type == SUMMON:
+        return "no one"
+    if g("roots"):
+        return "enemy creatures"
+    if g("discards") or g("steals") or g("swaps_spells") or g("area") in ("target side", "opponents"):
+        return "opponents"
+    if g("area") == "own side":
+        return "self"
+    if not g("damage") and (g("heal") or g("strength")):
+        return "own side"
+    return "enemies"
+
+
+def snap_aim_of(snap: Card) -> str:
+    """Whom a snap spell may be cast at (Table.snap_aimed)."""
+    if snap.get("heal"):
+        return "hurt"
+    if snap.get("raises_barrier"):
+        return "shieldable"
+    wet = snap.get("wet")
+    if snap["damage"] or wet == "zaps":
+        return "enemies"
+    return "dry enemies" if wet == "wets" else "wet enemies"
 
 
 def _copies(game: Game, deck: str, types: tuple[str, ...] | None = None) -> tuple[str, ...]:
@@ -125,6 +155,8 @@ def prepare(game: Game) -> Prepared:
                   for x in cost.values()},
         elements=tuple(e.name for e in game.elements),
         level=(level.hits, level.out_of),
+        aim={card.id: aim_of(card) for card in game.decks[SPELLS].cards},
+        snap_aim={card.id: snap_aim_of(card) for card in game.cards if card.type == SNAP},
         deal=(c.deal.get(ELEMENTS, 0), c.deal.get(SPELLS, 0)),
         draw=(c.draw_per_turn.get(ELEMENTS, 0), c.draw_per_turn.get(SPELLS, 0)),
     )
@@ -435,30 +467,34 @@ class Table:
 
     def aims(self, card: Card, sides: Sides) -> list[Body | None]:
         """Whom a spell may be cast at: harm at opponents and their creatures, help at the caster's side."""
-        g = card.get
-        if card.type == SUMMON:
-            return [None]
+        return self.aimed(self.p.aim[card.id], sides)
+
+    def aimed(self, aim: str, sides: Sides) -> list[Body | None]:
         wizards, enemies, mine = sides
-        if g("roots"):
+        if aim == "enemies":
+            return list(enemies)
+        if aim == "no one":
+            return [None]
+        if aim == "enemy creatures":
             return [b for b in enemies if b.seat is None]
-        if g("discards") or g("steals") or g("swaps_spells") or g("area") in ("target side", "opponents"):
+        if aim == "opponents":
             return list(wizards)
-        if g("area") == "own side":
+        if aim == "self":
             return mine[:1] if mine and mine[0].seat is not None else []
-        if not g("damage") and (g("heal") or g("strength")):
-            return list(mine)
-        return list(enemies)
+        return list(mine)
 
     def snap_aims(self, snap: Card, sides: Sides) -> list[Body]:
+        return self.snap_aimed(self.p.snap_aim[snap.id], sides)
+
+    def snap_aimed(self, aim: str, sides: Sides) -> list[Body]:
         _, enemies, mine = sides
-        if snap.get("heal"):
-            return [b for b in mine if not b.barrier and b.health < (b.most if b.seat is None else self.c.starting_health)]
-        if snap.get("raises_barrier"):
-            return [b for b in mine if b.barrier < b.bmax or not b.barrier]
-        wet = snap.get("wet")
-        if snap["damage"] or wet == "zaps":
+        if aim == "enemies":
             return list(enemies)
-        if wet == "wets":
+        if aim == "hurt":
+            return [b for b in mine if not b.barrier and b.health < (b.most if b.seat is None else self.c.starting_health)]
+        if aim == "shieldable":
+            return [b for b in mine if b.barrier < b.bmax or not b.barrier]
+        if aim == "dry enemies":
             return [b for b in enemies if not b.wet and not b.barrier]
         return [b for b in enemies if b.wet and not b.barrier]  # drying or freezing: only a wet one
 
@@ -766,10 +802,19 @@ class Table:
         sides = self.sides(w)
         if w.health > 0:
             spells, snaps = self.castable(w)
+            p, found = self.p, {}  # type: Prepared, dict[str, list[Any]]  # whom each kind of aim may hit, found once
             for card, payment in spells:
-                acts += [("spell", card, aim, payment) for aim in self.aims(card, sides)]
+                aim = p.aim[card.id]
+                bodies = found.get(aim)
+                if bodies is None:
+                    bodies = found[aim] = self.aimed(aim, sides)
+                acts += [("spell", card, b, payment) for b in bodies]
             for snap, payment in snaps:
-                acts += [("snap", snap, aim, payment) for aim in self.snap_aims(snap, sides)]
+                aim = "snap " + p.snap_aim[snap.id]
+                bodies = found.get(aim)
+                if bodies is None:
+                    bodies = found[aim] = self.snap_aimed(p.snap_aim[snap.id], sides)
+                acts += [("snap", snap, b, payment) for b in bodies]
         acts += [("attack", u, aim) for u in self.ready(w) for aim in sides[1]]
         return acts
 
