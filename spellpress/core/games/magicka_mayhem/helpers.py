@@ -83,6 +83,8 @@ def pay(hand: Sequence[Card], cost: Sequence[str]) -> Payment:
         (elements lacking, elements wasted, flexible cards spent, cards spent), and its cards."""
         if i == last:
             return (sum(left), 0, 0, 0), ()
+        if not any(left):  # paid: every later group can only spend none (what the search finds, sooner)
+            return (0, 0, 0, 0), ()
         card, copies, worth, flexible, gives = groups[i]
         found: tuple[tuple[int, int, int, int], Uses] | None = None
         for split in _splits(copies, [-(-left[j] // worth) for j in gives]):
