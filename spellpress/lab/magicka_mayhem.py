@@ -45,7 +45,7 @@ from ..core.games.magicka_mayhem.helpers import (
     grown,
     healed,
     held,
-    hit,
+    hit_unexplained,
     may_attack,
     mustered,
     pay,
@@ -98,6 +98,7 @@ class Prepared:
     level: tuple[int, int]  # the Muster's hits out_of
     deal: tuple[int, int]  # elements, spells
     draw: tuple[int, int]
+    why: dict[str, str]  # spell id -> the element its cost holds most: what its damage is counted under
     aim: dict[str, str]  # spell and summon id -> whom it may be cast at (`aim_of`), read once from its fields
     snap_aim: dict[str, str]  # snap spell id -> whom it may be cast at (`snap_aim_of`)
     paid: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = field(default_factory=dict)  # pay() by hand and cost
@@ -155,6 +156,7 @@ def prepare(game: Game) -> Prepared:
                   for x in cost.values()},
         elements=tuple(e.name for e in game.elements),
         level=(level.hits, level.out_of),
+        why={card.id: Counter(card["cost"]).most_common(1)[0][0] for card in game.decks[SPELLS].cards},
         aim={card.id: aim_of(card) for card in game.decks[SPELLS].cards},
         snap_aim={card.id: snap_aim_of(card) for card in game.cards if card.type == SNAP},
         deal=(c.deal.get(ELEMENTS, 0), c.deal.get(SPELLS, 0)),
@@ -394,7 +396,7 @@ class Table:
 
     def land(self, body: Body, attack: Attack, caster: Wizard | None, why: str) -> Hit:
         """A spell or snap spell landing, by the core's `hit`."""
-        h = hit(self.c, attack, Target(body.wet, body.frozen > 0, body.barrier, body.weak, body.immune))
+        h = hit_unexplained(self.c, attack, Target(body.wet, body.frozen > 0, body.barrier, body.weak, body.immune))
         mirrored = body.mirror and h.absorbed and caster is not None
         body.barrier = h.barrier
         if "freezes" in h.effects:
@@ -456,7 +458,7 @@ class Table:
 
     def why(self, card: Card) -> str:
         """The element a spell's damage is counted under: the one its cost holds most."""
-        return Counter(card["cost"]).most_common(1)[0][0]
+        return self.p.why[card.id]
 
     def sides(self, w: Wizard) -> Sides:
         """Whom the caster may aim at: the other living wizards, the enemies (those wizards and
@@ -873,7 +875,7 @@ def _preview(t: Table, card: Card, b: Body) -> int:
     """The damage a spell would do to `b` now, by the core's `hit` (times its turns, for a beam)."""
     attack = Attack(card.get("damage") or 0, tuple(card["cost"]), card.get("wet"), wet_bonus=card.get("wet_bonus") or 0,
                     wet_multiplier=card.get("wet_multiplier") or 1, frozen_multiplier=card.get("frozen_multiplier") or 1)
-    return hit(t.c, attack, Target(b.wet, b.frozen > 0, b.barrier, b.weak, b.immune)).damage * (card.get("turns") or 1)
+    return hit_unexplained(t.c, attack, Target(b.wet, b.frozen > 0, b.barrier, b.weak, b.immune)).damage * (card.get("turns") or 1)
 
 
 def _waste(t: Table, w: Wizard, act: tuple[Any, ...]) -> int:

@@ -235,37 +235,59 @@ class Hit:
 def hit(c: Constants, attack: Attack, target: Target) -> Hit:
     """An attack landing on a target: wet bonus and wet effects (none through a barrier), the
     wet or frozen multiplier (once), weak or immune, then the barrier."""
-    damage, steps = attack.damage, [f"Damage: {attack.damage}."]
+    return _hit(c, attack, target, True)
+
+
+def hit_unexplained(c: Constants, attack: Attack, target: Target) -> Hit:
+    """`hit` without its working (no steps): the lab lands hundreds of thousands of them."""
+    return _hit(c, attack, target, False)
+
+
+@cache
+def _held(cost: tuple[str, ...], threshold: int) -> tuple[str, ...]:
+    return held(cost, threshold)
+
+
+def _hit(c: Constants, attack: Attack, target: Target, explain: bool) -> Hit:
+    damage, steps = attack.damage, [f"Damage: {attack.damage}."] if explain else []
     if target.wet and attack.wet_bonus:
         damage += attack.wet_bonus
-        steps.append(f"Wet target: {attack.wet_bonus} more, {damage}.")
+        if explain:
+            steps.append(f"Wet target: {attack.wet_bonus} more, {damage}.")
     effect = attack.wet if attack.wet == "wets" or (attack.wet and target.wet) else None
     wet, frozen = target.wet, target.frozen
     effects: tuple[str, ...] = ()
     spared: tuple[str, ...] = ()
     if effect and target.barrier:
         spared = (effect,)
-        steps.append(f"The barrier keeps the target from being {WET_EFFECTS[effect]}.")
+        if explain:
+            steps.append(f"The barrier keeps the target from being {WET_EFFECTS[effect]}.")
     elif effect:
         effects = (effect,)
         wet, frozen = after(effect, wet, frozen, True)
         damage = _wet_damage(c, attack, effect, damage)
-        steps.append(f"{_effect(c, effect).capitalize()}: {damage} damage" + ("" if wet or effect == "dries" else "; it is dry now") + ".")
+        if explain:
+            dry = "" if wet or effect == "dries" else "; it is dry now"
+            steps.append(f"{_effect(c, effect).capitalize()}: {damage} damage{dry}.")
     times = max([1, attack.wet_multiplier if target.wet else 1, attack.frozen_multiplier if target.frozen else 1])
     if times > 1 and damage:
         damage *= times
-        steps.append(f"Against a {'wet' if target.wet and attack.wet_multiplier == times else 'frozen'} target: times {times}, {damage}.")
-    strong = held(attack.elements, c.interaction_threshold)
+        if explain:
+            state = "wet" if target.wet and attack.wet_multiplier == times else "frozen"
+            steps.append(f"Against a {state} target: times {times}, {damage}.")
+    strong = _held(tuple(attack.elements), c.interaction_threshold)
     immune = [e for e in strong if e in target.immune]
     weak = [e for e in strong if e in target.weak]
     if immune and damage:
         damage = 0
-        steps.append(f"Immune to {', '.join(immune)}: no damage.")
+        if explain:
+            steps.append(f"Immune to {', '.join(immune)}: no damage.")
     elif weak and damage:
         damage *= c.weak_multiplier
-        steps.append(f"Weak to {', '.join(weak)}: times {c.weak_multiplier}, {damage}.")
+        if explain:
+            steps.append(f"Weak to {', '.join(weak)}: times {c.weak_multiplier}, {damage}.")
     absorbed, damage, left = absorb(target.barrier, damage)
-    if absorbed:
+    if absorbed and explain:
         steps.append(f"The barrier absorbs {absorbed}" + (f" and holds at {left}." if left else " and breaks."))
     return Hit(damage, absorbed, left, wet, frozen, effects, spared, tuple(steps))
 
