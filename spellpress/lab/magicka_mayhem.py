@@ -308,13 +308,13 @@ class Table:
                 hand.append(card)
                 self.out.drawn[card] += 1
 
-    def payment(self, hand: list[str], cost: tuple[str, ...]) -> Any:
-        """The core's best payment of `cost` from `hand`, or None if the hand cannot pay. Only the
-        cards that show an element of the cost take part (the others could only be left out), so
-        the answer is remembered by those cards and the cost; a hand short of an element's total
-        is not searched."""
+    def payment(self, hand: list[str] | tuple[str, ...], cost: tuple[str, ...], ordered: bool = False) -> Any:
+        """The core's best payment of `cost` from `hand` (`ordered`: already sorted), or None if
+        the hand cannot pay. Only the cards that show an element of the cost take part (the others
+        could only be left out), so the answer is remembered by those cards and the cost; a hand
+        short of an element's total is not searched."""
         relevant = self.p.relevant[cost]
-        useful = tuple(sorted(i for i in hand if i in relevant))
+        useful = tuple(i for i in hand if i in relevant) if ordered else tuple(sorted(i for i in hand if i in relevant))
         key = (useful, cost)
         found = self.p.paid.get(key, False)
         if found is False:
@@ -791,7 +791,7 @@ class Table:
                     if avail[e] < n:
                         break
                 else:  # the hand has enough of each element: can its cards pay, unsplit?
-                    payment = self.payment(w.elements, p.cost[cid])
+                    payment = self.payment(hand, p.cost[cid], ordered=True)
                     if payment is not None:
                         found = (p.card[cid], payment)
                 answers[cid] = found
