@@ -799,9 +799,11 @@ class Table:
                 spells.append(found)
         return spells, snaps
 
-    def actions(self, w: Wizard) -> list[tuple[Any, ...]]:
-        acts: list[tuple[Any, ...]] = [("end",)]
+    def options(self, w: Wizard) -> tuple[list[tuple[str, Card, list[Any], Any]], list[Body], list[Body]]:
+        """What the wizard may do, grouped: each castable spell and snap spell with whom it may be
+        aimed at and its payment; the creatures ready to attack, and the enemies they may attack."""
         sides = self.sides(w)
+        groups: list[tuple[str, Card, list[Any], Any]] = []
         if w.health > 0:
             spells, snaps = self.castable(w)
             p, found = self.p, {}  # type: Prepared, dict[str, list[Any]]  # whom each kind of aim may hit, found once
@@ -810,15 +812,14 @@ class Table:
                 bodies = found.get(aim)
                 if bodies is None:
                     bodies = found[aim] = self.aimed(aim, sides)
-                acts += [("spell", card, b, payment) for b in bodies]
+                groups.append(("spell", card, bodies, payment))
             for snap, payment in snaps:
                 aim = "snap " + p.snap_aim[snap.id]
                 bodies = found.get(aim)
                 if bodies is None:
                     bodies = found[aim] = self.snap_aimed(p.snap_aim[snap.id], sides)
-                acts += [("snap", snap, b, payment) for b in bodies]
-        acts += [("attack", u, aim) for u in self.ready(w) for aim in sides[1]]
-        return acts
+                groups.append(("snap", snap, bodies, payment))
+        return groups, self.ready(w), sides[1]
 
     def do(self, w: Wizard, act: tuple[Any, ...]) -> None:
         if act[0] in ("spell", "snap"):
@@ -858,8 +859,20 @@ def held_of(card: Card, c: Constants) -> tuple[str, ...]:
 
 
 def choose_random(t: Table, w: Wizard) -> tuple[Any, ...]:
-    acts = t.actions(w)
-    return acts[t.below(len(acts))]
+    """One action, uniformly, in the order: the end of the turn, each spell and snap spell at each
+    of its aims, each ready creature at each enemy. The actions are counted and only the one drawn
+    is made."""
+    groups, ready, enemies = t.options(w)
+    i = t.below(1 + sum(len(bodies) for _, _, bodies, _ in groups) + len(ready) * len(enemies))
+    if i == 0:
+        return ("end",)
+    i -= 1
+    for kind, card, bodies, payment in groups:
+        if i < len(bodies):
+            return (kind, card, bodies[i], payment)
+        i -= len(bodies)
+    u, j = divmod(i, len(enemies))
+    return ("attack", ready[u], enemies[j])
 
 
 def _focus(t: Table, w: Wizard) -> Body | None:
@@ -884,8 +897,8 @@ def _waste(t: Table, w: Wizard, act: tuple[Any, ...]) -> int:
 
 
 def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
-    acts = t.actions(w)
-    spells = [a for a in acts if a[0] == "spell"]
+    groups, ready, enemies = t.options(w)
+    spells = [("spell", card, b, payment) for kind, card, bodies, payment in groups if kind == "spell" for b in bodies]
     low = w.health <= t.c.starting_health // 3
     helps = [a for a in spells if a[2] is w and not a[1].get("damage") and (a[1].get("heal") or (a[1].get("strength") and not w.barrier))]
     if low and helps:
@@ -915,12 +928,11 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
     if hexes:
         return min(hexes, key=lambda a: (_waste(t, w, a), a[1].id))
     if len(w.elements) > t.p.deal[0]:  # snap spells only from a hand with elements to spare
-        snaps = [a for a in acts if a[0] == "snap" and (a[2] is focus and (a[1]["damage"] or a[1].get("wet"))
-                                                        or a[2] is w and a[1].get("heal"))]
+        snaps = [a for a in (("snap", card, b, payment) for kind, card, bodies, payment in groups if kind == "snap" for b in bodies)
+                 if a[2] is focus and (a[1]["damage"] or a[1].get("wet")) or a[2] is w and a[1].get("heal")]
         if snaps:
             return min(snaps, key=lambda a: (-a[1]["damage"], _waste(t, w, a), a[1].id))
-    attacks = [a for a in acts if a[0] == "attack" and a[2] is focus]
-    return attacks[0] if attacks else ("end",)
+    return ("attack", ready[0], focus) if ready and any(b is focus for b in enemies) else ("end",)
 
 
 def _hexes(t: Table, w: Wizard, a: tuple[Any, ...], focus: Body) -> bool:
