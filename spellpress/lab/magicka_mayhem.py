@@ -103,7 +103,6 @@ class Prepared:
     snap_aim: dict[str, str]  # snap spell id -> whom it may be cast at (`snap_aim_of`)
     paid: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = field(default_factory=dict)  # pay() by hand and cost
     extras: dict[tuple[tuple[str, ...], tuple[str, ...], str], int] = field(default_factory=dict)  # extra_paid()
-    hands: dict[tuple[str, ...], Any] = field(default_factory=dict)  # Table.castable's, by the sorted hand
 
 
 def aim_of(card: Card) -> str:
@@ -764,39 +763,27 @@ class Table:
             self.draw(w, *self.p.draw)
 
     def castable(self, w: Wizard) -> tuple[list[tuple[Card, Any]], list[tuple[Card, Any]]]:
-        """The spell cards and the snap spells the hand can pay for, each with its payment. What
-        a hand of element cards can pay depends on those cards alone, in any order: so it is
-        remembered by the sorted hand, each spell's answer found the first time it is asked."""
+        """The spell cards and the snap spells the hand can pay for, each with its payment."""
         p = self.p
         hand = tuple(sorted(w.elements))
-        known = p.hands.get(hand)
-        if known is None:
-            avail = dict.fromkeys(p.elements, 0)  # the most of each element the hand gives one spell (the core's `most`)
-            gives = p.gives
-            for i in hand:
-                for e, v in gives[i]:
-                    avail[e] += v
-            # a snap spell's cost is one element: the hand's `most` of it is what it can give, so it
-            # pays; which cards the core's `pay` spends is asked when it is cast
-            known = (avail, [(snap, None) for snap, e, n in p.snap_needs if avail[e] >= n], {})
-            if len(p.hands) < CACHED:
-                p.hands[hand] = known
-        avail, snaps, answers = known
+        avail = dict.fromkeys(p.elements, 0)  # the most of each element the hand gives one spell (the core's `most`)
+        gives = p.gives
+        for i in hand:
+            for e, v in gives[i]:
+                avail[e] += v
+        need, card = p.need, p.card
         spells = []
         for cid in sorted(set(w.spells)):
-            found = answers.get(cid, False)
-            if found is False:
-                found = None
-                for e, n in p.need[cid]:
-                    if avail[e] < n:
-                        break
-                else:  # the hand has enough of each element: can its cards pay, unsplit?
-                    payment = self.payment(hand, p.cost[cid], ordered=True)
-                    if payment is not None:
-                        found = (p.card[cid], payment)
-                answers[cid] = found
-            if found is not None:
-                spells.append(found)
+            for e, n in need[cid]:
+                if avail[e] < n:
+                    break
+            else:  # the hand has enough of each element: can its cards pay, unsplit?
+                payment = self.payment(hand, p.cost[cid], ordered=True)
+                if payment is not None:
+                    spells.append((card[cid], payment))
+        # a snap spell's cost is one element: the hand's `most` of it is what it can give, so it
+        # pays; which cards the core's `pay` spends is asked when it is cast
+        snaps: list[tuple[Card, Any]] = [(snap, None) for snap, e, n in p.snap_needs if avail[e] >= n]
         return spells, snaps
 
     def options(self, w: Wizard) -> tuple[list[tuple[str, Card, list[Any], Any]], list[Body], list[Body]]:
