@@ -45,7 +45,7 @@ from ..core.games.magicka_mayhem.helpers import (
     grown,
     healed,
     held,
-    hit,
+    hit_unexplained,
     may_attack,
     mustered,
     pay,
@@ -98,8 +98,39 @@ class Prepared:
     level: tuple[int, int]  # the Muster's hits out_of
     deal: tuple[int, int]  # elements, spells
     draw: tuple[int, int]
+    why: dict[str, str]  # spell id -> the element its cost holds most: what its damage is counted under
+    aim: dict[str, str]  # spell and summon id -> whom it may be cast at (`aim_of`), read once from its fields
+    snap_aim: dict[str, str]  # snap spell id -> whom it may be cast at (`snap_aim_of`)
     paid: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = field(default_factory=dict)  # pay() by hand and cost
     extras: dict[tuple[tuple[str, ...], tuple[str, ...], str], int] = field(default_factory=dict)  # extra_paid()
+
+
+def aim_of(card: Card) -> str:
+    """Whom a spell may be cast at (Table.aimed): harm at opponents and their creatures, help at the caster's side."""
+    g = card.get
+    if card.type == SUMMON:
+        return "no one"
+    if g("roots"):
+        return "enemy creatures"
+    if g("discards") or g("steals") or g("swaps_spells") or g("area") in ("target side", "opponents"):
+        return "opponents"
+    if g("area") == "own side":
+        return "self"
+    if not g("damage") and (g("heal") or g("strength")):
+        return "own side"
+    return "enemies"
+
+
+def snap_aim_of(snap: Card) -> str:
+    """Whom a snap spell may be cast at (Table.snap_aimed)."""
+    if snap.get("heal"):
+        return "hurt"
+    if snap.get("raises_barrier"):
+        return "shieldable"
+    wet = snap.get("wet")
+    if snap["damage"] or wet == "zaps":
+        return "enemies"
+    return "dry enemies" if wet == "wets" else "wet enemies"
 
 
 def _copies(game: Game, deck: str, types: tuple[str, ...] | None = None) -> tuple[str, ...]:
@@ -124,6 +155,9 @@ def prepare(game: Game) -> Prepared:
                   for x in cost.values()},
         elements=tuple(e.name for e in game.elements),
         level=(level.hits, level.out_of),
+        why={card.id: Counter(card["cost"]).most_common(1)[0][0] for card in game.decks[SPELLS].cards},
+        aim={card.id: aim_of(card) for card in game.decks[SPELLS].cards},
+        snap_aim={card.id: snap_aim_of(card) for card in game.cards if card.type == SNAP},
         deal=(c.deal.get(ELEMENTS, 0), c.deal.get(SPELLS, 0)),
         draw=(c.draw_per_turn.get(ELEMENTS, 0), c.draw_per_turn.get(SPELLS, 0)),
     )
@@ -168,7 +202,7 @@ class Body:
 
 
 class Wizard(Body):
-    __slots__ = ("elements", "spells", "beams", "burn", "pending", "memo")
+    __slots__ = ("elements", "spells", "beams", "burn", "pending")
 
     def __init__(self, seat: int, health: int) -> None:
         super().__init__(seat, seat, health)
@@ -177,18 +211,35 @@ class Wizard(Body):
         self.beams: list[list[Any]] = []  # [spell card, target, ticks left, scale]
         self.burn = (0, 0)  # damage at each turn's start, turns left
         self.pending: list[tuple[Card, Body]] = []  # slowed spells: they land at the start of the next turn
-        self.memo: Any = None  # (hand, what it can cast): Table.castable's
+
+
+def randbelow_of(rng: random.Random) -> Callable[[int], int]:
+    """`rng.randrange(n)` for n of 1 or more, drawing the very same numbers (CPython's `randrange`
+    calls `_randbelow_with_getrandbits`, which this repeats) without its argument checks: the
+    lab draws over half a million of them a thousand games."""
+    getrandbits = rng.getrandbits
+
+    def randbelow(n: int) -> int:
+        if n <= 0:
+            raise ValueError(f"randbelow({n}): there is nothing to choose from")
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    return randbelow
 
 
 class Pile:
     """A deck drawn from the top; its discards are shuffled into it when it runs out."""
 
-    def __init__(self, cards: tuple[str, ...], rng: random.Random) -> None:
-        self.rng, self.deck, self.discard = rng, shuffled(cards, rng.randrange), []  # type: list[str]
+    def __init__(self, cards: tuple[str, ...], below: Callable[[int], int]) -> None:
+        self.below, self.deck, self.discard = below, shuffled(cards, below), []  # type: list[str]
 
     def draw(self) -> str | None:
         if not self.deck:
-            self.deck, self.discard = shuffled(self.discard, self.rng.randrange), []
+            self.deck, self.discard = shuffled(self.discard, self.below), []
             if not self.deck:
                 return None
         return self.deck.pop()
@@ -208,11 +259,12 @@ class Table:
     """One game: the wizards, the creatures in play, the three decks, and the outcome so far."""
 
     def __init__(self, p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], out: Outcome) -> None:
-        self.p, self.c, self.rng, self.out = p, p.c, rng, out
+        self.p, self.c, self.out = p, p.c, out
+        self.below = below = randbelow_of(rng)
         self.wizards = [Wizard(s, p.c.starting_health) for s in range(k)]
         self.creatures: list[Body] = []
         self.order = list(range(k))  # seats in the order of play (Wizard Swap trades places)
-        self.elements, self.spells, self.mayhem = Pile(p.element_deck, rng), Pile(p.spell_deck, rng), Pile(p.mayhem_deck, rng)
+        self.elements, self.spells, self.mayhem = Pile(p.element_deck, below), Pile(p.spell_deck, below), Pile(p.mayhem_deck, below)
         self.policies = policies
         self.turn = 0
         self.cast_this_turn: list[Card] = []  # spell card spells cast this turn (a boost looks at them)
@@ -255,13 +307,13 @@ class Table:
                 hand.append(card)
                 self.out.drawn[card] += 1
 
-    def payment(self, hand: list[str], cost: tuple[str, ...]) -> Any:
-        """The core's best payment of `cost` from `hand`, or None if the hand cannot pay. Only the
-        cards that show an element of the cost take part (the others could only be left out), so
-        the answer is remembered by those cards and the cost; a hand short of an element's total
-        is not searched."""
+    def payment(self, hand: list[str] | tuple[str, ...], cost: tuple[str, ...], ordered: bool = False) -> Any:
+        """The core's best payment of `cost` from `hand` (`ordered`: already sorted), or None if
+        the hand cannot pay. Only the cards that show an element of the cost take part (the others
+        could only be left out), so the answer is remembered by those cards and the cost; a hand
+        short of an element's total is not searched."""
         relevant = self.p.relevant[cost]
-        useful = tuple(sorted(i for i in hand if i in relevant))
+        useful = tuple(i for i in hand if i in relevant) if ordered else tuple(sorted(i for i in hand if i in relevant))
         key = (useful, cost)
         found = self.p.paid.get(key, False)
         if found is False:
@@ -292,7 +344,7 @@ class Table:
 
     def discard_random(self, w: Wizard, hand: list[str], pile: Pile, n: int) -> None:
         for _ in range(min(n, len(hand))):
-            pile.discard.append(hand.pop(self.rng.randrange(len(hand))))
+            pile.discard.append(hand.pop(self.below(len(hand))))
 
     # -- landing
 
@@ -343,7 +395,7 @@ class Table:
 
     def land(self, body: Body, attack: Attack, caster: Wizard | None, why: str) -> Hit:
         """A spell or snap spell landing, by the core's `hit`."""
-        h = hit(self.c, attack, Target(body.wet, body.frozen > 0, body.barrier, body.weak, body.immune))
+        h = hit_unexplained(self.c, attack, Target(body.wet, body.frozen > 0, body.barrier, body.weak, body.immune))
         mirrored = body.mirror and h.absorbed and caster is not None
         body.barrier = h.barrier
         if "freezes" in h.effects:
@@ -405,7 +457,7 @@ class Table:
 
     def why(self, card: Card) -> str:
         """The element a spell's damage is counted under: the one its cost holds most."""
-        return Counter(card["cost"]).most_common(1)[0][0]
+        return self.p.why[card.id]
 
     def sides(self, w: Wizard) -> Sides:
         """Whom the caster may aim at: the other living wizards, the enemies (those wizards and
@@ -416,30 +468,34 @@ class Table:
 
     def aims(self, card: Card, sides: Sides) -> list[Body | None]:
         """Whom a spell may be cast at: harm at opponents and their creatures, help at the caster's side."""
-        g = card.get
-        if card.type == SUMMON:
-            return [None]
+        return self.aimed(self.p.aim[card.id], sides)
+
+    def aimed(self, aim: str, sides: Sides) -> list[Body | None]:
         wizards, enemies, mine = sides
-        if g("roots"):
+        if aim == "enemies":
+            return list(enemies)
+        if aim == "no one":
+            return [None]
+        if aim == "enemy creatures":
             return [b for b in enemies if b.seat is None]
-        if g("discards") or g("steals") or g("swaps_spells") or g("area") in ("target side", "opponents"):
+        if aim == "opponents":
             return list(wizards)
-        if g("area") == "own side":
+        if aim == "self":
             return mine[:1] if mine and mine[0].seat is not None else []
-        if not g("damage") and (g("heal") or g("strength")):
-            return list(mine)
-        return list(enemies)
+        return list(mine)
 
     def snap_aims(self, snap: Card, sides: Sides) -> list[Body]:
+        return self.snap_aimed(self.p.snap_aim[snap.id], sides)
+
+    def snap_aimed(self, aim: str, sides: Sides) -> list[Body]:
         _, enemies, mine = sides
-        if snap.get("heal"):
-            return [b for b in mine if not b.barrier and b.health < (b.most if b.seat is None else self.c.starting_health)]
-        if snap.get("raises_barrier"):
-            return [b for b in mine if b.barrier < b.bmax or not b.barrier]
-        wet = snap.get("wet")
-        if snap["damage"] or wet == "zaps":
+        if aim == "enemies":
             return list(enemies)
-        if wet == "wets":
+        if aim == "hurt":
+            return [b for b in mine if not b.barrier and b.health < (b.most if b.seat is None else self.c.starting_health)]
+        if aim == "shieldable":
+            return [b for b in mine if b.barrier < b.bmax or not b.barrier]
+        if aim == "dry enemies":
             return [b for b in enemies if not b.wet and not b.barrier]
         return [b for b in enemies if b.wet and not b.barrier]  # drying or freezing: only a wet one
 
@@ -450,7 +506,7 @@ class Table:
         if card.type == SUMMON:  # summons are never mustered
             self.summon(w, card, spent)
             return
-        _, mayhem = mustered(*self.p.level, self.rng.randrange)
+        _, mayhem = mustered(*self.p.level, self.below)
         self.out.figures["Mayhem Muster: Mayhem" if mayhem else "Mayhem Muster: goes on as cast"] += 1
         drawn = self.mayhem.draw() if mayhem else None
         if drawn is not None:
@@ -534,7 +590,7 @@ class Table:
             return ([onto], True) if onto is not None else ([target], False)
         if lands_on == "another":  # the target throws it on, at random
             others = [b for b in [*self.alive(), *self.creatures] if b is not w and b is not target]
-            return ([others[self.rng.randrange(len(others))]], True) if others else ([target], False)
+            return ([others[self.below(len(others))]], True) if others else ([target], False)
         if lands_on == "every wizard":
             return self.alive(), True
         if lands_on == "strongest creature":
@@ -623,7 +679,7 @@ class Table:
         g = card.get
         self.discard_random(b, b.elements, self.elements, g("discards") or 0)
         for _ in range(min(g("steals") or 0, len(b.elements))):
-            w.elements.append(b.elements.pop(self.rng.randrange(len(b.elements))))
+            w.elements.append(b.elements.pop(self.below(len(b.elements))))
         if g("swaps_spells") and b is not w:
             w.spells, b.spells = b.spells, w.spells
 
@@ -653,7 +709,7 @@ class Table:
         if self.policies[w.seat] == "greedy":
             snap, aim = max(options, key=lambda o: o[0]["damage"])
         else:
-            snap, aim = options[self.rng.randrange(len(options))]
+            snap, aim = options[self.below(len(options))]
         self.snap(w, snap, aim, None)
 
     def strike(self, u: Body, t: Body) -> None:
@@ -707,15 +763,12 @@ class Table:
             self.draw(w, *self.p.draw)
 
     def castable(self, w: Wizard) -> tuple[list[tuple[Card, Any]], list[tuple[Card, Any]]]:
-        """The spell cards and the snap spells the hand can pay for, each with its payment
-        (remembered until the hand changes)."""
-        key = (tuple(w.elements), tuple(w.spells))
-        if w.memo is not None and w.memo[0] == key:
-            return w.memo[1]
+        """The spell cards and the snap spells the hand can pay for, each with its payment."""
         p = self.p
+        hand = tuple(sorted(w.elements))
         avail = dict.fromkeys(p.elements, 0)  # the most of each element the hand gives one spell (the core's `most`)
         gives = p.gives
-        for i in w.elements:
+        for i in hand:
             for e, v in gives[i]:
                 avail[e] += v
         need, card = p.need, p.card
@@ -725,27 +778,35 @@ class Table:
                 if avail[e] < n:
                     break
             else:  # the hand has enough of each element: can its cards pay, unsplit?
-                payment = self.payment(w.elements, p.cost[cid])
+                payment = self.payment(hand, p.cost[cid], ordered=True)
                 if payment is not None:
                     spells.append((card[cid], payment))
         # a snap spell's cost is one element: the hand's `most` of it is what it can give, so it
         # pays; which cards the core's `pay` spends is asked when it is cast
         snaps: list[tuple[Card, Any]] = [(snap, None) for snap, e, n in p.snap_needs if avail[e] >= n]
-        found = (spells, snaps)
-        w.memo = (key, found)
-        return found
+        return spells, snaps
 
-    def actions(self, w: Wizard) -> list[tuple[Any, ...]]:
-        acts: list[tuple[Any, ...]] = [("end",)]
+    def options(self, w: Wizard) -> tuple[list[tuple[str, Card, list[Any], Any]], list[Body], list[Body]]:
+        """What the wizard may do, grouped: each castable spell and snap spell with whom it may be
+        aimed at and its payment; the creatures ready to attack, and the enemies they may attack."""
         sides = self.sides(w)
+        groups: list[tuple[str, Card, list[Any], Any]] = []
         if w.health > 0:
             spells, snaps = self.castable(w)
+            p, found = self.p, {}  # type: Prepared, dict[str, list[Any]]  # whom each kind of aim may hit, found once
             for card, payment in spells:
-                acts += [("spell", card, aim, payment) for aim in self.aims(card, sides)]
+                aim = p.aim[card.id]
+                bodies = found.get(aim)
+                if bodies is None:
+                    bodies = found[aim] = self.aimed(aim, sides)
+                groups.append(("spell", card, bodies, payment))
             for snap, payment in snaps:
-                acts += [("snap", snap, aim, payment) for aim in self.snap_aims(snap, sides)]
-        acts += [("attack", u, aim) for u in self.ready(w) for aim in sides[1]]
-        return acts
+                aim = "snap " + p.snap_aim[snap.id]
+                bodies = found.get(aim)
+                if bodies is None:
+                    bodies = found[aim] = self.snap_aimed(p.snap_aim[snap.id], sides)
+                groups.append(("snap", snap, bodies, payment))
+        return groups, self.ready(w), sides[1]
 
     def do(self, w: Wizard, act: tuple[Any, ...]) -> None:
         if act[0] in ("spell", "snap"):
@@ -769,7 +830,7 @@ class Table:
                     self.discard_random(w, w.elements, self.elements, 1)
             return
         for _ in range(excess):
-            i = self.rng.randrange(len(w.elements) + len(w.spells))
+            i = self.below(len(w.elements) + len(w.spells))
             if i < len(w.elements):
                 self.elements.discard.append(w.elements.pop(i))
             else:
@@ -785,8 +846,20 @@ def held_of(card: Card, c: Constants) -> tuple[str, ...]:
 
 
 def choose_random(t: Table, w: Wizard) -> tuple[Any, ...]:
-    acts = t.actions(w)
-    return acts[t.rng.randrange(len(acts))]
+    """One action, uniformly, in the order: the end of the turn, each spell and snap spell at each
+    of its aims, each ready creature at each enemy. The actions are counted and only the one drawn
+    is made."""
+    groups, ready, enemies = t.options(w)
+    i = t.below(1 + sum(len(bodies) for _, _, bodies, _ in groups) + len(ready) * len(enemies))
+    if i == 0:
+        return ("end",)
+    i -= 1
+    for kind, card, bodies, payment in groups:
+        if i < len(bodies):
+            return (kind, card, bodies[i], payment)
+        i -= len(bodies)
+    u, j = divmod(i, len(enemies))
+    return ("attack", ready[u], enemies[j])
 
 
 def _focus(t: Table, w: Wizard) -> Body | None:
@@ -802,7 +875,7 @@ def _preview(t: Table, card: Card, b: Body) -> int:
     """The damage a spell would do to `b` now, by the core's `hit` (times its turns, for a beam)."""
     attack = Attack(card.get("damage") or 0, tuple(card["cost"]), card.get("wet"), wet_bonus=card.get("wet_bonus") or 0,
                     wet_multiplier=card.get("wet_multiplier") or 1, frozen_multiplier=card.get("frozen_multiplier") or 1)
-    return hit(t.c, attack, Target(b.wet, b.frozen > 0, b.barrier, b.weak, b.immune)).damage * (card.get("turns") or 1)
+    return hit_unexplained(t.c, attack, Target(b.wet, b.frozen > 0, b.barrier, b.weak, b.immune)).damage * (card.get("turns") or 1)
 
 
 def _waste(t: Table, w: Wizard, act: tuple[Any, ...]) -> int:
@@ -811,8 +884,8 @@ def _waste(t: Table, w: Wizard, act: tuple[Any, ...]) -> int:
 
 
 def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
-    acts = t.actions(w)
-    spells = [a for a in acts if a[0] == "spell"]
+    groups, ready, enemies = t.options(w)
+    spells = [("spell", card, b, payment) for kind, card, bodies, payment in groups if kind == "spell" for b in bodies]
     low = w.health <= t.c.starting_health // 3
     helps = [a for a in spells if a[2] is w and not a[1].get("damage") and (a[1].get("heal") or (a[1].get("strength") and not w.barrier))]
     if low and helps:
@@ -842,12 +915,11 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
     if hexes:
         return min(hexes, key=lambda a: (_waste(t, w, a), a[1].id))
     if len(w.elements) > t.p.deal[0]:  # snap spells only from a hand with elements to spare
-        snaps = [a for a in acts if a[0] == "snap" and (a[2] is focus and (a[1]["damage"] or a[1].get("wet"))
-                                                        or a[2] is w and a[1].get("heal"))]
+        snaps = [a for a in (("snap", card, b, payment) for kind, card, bodies, payment in groups if kind == "snap" for b in bodies)
+                 if a[2] is focus and (a[1]["damage"] or a[1].get("wet")) or a[2] is w and a[1].get("heal")]
         if snaps:
             return min(snaps, key=lambda a: (-a[1]["damage"], _waste(t, w, a), a[1].id))
-    attacks = [a for a in acts if a[0] == "attack" and a[2] is focus]
-    return attacks[0] if attacks else ("end",)
+    return ("attack", ready[0], focus) if ready and any(b is focus for b in enemies) else ("end",)
 
 
 def _hexes(t: Table, w: Wizard, a: tuple[Any, ...], focus: Body) -> bool:

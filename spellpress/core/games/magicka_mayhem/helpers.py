@@ -70,17 +70,22 @@ def pay(hand: Sequence[Card], cost: Sequence[str]) -> Payment:
     need = Counter(cost)
     wanted = tuple(need)
     by_id = {card.id: card for card in hand}
-    groups = tuple((by_id[i], n) for i, n in Counter(card.id for card in hand).items())
+    # each group of copies of one card: the card, its copies, its worth, whether it could give
+    # another element, and the wanted elements (their indices) it shows; read once, not per step
+    groups = tuple((card, n, card["value"], len(card["elements"]) > 1,
+                    tuple(j for j, element in enumerate(wanted) if element in card["elements"]))
+                   for card, n in ((by_id[i], n) for i, n in Counter(card.id for card in hand).items()))
+    last = len(groups)
 
     @cache
     def best(i: int, left: tuple[int, ...]) -> tuple[tuple[int, int, int, int], Uses]:
         """The best payment of `left` (of each wanted element) from the groups from the i-th on:
         (elements lacking, elements wasted, flexible cards spent, cards spent), and its cards."""
-        if i == len(groups):
+        if i == last:
             return (sum(left), 0, 0, 0), ()
-        card, copies = groups[i]
-        worth, flexible = card["value"], len(card["elements"]) > 1
-        gives = [j for j, element in enumerate(wanted) if element in card["elements"]]
+        if not any(left):  # paid: every later group can only spend none (what the search finds, sooner)
+            return (0, 0, 0, 0), ()
+        card, copies, worth, flexible, gives = groups[i]
         found: tuple[tuple[int, int, int, int], Uses] | None = None
         for split in _splits(copies, [-(-left[j] // worth) for j in gives]):
             rest, waste = list(left), 0
@@ -111,6 +116,10 @@ def _splits(copies: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """Every way to spend at most `copies` cards, at most caps[j] of them on the j-th element."""
     if not caps:
         yield ()
+        return
+    if len(caps) == 1:  # the common case (a card showing one wanted element), without recursing
+        for k in range(min(copies, caps[0]) + 1):
+            yield (k,)
         return
     for k in range(min(copies, caps[0]) + 1):
         for rest in _splits(copies - k, caps[1:]):
@@ -226,37 +235,59 @@ class Hit:
 def hit(c: Constants, attack: Attack, target: Target) -> Hit:
     """An attack landing on a target: wet bonus and wet effects (none through a barrier), the
     wet or frozen multiplier (once), weak or immune, then the barrier."""
-    damage, steps = attack.damage, [f"Damage: {attack.damage}."]
+    return _hit(c, attack, target, True)
+
+
+def hit_unexplained(c: Constants, attack: Attack, target: Target) -> Hit:
+    """`hit` without its working (no steps): the lab lands hundreds of thousands of them."""
+    return _hit(c, attack, target, False)
+
+
+@cache
+def _held(cost: tuple[str, ...], threshold: int) -> tuple[str, ...]:
+    return held(cost, threshold)
+
+
+def _hit(c: Constants, attack: Attack, target: Target, explain: bool) -> Hit:
+    damage, steps = attack.damage, [f"Damage: {attack.damage}."] if explain else []
     if target.wet and attack.wet_bonus:
         damage += attack.wet_bonus
-        steps.append(f"Wet target: {attack.wet_bonus} more, {damage}.")
+        if explain:
+            steps.append(f"Wet target: {attack.wet_bonus} more, {damage}.")
     effect = attack.wet if attack.wet == "wets" or (attack.wet and target.wet) else None
     wet, frozen = target.wet, target.frozen
     effects: tuple[str, ...] = ()
     spared: tuple[str, ...] = ()
     if effect and target.barrier:
         spared = (effect,)
-        steps.append(f"The barrier keeps the target from being {WET_EFFECTS[effect]}.")
+        if explain:
+            steps.append(f"The barrier keeps the target from being {WET_EFFECTS[effect]}.")
     elif effect:
         effects = (effect,)
         wet, frozen = after(effect, wet, frozen, True)
         damage = _wet_damage(c, attack, effect, damage)
-        steps.append(f"{_effect(c, effect).capitalize()}: {damage} damage" + ("" if wet or effect == "dries" else "; it is dry now") + ".")
+        if explain:
+            dry = "" if wet or effect == "dries" else "; it is dry now"
+            steps.append(f"{_effect(c, effect).capitalize()}: {damage} damage{dry}.")
     times = max([1, attack.wet_multiplier if target.wet else 1, attack.frozen_multiplier if target.frozen else 1])
     if times > 1 and damage:
         damage *= times
-        steps.append(f"Against a {'wet' if target.wet and attack.wet_multiplier == times else 'frozen'} target: times {times}, {damage}.")
-    strong = held(attack.elements, c.interaction_threshold)
+        if explain:
+            state = "wet" if target.wet and attack.wet_multiplier == times else "frozen"
+            steps.append(f"Against a {state} target: times {times}, {damage}.")
+    strong = _held(tuple(attack.elements), c.interaction_threshold)
     immune = [e for e in strong if e in target.immune]
     weak = [e for e in strong if e in target.weak]
     if immune and damage:
         damage = 0
-        steps.append(f"Immune to {', '.join(immune)}: no damage.")
+        if explain:
+            steps.append(f"Immune to {', '.join(immune)}: no damage.")
     elif weak and damage:
         damage *= c.weak_multiplier
-        steps.append(f"Weak to {', '.join(weak)}: times {c.weak_multiplier}, {damage}.")
+        if explain:
+            steps.append(f"Weak to {', '.join(weak)}: times {c.weak_multiplier}, {damage}.")
     absorbed, damage, left = absorb(target.barrier, damage)
-    if absorbed:
+    if absorbed and explain:
         steps.append(f"The barrier absorbs {absorbed}" + (f" and holds at {left}." if left else " and breaks."))
     return Hit(damage, absorbed, left, wet, frozen, effects, spared, tuple(steps))
 
