@@ -304,8 +304,13 @@ def bench_reprint(tmp: Path, game: str) -> bool:
         r, s = _interleaved(reprint, sheets)
     finally:
         spells.write_text(original)
+    # Reported, not bounded: after a one-card edit the sheets are filled from their kept skeletons
+    # (skeleton.py), so both sides are a few hundred ms of the same fixed cost (load, plan); what
+    # the reprint saves is paper, not time.
     print(f"reprint on {game}: one card edited, then its sheets (median of {ROUNDS})")
-    return _line("--reprint (duplex and fold)", r, s, 0.75, "all sheets")
+    print(f"  {'--reprint (duplex and fold)':<34} ours {r * 1000:8.0f} ms   all sheets {s * 1000:8.0f} ms   "
+          f"ratio {r / s:5.2f} (reported)")
+    return True
 
 
 def main() -> bool:
