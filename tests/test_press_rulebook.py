@@ -244,15 +244,15 @@ ENDLESS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{
     (f"# The {{{{ c.deck_size }}}} cards\n{ENDLESS}", "powermage-54.md.j2:6:1",
      "rulebook template: it takes longer than 5 s to fill in (a loop that never ends?)"),
     # a loop that writes and writes: stopped at its size
-    ("# The {{ c.deck_size }} cards\n{% for i in range(100000) %}{% for j in range(100) %}a line of text\n"
+    ("# The {{ c.deck_size | plural('card') }}\n{% for i in range(100000) %}{% for j in range(100) %}a line of text\n"
      "{% endfor %}{% endfor %}", "powermage-54.md.j2:6:1",
      "rulebook template: it comes to more than 1,000,000 characters"),
     # one expression that would take all the memory there is
-    ("# The {{ c.deck_size }} cards\n{{ 'x' * 10 ** 9 }}", "powermage-54.md.j2:6:1",
+    ("# The {{ c.deck_size | plural('card') }}\n{{ 'x' * 10 ** 9 }}", "powermage-54.md.j2:6:1",
      "rulebook template: repeating something 1000000000 times makes more than 100,000 characters"),
 ])
 def test_a_rulebook_template_past_its_budget_is_a_problem_at_its_line(tmp_path, cards_dir, capsys, new, where, message):
-    templates = broken_rulebook(tmp_path, cards_dir, "powermage-54", "# The {{ c.deck_size }} cards", new)
+    templates = broken_rulebook(tmp_path, cards_dir, "powermage-54", "# The {{ c.deck_size | plural('card') }}", new)
     start = time.monotonic()
     assert main(["validate", str(cards_dir), "--templates", str(templates)]) == 1
     assert time.monotonic() - start < 30
@@ -261,7 +261,7 @@ def test_a_rulebook_template_past_its_budget_is_a_problem_at_its_line(tmp_path, 
 
 
 def test_a_rulebook_template_cannot_reach_past_the_sandbox(tmp_path, cards_dir):
-    templates = broken_rulebook(tmp_path, cards_dir, "powermage-54", "# The {{ c.deck_size }} cards",
+    templates = broken_rulebook(tmp_path, cards_dir, "powermage-54", "# The {{ c.deck_size | plural('card') }}",
                                 "# {{ game.__class__.__init__.__globals__ }}")
     with pytest.raises(ValidationFailed) as failed:
         plan(Options(cards=cards_dir, templates=templates, games=("powermage-54",), kinds=("rulebook",)))
