@@ -38,7 +38,18 @@ class _Watched:
     def __init__(self, cond: threading.Condition, version: int, heard: float):
         self.cond, self.version, self.listeners, self.heard = cond, version, 0, heard
         self.beats = 0
-        self.made: dict[int, object] = {}
+        self.made: dict[int, _Made] = {}
+
+
+class _Made:
+    """A message that one stream makes for every stream of its table: `ready` once made or failed."""
+
+    __slots__ = ("ready", "value", "made")
+
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self.value: object = None
+        self.made = False
 
 
 class Hub:
@@ -92,19 +103,33 @@ class Hub:
 
     def once(self, table_id: str, seen: int, make: Callable[[], object]) -> object:
         """What `make()` returns, made by the first stream of the table's that asks after version
-        `seen`, and shared by the others: they all want the same message. Kept for the latest few
-        versions of each table listened to, and gone with its last listener."""
+        `seen`, and shared by the others: they all want the same message, and wait while it is
+        made (a store whose reads give way to other streams, as PostgreSQL's do under gevent,
+        would otherwise read once for every phone). Kept for the latest few versions of each
+        table listened to, and gone with its last listener; a failed making is not kept, and the
+        streams that waited for it each try for themselves."""
         with self._lock:
             watched = self._tables.get(table_id)
-            made = watched.made.get(seen) if watched is not None else None
-        if made is None:
-            made = make()
-            if watched is not None:
+            slot = watched.made.get(seen) if watched is not None else None
+            mine = watched is not None and slot is None
+            if mine:
+                if len(watched.made) >= 4:
+                    del watched.made[min(watched.made)]
+                slot = watched.made[seen] = _Made()
+        if slot is None:  # nobody listens to this table (not through listen())
+            return make()
+        if not mine:
+            slot.ready.wait()
+            return slot.value if slot.made else make()
+        try:
+            slot.value, slot.made = make(), True
+        finally:
+            if not slot.made:
                 with self._lock:
-                    if len(watched.made) >= 4:
-                        del watched.made[min(watched.made)]
-                    made = watched.made.setdefault(seen, made)
-        return made
+                    if watched.made.get(seen) is slot:
+                        del watched.made[seen]
+            slot.ready.set()
+        return slot.value
 
     def close(self) -> None:
         """End every stream (the server is stopping): the phones reconnect to the next one."""
