@@ -119,7 +119,7 @@ def snapshot(version: int, state: dict, stored: str | None = None) -> Snapshot:
     public = table.public(state)
     shown = table.dumps(public)
     if stored is None:
-        hidden = json.dumps(state["hidden"], separators=(",", ":"))
+        hidden = table.json_text(state["hidden"])
         stored = f'{shown[:-1]},"hidden":{hidden}}}' if shown != "{}" else f'{{"hidden":{hidden}}}'
     return Snapshot(version, state, shown, public, stored)
 
@@ -684,7 +684,7 @@ def _tagged(entry: table.LogEntry, tags: dict[int, str | None]) -> dict:
 
 def _row(table_id: str, event: Event, request_id: str | None = None, seat: str | None = None) -> tuple:
     """An event as the events table holds it."""
-    return (table_id, event.seq, event.type, json.dumps(event.data), event.by, event.at, request_id, seat)
+    return (table_id, event.seq, event.type, table.json_text(event.data), event.by, event.at, request_id, seat)
 
 
 def _event(row: Any) -> Event:

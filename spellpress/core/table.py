@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
+import orjson
+
 from .games import RULESETS, ruleset_of
 from .models import Game
 from .play.errors import Conflict, Invalid
@@ -583,21 +585,31 @@ def public(state: Table) -> Mapping[str, object]:
     return {k: v for k, v in state.items() if k != "hidden"}
 
 
+def json_text(value: object) -> str:
+    """`value` as compact JSON text, as a table's state and its events are stored."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # what orjson does not write (an integer past 64 bits): the standard library writes it
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 _RULES_TEXT: dict[int, tuple[object, str]] = {}  # id(rules) -> (rules, its JSON): kept alive, so ids stay unique
 
 
 def dumps(state: Table) -> str:
-    """The state as compact JSON. A table's rules never change once it has started, and every
-    state of the table shares one rules object, so their text is made once and reused."""
+    """The state as compact JSON (UTF-8 text, not \\u escapes). A table's rules never change once
+    it has started, and every state of the table shares one rules object, so their text is made
+    once and reused; the rest is written by orjson, some ten times faster than the standard
+    library on a table's state, which every action writes."""
     rules = state.get("rules")
     if not rules:
-        return json.dumps(state, separators=(",", ":"))
+        return json_text(state)
     cached = _RULES_TEXT.get(id(rules))
     if cached is None or cached[0] is not rules:
         if len(_RULES_TEXT) > 512:
             _RULES_TEXT.clear()
-        cached = _RULES_TEXT[id(rules)] = (rules, json.dumps(rules, separators=(",", ":")))
-    head = json.dumps({k: v for k, v in state.items() if k != "rules"}, separators=(",", ":"))
+        cached = _RULES_TEXT[id(rules)] = (rules, json_text(rules))
+    head = json_text({k: v for k, v in state.items() if k != "rules"})
     return f'{head[:-1]},"rules":{cached[1]}}}' if len(head) > 2 else f'{{"rules":{cached[1]}}}'
 
 

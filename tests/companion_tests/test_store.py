@@ -246,3 +246,17 @@ def test_tables_move_to_the_other_kind_of_store_and_play_on(make_store, games, t
         assert moved.table.version == 22
     finally:
         other.close()
+
+
+def test_names_in_any_script_are_stored_as_text_and_read_back_the_same(make_store, games):
+    """States are written by orjson (UTF-8 text, not \\u escapes); numbers past 64 bits, which it
+    does not write, go through the standard library instead."""
+    names = ["Zoë", "魔法使い", "Ana 🧙", 'quote " and \\ backslash']
+    store = make_store()
+    seat, *_ = store.create(games["powermage-54"], names, None, "127.0.0.1")
+    with store.reading() as db:
+        stored = db.execute("SELECT state FROM tables WHERE id = ?", (seat.table_id,)).fetchone()[0]
+    assert "魔法使い" in stored and "\\u" not in stored.replace("\\\\", "")
+    other = make_store()  # another instance, which parses the stored text
+    assert [p["name"] for p in other.read(seat.table_id).state["players"]] == names
+    assert table.json_text({"n": 2**70, 3: "three"}) == '{"n":1180591620717411303424,"3":"three"}'
