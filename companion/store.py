@@ -134,7 +134,7 @@ class _Job:
     action: object
     request_id: str | None
     randbelow: Callable[[int], int]
-    woken: threading.Condition  # on the store's queue lock: its job is done, or its turn to write
+    woken: threading.Event  # set once its job is done, or once it is its turn to write
     done: bool = False
     outcome: Outcome | None = None
     error: Exception | None = None
@@ -333,14 +333,14 @@ class Store(abc.ABC):
                                            and request_id.isprintable()):
             # printable: PostgreSQL keeps no NUL in text, and a batch's writes must not fail
             raise BadRequest(f"a tap's id is printable text of 1 to {REQUEST_ID_MAX} characters: reload the page")
-        job = _Job(table_id, player, key, action, request_id, randbelow, threading.Condition(self._jobs))
+        job = _Job(table_id, player, key, action, request_id, randbelow, threading.Event())
         with self._jobs:
             self._queue.append(job)
-            while self._writing and not job.done:
-                job.woken.wait()
-            leader = not job.done  # nobody is writing: write this job, and all queued with it
-            if leader:
-                self._writing = True
+            leader = not self._writing  # nobody is writing: write this job, and all queued with it
+            self._writing = True
+        if not leader:
+            job.woken.wait()
+            leader = not job.done  # not written: the writing was handed on to it
         if leader:
             jobs: list[_Job] = []
             try:
@@ -355,10 +355,13 @@ class Store(abc.ABC):
                     self._write_jobs(jobs)
             finally:
                 with self._jobs:
-                    self._writing = False
                     self._queue = [queued for queued in self._queue if queued is not job]  # a leader stopped early
-                    for done in jobs + self._queue[:1]:  # the first still queued writes next
-                        done.woken.notify()
+                    following = self._queue[0] if self._queue else None  # the first still queued writes next
+                    self._writing = following is not None
+                for done in jobs:
+                    done.woken.set()
+                if following is not None:
+                    following.woken.set()
         if job.error is not None:
             raise self._unavailable(job.error) if isinstance(job.error, self.errors) else job.error
         return job.outcome
