@@ -52,6 +52,7 @@ REQUEST_ID_MAX = 64
 LOG_LIMIT = 500
 CACHE_SIZE = 2_000  # tables' states and seats kept parsed in memory
 MAX_STATE = 256 * 1024  # bytes of a table's stored state: an action that would pass it is refused
+CONTENDED_FOR = 30.0  # seconds a table that another instance wrote is read before each batch
 CHECKPOINT_EVERY = 16  # events between two stored states of a table, from which an undo replays
 CHECKPOINTS_KEPT = 16  # per table: an undo reaching further back replays from the first event
 
@@ -157,6 +158,8 @@ class Store(abc.ABC):
     kind = ""  # "sqlite" or "postgresql"
     errors: tuple[type[Exception], ...] = ()  # what the database raises when it fails
     claim = ""  # how a sweep claims the idle tables it archives (archive.archive_idle)
+    read_first = True  # a batch reads its tables before writing (else: see _write_jobs)
+    conflicts: tuple[type[Exception], ...] = ()  # what the database raises when a batch met another's write
 
     def __init__(
         self,
@@ -177,6 +180,7 @@ class Store(abc.ABC):
         self._snapshots: dict[str, Snapshot] = {}
         self._before: dict[str, Snapshot] = {}  # each table just before its latest event, for an undo of it
         self._seats: dict[str, tuple[str, int]] = {}
+        self._contended: dict[str, float] = {}  # tables another instance wrote lately: read first until then
         self._queue: list[_Job] = []
         self._jobs = threading.Lock()  # guards the queue and whether a thread is writing it
         self._writing = False
@@ -367,39 +371,63 @@ class Store(abc.ABC):
         return job.outcome
 
     def _write_jobs(self, jobs: list[_Job]) -> None:
-        tables: dict[str, Snapshot] = {}  # the tables as this transaction has left them so far
-        before: dict[str, Snapshot] = {}  # each table just before the latest event written to it
+        """Write a batch in one transaction. A store whose reads cost a round trip (`read_first`
+        false) writes a batch whose tables this process knows without reading them first: the
+        whole transaction goes in one round trip, and a table that another instance moved
+        meanwhile (or a request id sent before) is caught by the events' keys, which refuse a
+        second event of one number; then the transaction is rolled back and the batch written
+        again, reading first, and that table is read first for a while."""
         try:
-            with self._transaction(sorted({job.table_id for job in jobs}), pipelined=True) as db:
-                seen = self._read_ahead(db, jobs, tables)
-                written: list[tuple] = []  # the events of the batch not yet inserted
-                for job in jobs:
-                    # An action that the rules refuse (or that fails in memory otherwise) has
-                    # written nothing yet, and is refused alone; a failing database fails the batch.
-                    try:
-                        was = tables.get(job.table_id)
-                        job.outcome = self._apply(db, job, tables, seen, written)
-                        if not job.outcome.repeated:
-                            before[job.table_id] = was or self._snapshots[job.table_id]
-                    except self.errors:
-                        raise
-                    except Exception as err:
-                        job.error = err
-                self._insert_events(db, written)
-                for table_id, now in tables.items():
-                    if table_id in before:
-                        self._set_state(db, table_id, now)
-            for table_id in before:
-                self._remember(table_id, tables[table_id])
-                if len(self._before) > CACHE_SIZE:
-                    self._before.clear()
-                self._before[table_id] = before[table_id]
+            ids = sorted({job.table_id for job in jobs})
+            if not self.read_first and all(self._snapshots.get(t) and self._contended.get(t, 0) < time.monotonic() for t in ids):
+                try:
+                    self._write_batch(jobs, ids, read=False)
+                    return
+                except self.conflicts:
+                    for table_id in ids:
+                        self._contended[table_id] = time.monotonic() + CONTENDED_FOR
+                    if len(self._contended) > CACHE_SIZE:
+                        self._contended.clear()
+                    for job in jobs:
+                        job.outcome = job.error = None
+            self._write_batch(jobs, ids, read=True)
         except Exception as err:  # the transaction failed: nothing in it was written
             for job in jobs:
                 job.outcome, job.error = None, job.error or err
         finally:
             for job in jobs:
                 job.done = True
+
+    def _write_batch(self, jobs: list[_Job], ids: list[str], read: bool) -> None:
+        tables: dict[str, Snapshot] = {}  # the tables as this transaction has left them so far
+        before: dict[str, Snapshot] = {}  # each table just before the latest event written to it
+        with self._transaction(ids, pipelined=True) as db:
+            if read:
+                seen = self._read_ahead(db, jobs, tables)
+            else:
+                seen, tables = {}, {table_id: self._snapshots[table_id] for table_id in ids}
+            written: list[tuple] = []  # the events of the batch not yet inserted
+            for job in jobs:
+                # An action that the rules refuse (or that fails in memory otherwise) has
+                # written nothing yet, and is refused alone; a failing database fails the batch.
+                try:
+                    was = tables.get(job.table_id)
+                    job.outcome = self._apply(db, job, tables, seen, written)
+                    if not job.outcome.repeated:
+                        before[job.table_id] = was or self._snapshots[job.table_id]
+                except self.errors:
+                    raise
+                except Exception as err:
+                    job.error = err
+            self._insert_events(db, written)
+            for table_id, now in tables.items():
+                if table_id in before:
+                    self._set_state(db, table_id, now)
+        for table_id in before:
+            self._remember(table_id, tables[table_id])
+            if len(self._before) > CACHE_SIZE:
+                self._before.clear()
+            self._before[table_id] = before[table_id]
 
     def _read_ahead(self, db: Db, jobs: list[_Job], tables: dict[str, Snapshot]) -> dict[tuple, Event]:
         """What a batch reads, asked all at once (on PostgreSQL, in the round trip that locks the

@@ -92,6 +92,10 @@ class PostgresStore(Store):
     kind = "postgresql"
     errors = (psycopg.Error,)
     claim = " FOR UPDATE SKIP LOCKED"
+    # A batch whose tables this process knows is written in one round trip, its row locks taken
+    # in the same pipeline; an event number or request id already taken rolls it back.
+    read_first = False
+    conflicts = (psycopg.errors.UniqueViolation, psycopg.errors.ForeignKeyViolation)
 
     def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE, upgrade: bool = True, **settings):
         if _acompat.Lock is not threading.RLock:
@@ -128,6 +132,8 @@ class PostgresStore(Store):
         try:
             with self._pool.connection() as conn:
                 yield Db(conn)
+        except self.conflicts:  # rolled back; the batch is written again, reading first
+            raise
         except psycopg.Error as err:  # the pool's timeout too
             raise self._unavailable(err) from None
 

@@ -86,6 +86,29 @@ def test_a_retried_action_is_applied_once_and_answered_as_before(make_store, gam
     assert [e.seq for e in store.events(seat.table_id)] == [1, 2, 3]
 
 
+def test_a_table_another_instance_moved_is_written_after_it_and_a_retry_stays_one(make_store, games):
+    """An instance writes a table it knows without reading it first (PostgreSQL): when another
+    instance has moved the table meanwhile, or the tap was written before, the events' keys
+    refuse the write, and the batch is written again, reading first."""
+    store, other = make_store(), make_store()
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    store.act(seat.table_id, seat.token, _adjust(0, -1, "a-1"), lambda n: 0)  # this instance knows version 2
+    other.act(seat.table_id, seat.token, _adjust(1, -2, "b-1"), lambda n: 0)  # the other moves it to 3
+    moved = store.act(seat.table_id, seat.token, _adjust(0, -3, "a-2"), lambda n: 0)
+    assert moved.event.seq == 4 and not moved.repeated
+    assert [p["counters"]["points"] for p in moved.table.state["players"]] == [96, 98]
+    assert other.read(seat.table_id).version == 4 and [e.seq for e in other.events(seat.table_id)] == [1, 2, 3, 4]
+    if make_store.kind == "postgresql":  # the table is read first for a while now
+        assert seat.table_id in store._contended
+
+    # A tap sent again through the instance that wrote it, on a table nobody else writes.
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    first = store.act(seat.table_id, seat.token, _adjust(1, -5, "c-1"), lambda n: 0)
+    again = store.act(seat.table_id, seat.token, _adjust(1, -5, "c-1"), lambda n: 0)  # its answer was lost
+    assert again.repeated and again.event == first.event and again.table.version == 2
+    assert [e.seq for e in other.events(seat.table_id)] == [1, 2]
+
+
 def _in_one_batch(store, calls: list) -> list:
     """Each call in a thread of its own; all but the first are written in one transaction (they
     queue while the first, the writer, waits for the store's write lock, held here)."""
