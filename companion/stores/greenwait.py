@@ -12,6 +12,7 @@ query still holds its greenlet, never the worker.
 
 from __future__ import annotations
 
+import contextlib
 import select
 from typing import Any
 
@@ -54,10 +55,8 @@ def wait(gen: Any, fileno: int, interval: float) -> Any:
         while True:
             ready = _ready(fileno, wanted)
             if not ready:
-                try:
+                with contextlib.suppress(TimeoutError):  # nothing within `interval`: psycopg asks again
                     _PARK[wanted](fileno, timeout=interval)
-                except TimeoutError:
-                    pass
                 ready = _ready(fileno, wanted)
             wanted = gen.send(ready)
     except StopIteration as done:

@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import psycopg
@@ -252,10 +252,8 @@ def _configure(conn: psycopg.Connection) -> None:
     conn.execute(f"SET statement_timeout = {millis}")
     conn.execute(f"SET lock_timeout = {millis}")
     conn.execute(f"SET idle_in_transaction_session_timeout = {millis * 12}")
-    try:
+    with suppress(psycopg.Error):  # no lz4 here: the server's default stays
         conn.execute("SET default_toast_compression = lz4")
-    except psycopg.Error:
-        pass
 
 
 def _reason(err: psycopg.Error) -> str:
