@@ -10,7 +10,8 @@ import pytest
 
 from spellpress.cli import main
 from spellpress.core import load_games
-from spellpress.lab import powermage_54, spellchamber
+from spellpress.core.games.powermage_54 import lab as powermage_54
+from spellpress.core.games.spellchamber import lab as spellchamber
 from spellpress.lab.engine import Plan, run
 from spellpress.lab.report import build
 from spellpress.lab.run import simulate
@@ -156,7 +157,7 @@ def test_sorcerer_duel_coin_flip_and_the_first_players_skipped_draw(cards_dir):
     """A coin flip picks the first player, who draws nothing on the first turn: so after one
     turn each, the cards drawn are the two hands dealt and one draw (the second player's)."""
     from spellpress.core import load_games
-    from spellpress.lab import sorcerer_duel
+    from spellpress.core.games.sorcerer_duel import lab as sorcerer_duel
 
     game = load_games(cards_dir, ["sorcerer-duel"])[0]
     c = game.constants

@@ -9,7 +9,8 @@ from dataclasses import replace
 import pytest
 
 from spellpress.core import ValidationFailed, load_game, load_games
-from spellpress.lab import powermage_54, sorcerer_duel
+from spellpress.core.games.powermage_54 import lab as powermage_54
+from spellpress.core.games.sorcerer_duel import lab as sorcerer_duel
 from spellpress.lab.engine import Plan, run
 
 

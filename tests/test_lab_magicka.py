@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 
 from spellpress.core import load_games
+from spellpress.core.games.magicka_mayhem import lab as magicka_mayhem
 from spellpress.core.problems import ValidationFailed
-from spellpress.lab import magicka_mayhem
 from spellpress.lab.engine import game_rng, run
 from spellpress.lab.report import build
 from spellpress.lab.run import plan_for, simulate

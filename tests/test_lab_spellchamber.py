@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from spellpress.core import ValidationFailed, load_game, load_games
-from spellpress.lab import spellchamber
+from spellpress.core.games.spellchamber import lab as spellchamber
 from spellpress.lab.engine import Plan, run
 from spellpress.lab.report import build
 

@@ -2,8 +2,9 @@
 
 A game's `game.yaml` names its ruleset, so a variant of a game (a copy of its directory with
 other numbers or cards) keeps the same rules. The loader needs every ruleset's constants and
-checks; the companion also needs its tracker, helpers and table options. The tracker and the
-helpers are imported when first asked for, so that a build never pays for them.
+checks; the companion also needs its tracker, helpers, table options and phone renderer; the
+balance lab its `lab` (hidden hands and policies over the tracker's engine). The tracker, the
+helpers and the lab are imported when first asked for, so that a build never pays for them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
-from typing import Any, Protocol
+from importlib.resources import files
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .models import Card, Game
 from .play.errors import Invalid
@@ -20,6 +22,9 @@ from .play.helper import Helper
 from .play.options import Option
 from .play.tracker import Tracker
 from .schema import Model
+
+if TYPE_CHECKING:
+    from .engine import Lab
 
 # A place in the constants or on a card, by keys and list indexes: ("levels", 2, "name").
 Loc = tuple[str | int, ...]
@@ -50,6 +55,23 @@ class Ruleset:
     die: Callable[[Game], int | None] = _no_die  # the sides of the die the table's Dice offer first
     tracker_module: str | None = None  # the module whose TRACKER plays the game at the table
     helpers_module: str | None = None  # the module whose HELPERS answer the fiddly rules
+    lab_module: str | None = None  # the module whose LAB plays the game in the balance lab
+    phone: str | None = None  # the package whose `phone.js` draws the tracker on the phones
+
+    @property
+    def phone_script(self) -> str | None:
+        """The text of the game's phone renderer (None for a game whose table has no tracker panel)."""
+        if self.phone is None:
+            return None
+        return files(self.phone).joinpath("phone.js").read_text(encoding="utf-8")
+
+    @cached_property
+    def lab(self) -> Lab | None:
+        """The game's model for the lab, or None if the lab cannot play it."""
+        if self.lab_module is None:
+            return None
+        lab: Lab = import_module(self.lab_module).LAB
+        return lab
 
     @cached_property
     def tracker(self) -> Tracker[Any] | None:

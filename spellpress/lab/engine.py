@@ -11,46 +11,15 @@ import math
 import multiprocessing
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.models import Game
+from ..core.engine import Lab, Outcome
 
 
 class LabError(ValueError):
     """Bad input to the lab (unknown game or policy, players out of range): said, never a traceback."""
-
-
-@dataclass
-class Outcome:
-    """One game as played: who won (a seat, None for nobody), who went first, how long it took."""
-
-    winner: int | None
-    finished: bool  # False: stopped at the turn cap
-    first: int  # the seat that played first
-    turns: int
-    rounds: int
-    drawn: Counter[str] = field(default_factory=Counter)  # card id -> times it came into play (dealt, drawn, revealed)
-    played: list[Counter[str]] = field(default_factory=list)  # per seat: card id -> times that seat played it
-    figures: Counter[str] = field(default_factory=Counter)  # the game's own figures (halvings, deaths by kind...)
-    cleared: bool = False  # a co-operative game: the party won together
-
-
-@dataclass(frozen=True)
-class Lab:
-    """One game's model for the lab: its policies (name -> one line saying what it does), how to
-    compile a loaded game once (`prepare`), which cards it applies, and how to play a game."""
-
-    ruleset: str
-    policies: Mapping[str, str]
-    prepare: Callable[[Game], Any]
-    play: Callable[[Any, random.Random, int, tuple[str, ...], int], Outcome]
-    modelled: Callable[[Game], tuple[list[str], list[str]]]  # (card ids applied, card ids not applied)
-    first_rule: str  # how the first player is chosen, as the report says it
-    turn_cap: int
-    seat_plays: Callable[[Game, int], str] | None = None  # what seat s plays with, where seats differ (a deck)
-    coop: bool = False  # the party wins or loses together: the report gives a clear rate, not seats' win rates
 
 
 @dataclass
@@ -127,7 +96,7 @@ def game_rng(seed: int, i: int) -> random.Random:
 def play_batch(plan: Plan, start: int, stop: int) -> Tally:
     tally = Tally(plan.players)
     for i in range(start, stop):
-        tally.add(plan.lab.play(plan.prepared, game_rng(plan.seed, i), plan.players, plan.policies, plan.lab.turn_cap))
+        tally.add(plan.lab.play(plan.prepared, game_rng(plan.seed, i), plan.players, plan.policies, plan.lab.turn_cap, False))
     return tally
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.engine import Lab
+from ..core.games import RULESETS
 from ..core.models import Game
-from . import magicka_mayhem, powermage_54, powers_combined, sorcerer_duel, spellchamber
-from .engine import Lab, LabError, Plan, run
+from .engine import LabError, Plan, run
 from .report import build
 
-LABS: dict[str, Lab] = {lab.ruleset: lab for lab in (magicka_mayhem.LAB, powermage_54.LAB, powers_combined.LAB, sorcerer_duel.LAB,
-                                                      spellchamber.LAB)}
+# Every game whose folder declares a lab (core/games/<game>/lab.py), by ruleset.
+LABS: dict[str, Lab] = {slug: lab for slug, ruleset in RULESETS.items() if (lab := ruleset.lab) is not None}
 
 
 def lab_for(game: Game) -> Lab:

@@ -12,4 +12,5 @@ RULESET = Ruleset(
     check=check,
     tracker_module=f"{__name__}.tracker",
     helpers_module=f"{__name__}.helpers",
+    lab_module=f"{__name__}.lab",
 )

@@ -13,4 +13,5 @@ RULESET = Ruleset(
     die=lambda game: game.constants_as(Constants).die_sides,
     tracker_module=f"{__name__}.tracker",
     helpers_module=f"{__name__}.helpers",
+    lab_module=f"{__name__}.lab",
 )

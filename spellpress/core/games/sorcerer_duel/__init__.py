@@ -14,4 +14,5 @@ RULESET = Ruleset(
     options=options,
     tracker_module=f"{__name__}.tracker",
     helpers_module=f"{__name__}.helpers",
+    lab_module=f"{__name__}.lab",
 )

@@ -17,7 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from ..core.games.powers_combined.ruleset import (
+from ...engine import Lab
+from ...engine import Outcome as Played
+from ...models import Game
+from ...play.state import shuffled
+from .ruleset import (
     Challenge,
     Constants,
     Outcome,
@@ -28,10 +32,6 @@ from ..core.games.powers_combined.ruleset import (
     modifier,
     spell_totals,
 )
-from ..core.models import Game
-from ..core.play.state import shuffled
-from .engine import Lab
-from .engine import Outcome as Played
 
 SLUG = "powers-combined"
 POLICIES = {
@@ -139,7 +139,7 @@ def _dice(rng: random.Random, sides: int, seen: list[int]) -> Iterator[int]:
         yield seen[-1]
 
 
-def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Played:
+def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Played:
     c = p.c
     who = [BY_NAME[name] for name in policies]
     party = who[0]

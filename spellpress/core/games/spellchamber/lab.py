@@ -15,9 +15,12 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..core.games.spellchamber.helpers import next_shot
-from ..core.games.spellchamber.ruleset import AMMO_KINDS, Constants, deck_for, roll_off, roll_off_winner, shot_effect
-from ..core.games.spellchamber.spells import (
+from ...engine import Lab, Outcome
+from ...models import Card, Game
+from ...play.state import CounterSpec, clamp, shuffled
+from .helpers import next_shot
+from .ruleset import AMMO_KINDS, Constants, deck_for, roll_off, roll_off_winner, shot_effect
+from .spells import (
     POWER_EFFECTS,
     SPELL_EFFECTS,
     borrowed_turn,
@@ -31,10 +34,7 @@ from ..core.games.spellchamber.spells import (
     rearranged,
     redirected,
 )
-from ..core.games.spellchamber.tracker import LIFE, Turn, turn_after
-from ..core.models import Card, Game
-from ..core.play.state import CounterSpec, clamp, shuffled
-from .engine import Lab, Outcome
+from .tracker import LIFE, Turn, turn_after
 
 SLUG = "spellchamber"
 POLICIES = {
@@ -402,7 +402,7 @@ class Table:
         return turn
 
 
-def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Outcome:
+def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:
     c = p.c
     key = deck_for(p.decks, k)
     assert key is not None, "players are checked against the game's range before play"

@@ -19,7 +19,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.games.sorcerer_duel.ruleset import (
+from ...engine import Lab, Outcome
+from ...models import Game
+from ...play.state import shuffled
+from ...said import unsaid
+from .ruleset import (
     SORCERER_EFFECTS,
     Blow,
     Constants,
@@ -37,10 +41,6 @@ from ..core.games.sorcerer_duel.ruleset import (
     turn_draws,
     whole_side,
 )
-from ..core.models import Game
-from ..core.play.state import shuffled
-from .engine import Lab, Outcome
-from .said import unsaid
 
 SLUG = "sorcerer-duel"
 CREATURE, BLOCKER, SPELL, SORCERER = "creature", "blocker", "attack-spell", "sorcerer"  # decks.yaml
@@ -196,7 +196,7 @@ class Greedy(Random):
 BY_NAME: dict[str, Random] = {"random": Random(), "greedy": Greedy()}
 
 
-def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Outcome:
+def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:
     c = p.c
     dealt = rng.sample(range(len(p.sorcerers)), k)  # each player's sorcerer, a different one each
     sides = [Side(shuffled(p.decks[s % len(p.decks)], rng.randrange), c.starting_health, *p.sorcerers[dealt[s]])

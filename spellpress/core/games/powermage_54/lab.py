@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from ..core.games.powermage_54.ruleset import (
+from ...engine import Lab, Outcome
+from ...models import Game
+from ...play.state import shuffled
+from .ruleset import (
     EFFECTS,
     Constants,
     answered,
@@ -34,9 +37,6 @@ from ..core.games.powermage_54.ruleset import (
     points_after,
     strength,
 )
-from ..core.models import Game
-from ..core.play.state import shuffled
-from .engine import Lab, Outcome
 
 SLUG = "powermage-54"
 ATTACK, DEFENSE, HEALTH, THUMP, ACTION, POWERMAGE = "attack", "defense", "health", "thump", "action", "powermage"
@@ -326,7 +326,7 @@ class Idle(Random):
 BY_NAME: dict[str, Random] = {"random": Random(), "greedy": Greedy(), "idle": Idle()}
 
 
-def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Outcome:
+def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:
     c = p.c
     who = [BY_NAME[name] for name in policies]
     deck, discard = shuffled(p.deck, rng.randrange), list[str]()

@@ -32,7 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.games.magicka_mayhem.helpers import (
+from ...engine import Lab, Outcome
+from ...models import Card, Game
+from ...play.state import shuffled
+from .helpers import (
     DEATH_CREATURES,
     Attack,
     Hit,
@@ -53,10 +56,7 @@ from ..core.games.magicka_mayhem.helpers import (
     reached,
     repaired,
 )
-from ..core.games.magicka_mayhem.ruleset import Constants
-from ..core.models import Card, Game
-from ..core.play.state import shuffled
-from .engine import Lab, Outcome
+from .ruleset import Constants
 
 SLUG = "magicka-mayhem"
 ELEMENTS, SPELLS, MAYHEM = "elements", "spells", "mayhem"  # decks.yaml's decks
@@ -938,7 +938,7 @@ def _hexes(t: Table, w: Wizard, a: tuple[Any, ...], focus: Body) -> bool:
 BY_NAME = {"random": choose_random, "greedy": choose_greedy}
 
 
-def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int) -> Outcome:
+def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:
     first = rng.randrange(k)  # the rulebook names no first player
     out = Outcome(winner=None, finished=False, first=first, turns=0, rounds=0, played=[Counter() for _ in range(k)])
     t = Table(p, rng, k, policies, out)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core import ruletext
-from ..core.models import SAID_IN, Card, Game, field_says
+from . import ruletext
+from .models import SAID_IN, Card, Game, field_says
 
 
 def unsaid(game: Game, card: Card, applied: Iterable[str], exempt: Iterable[str] = ()) -> str:

@@ -1,0 +1,54 @@
+"""The lab and the table play by one engine: seeded lab games of every game, at every player count
+its YAML allows and with every policy, replayed move by move through the companion's reducer
+(`table.decide` and `table.evolve`, the path a phone's action takes). Every move must be accepted,
+its draws asked for as the lab drew them, and after each the table's state must equal the lab's;
+the lab's outcome (winner, end, turns, rounds) is the one the table shows at the end. A divergence
+fails with the game, the players, the policy, the seed and the move.
+
+`make bench` plays 10,000 games a game the same way (benchmarks/engine.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spellpress.core import load_games
+from spellpress.core.engine import check, outcome_agrees
+from spellpress.core.games import RULESETS
+from spellpress.lab.engine import game_rng
+
+GAMES_PER_CASE = 8  # per game, player count and policy: a few hundred games a game in all
+
+LABBED = sorted(slug for slug, ruleset in RULESETS.items() if ruleset.lab is not None)
+
+
+@pytest.fixture(scope="module")
+def games(cards_dir):
+    return {g.ruleset: g for g in load_games(cards_dir) if g.ruleset in LABBED}
+
+
+def _cases():
+    for slug in LABBED:
+        yield pytest.param(slug, id=slug)
+
+
+@pytest.mark.parametrize("slug", _cases())
+def test_every_lab_game_replays_at_the_table_move_for_move(games, slug):
+    game = games[slug]
+    lab = RULESETS[slug].lab
+    prepared = lab.prepare(game)
+    played = 0
+    for players in range(game.players.min, game.players.max + 1):
+        for policy in sorted(lab.policies):
+            for seed in range(GAMES_PER_CASE):
+                rng = game_rng(seed, players)
+                outcome = lab.play(prepared, rng, players, (policy,) * players, lab.turn_cap, True)
+                case = f"{slug}, {players} players, policy {policy}, seed {seed}"
+                assert outcome.match is not None, f"{case}: the lab did not play through the game's engine"
+                assert outcome.match.moves, f"{case}: no move was made"
+                found = check(outcome.match)
+                assert found is None, f"{case}: {found}"
+                disagreement = outcome_agrees(outcome)
+                assert disagreement is None, f"{case}: {disagreement}"
+                played += 1
+    assert played >= 8
