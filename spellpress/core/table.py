@@ -187,9 +187,13 @@ def join(game: Game, state: Table, typed: Any) -> Joined:
         if seat["name"].casefold() == wanted.casefold():
             return {"player": i, "name": seat["name"], "new": False}
     n = len(state["players"])
+    names = ", ".join(p["name"] for p in state["players"])
     if n >= state["max_players"]:
-        names = ", ".join(p["name"] for p in state["players"])
         raise Conflict(f"the table is full; join as one of its players: {names}")
+    tracker = _tracker_of(state)
+    refusal = tracker.refuse_join(state) if tracker and tracker.refuse_join else None
+    if refusal:
+        raise Conflict(f"{refusal}; join as one of its players: {names}"[:300])
     options = {o.id: o.default(n + 1, n) for o in game_options(game) if o.scope == "player"}
     return {"player": n, "name": wanted, "new": True, "options": options}
 

@@ -70,3 +70,5 @@ class Tracker(Generic[S]):
     # (state, counter, player or None, delta) -> the tracker action (type, what a phone would send)
     # that a plain change of the counter is, or None to let it through as it is; a refusal raises
     govern: Callable[[S, str, int | None, int], tuple[str, dict[str, Any]] | None] | None = None
+    # (state) -> why no new player may sit down now (a duel under way), or None to let them join
+    refuse_join: Callable[[S], str | None] | None = None
