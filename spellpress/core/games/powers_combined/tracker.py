@@ -336,8 +336,9 @@ def _apply_face(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if strict:
         _refuse_if_over(state)
         if laid is not None and len(laid) != level["modifiers"]:
-            lays = plural(level["modifiers"], "modifier") if level["modifiers"] else "no modifiers"
-            raise Invalid(f"{level['name']} lays {lays} on each challenge, from the top of the spell deck; got {len(laid)}")
+            lays = f"{plural(level['modifiers'], 'modifier')} on each of its challenges, from the top of the spell deck" \
+                if level["modifiers"] else "no modifiers on its challenges"
+            raise Invalid(f"challenge {value(state, CHALLENGE)} is in {level['name']}, which lays {lays}; {len(laid)} were named")
     rolls: list[int] = data.get("rolls", [])
     face = _face(r, data["card"], laid)
     target: Target | None = None
@@ -383,6 +384,8 @@ def _new_spell(data: Mapping[str, Any], rolls: list[int]) -> Cast:
 
 def _draw_cast(state: State, data: Data, randbelow: RandBelow) -> Data:
     """A Wild Surge on the spell's modifier card is rolled as its total is worked out."""
+    if state["tracker"]["more"] <= 0:
+        return {"rolls": []}  # no spell may be cast: `apply` says why
     return _spells_rolled(state, [*state["tracker"]["spells"], _new_spell(data, [])], randbelow)
 
 
