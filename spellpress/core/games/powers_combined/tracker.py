@@ -16,8 +16,8 @@ stays, with the same modifiers, to be tried again; with no lives left the party 
 turn ends when the challenge is beaten or failed (`resolve`: said by the party, or worked out
 from the spells cast). A table that keeps no cards may still say only "beaten" or "failed".
 
-One door: a `+` or `−` on the challenge counter moves the party to that challenge (`go_to`),
-putting the face-up card away, so the number and the card never disagree.
+One door: a `+` or `−` on the challenge counter while a card is face up moves the party to that
+challenge (`go_to`), putting the card away, so the number and the card never disagree.
 """
 
 from __future__ import annotations
@@ -587,9 +587,11 @@ def _describe_go_to(data: Mapping[str, Any], state: State) -> str:
 
 
 def _govern(state: State, counter: str, who: int | None, delta: int) -> tuple[str, dict[str, Any]] | None:
-    """A `+` or `−` on the challenge counter takes the party to that challenge, and the face-up card
-    goes with the number it was turned up for; a change that moves nothing stays a plain one."""
-    if counter != CHALLENGE:
+    """A `+` or `−` on the challenge counter, with a card face up, takes the party to that challenge,
+    and the card goes with the number it was turned up for. With none face up (nor any spell,
+    which needs one) a change leaves nothing behind and stays a plain one; so does one that
+    moves nothing."""
+    if counter != CHALLENGE or state["tracker"]["card"] is None:
         return None
     to = min(max(value(state, CHALLENGE) + delta, 1), state["rules"]["last"])
     return None if to == value(state, CHALLENGE) else ("go_to", {"to": to})
