@@ -30,7 +30,7 @@ POLICIES = {
     "random": "submit any cards, combine any three; spend each further rune the pot and the limit allow on a coin flip",
     "greedy": "submit the strongest cards for this challenge; combine the best expected spell; spend runes only to reach the target",
 }
-SPELL_DICE = 24  # dice rolled ahead for a turn's spells: more than its spells and runes can use
+SPELL_DICE = 24  # mean rolls the greedy party's sums may take: more than a turn's spells and runes can use
 MEMO = 100_000  # sums the greedy party remembers before it starts again
 
 
@@ -41,7 +41,7 @@ class Prepared:
     spells: tuple[str, ...]  # the spell deck, one id per copy
     spell: dict[str, tuple[str, int, str]]  # id -> element, power, modifier
     piles: tuple[tuple[str, ...], ...]  # challenge ids by level, one per copy
-    challenge: dict[str, tuple[str, int, int]]  # id -> element, power, runes
+    challenge: dict[str, str]  # id -> element
     middle: int  # the die's rounded-up mean, which the greedy party expects of a roll
     expected: dict[tuple[object, ...], int] = field(default_factory=dict, compare=False)  # the greedy party's sums, memoised
 
@@ -55,7 +55,7 @@ def prepare(game: Game) -> Prepared:
         spells=tuple(s.id for s in spells for _ in range(s.count)),
         spell={s.id: (s["element"], int(s["power"]), s["modifier"]) for s in spells},
         piles=tuple(tuple(x.id for x in challenges if x.get("level") == i + 1 for _ in range(x.count)) for i in range(len(c.levels))),
-        challenge={x.id: (x["element"], int(x["power"]), int(x.get("runes") or 0)) for x in challenges},
+        challenge={x.id: x["element"] for x in challenges},
         middle=c.die_sides // 2 + 1,
     )
 
@@ -81,8 +81,8 @@ def _made(element: str, power: int, mod: str, runes: tuple[str, ...]) -> Spell:
     return Spell.model_construct(element=element, power=power, modifier=mod, runes=runes)
 
 
-def _spell(p: Prepared, trio: tuple[str, str, str], runes: tuple[str, ...] = ()) -> Spell:
-    return _made(p.spell[trio[0]][0], p.spell[trio[1]][1], p.spell[trio[2]][2], runes)
+def _spell(p: Prepared, trio: tuple[str, str, str]) -> Spell:
+    return _made(p.spell[trio[0]][0], p.spell[trio[1]][1], p.spell[trio[2]][2], ())
 
 
 class Random:
@@ -156,21 +156,22 @@ def _submitted(p: Prepared, m: Match, h: Hidden, who: list[Random], foe: str, ow
             h.hands[s].remove(x)
             owner.setdefault(x, s)
         cards += chosen
-    h.discard += cards  # whatever the spells use, every submitted card is discarded at the turn's end
     return cards
 
 
 def _turn(p: Prepared, m: Match, h: Hidden, who: list[Random], out: Played) -> None:
     """One turn at the face-up challenge: a spell, one more for each Double Up! the party may use
     (on a card or flipped with a rune), runes as the party's policy spends them, then the result."""
-    party, foe = who[0], p.challenge[m.tracked["card"]][0]
+    party, foe = who[0], p.challenge[m.tracked["card"]]
     owner: dict[str, int] = {}
+    used: list[str] = []  # the turn's cards on the playmat (submitted, flipped): discarded at its end
     cast_so_far: list[Spell] = []
     stuck = flipped_double = False  # too few cards for another spell; a rune's Double Up! opened one
     while True:
         t = m.tracked
         if t["more"] > 0 and not stuck:
             cards = _submitted(p, m, h, who, foe, owner)
+            used += cards
             if len(cards) < 3:
                 stuck = True
                 continue
@@ -189,11 +190,12 @@ def _turn(p: Prepared, m: Match, h: Hidden, who: list[Random], out: Played) -> N
         top = h.draw()
         if top is None:
             break
-        h.discard.append(top)
+        used.append(top)
         flipped_double = m.act("spend_rune", card=top)["more"] > 0
         last = cast_so_far[-1]
         cast_so_far[-1] = _made(last.element, last.power, last.modifier, (*last.runes, p.spell[top][2]))
         out.figures["runes spent"] += 1
+    h.discard += used
     if not cast_so_far:
         out.figures["turns without three cards to combine"] += 1
     level = m.tracked["level"]
