@@ -22,8 +22,10 @@ challenge (`go_to`), putting the card away, so the number and the card never dis
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Never, TypedDict
 
@@ -198,48 +200,74 @@ def settle(state: State) -> State:
 # ---------------------------------------------------------------------------- the sums
 
 
-_CONSTANTS: dict[int, tuple[Rules, Constants]] = {}  # id(rules) -> (those rules, their constants)
-_KEPT = 64  # tables whose constants are remembered
+@dataclass(frozen=True)
+class Compiled:
+    """A table's rules as its sums read them, made once per table."""
+
+    c: Constants
+    spells: dict[str, SpellCard]  # id -> card
+    challenges: dict[str, Challenge]
+
+
+_COMPILED: dict[int, tuple[Rules, Compiled]] = {}  # id(rules) -> (those rules, compiled)
+_KEPT = 64  # tables remembered
+
+
+def _compiled(rules: Rules) -> Compiled:
+    """The constants a table started with, as the ruleset's sums take them, and its cards by id:
+    made once per table (a table's states share one rules object, which the memo holds so
+    that its id stays its own)."""
+    kept = _COMPILED.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_COMPILED) >= _KEPT:
+        _COMPILED.clear()
+    made = Compiled(Constants.model_validate(rules["constants"]), {card["id"]: card for card in rules["spells"]},
+                    {card["id"]: card for card in rules["challenges"]})
+    _COMPILED[id(rules)] = (rules, made)
+    return made
 
 
 def _constants(rules: Rules) -> Constants:
-    """The constants a table started with, as the ruleset's sums take them: read once per table
-    (a table's states share one rules object, which the memo holds so its id stays its own)."""
-    kept = _CONSTANTS.get(id(rules))
-    if kept is not None and kept[0] is rules:
-        return kept[1]
-    if len(_CONSTANTS) >= _KEPT:
-        _CONSTANTS.clear()
-    c = Constants.model_validate(rules["constants"])
-    _CONSTANTS[id(rules)] = (rules, c)
-    return c
+    return _compiled(rules).c
 
 
 def _face_card(rules: Rules, t: Fields) -> Challenge | None:
-    return next((c for c in rules["challenges"] if c["id"] == t["card"]), None)
+    return _compiled(rules).challenges.get(t["card"]) if t["card"] is not None else None
 
 
 def _spell_card(rules: Rules, card_id: Any) -> SpellCard:
     """The spell card `card_id` names (as a phone sent it, or as the table kept it)."""
-    found: SpellCard = card_of(rules["spells"], card_id, "spell card")
+    known = _compiled(rules).spells.get(card_id) if isinstance(card_id, str) else None
+    found: SpellCard = known or card_of(rules["spells"], card_id, "spell card")  # card_of says what there is
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _made_face(element: str, power: int, runes: int, modifiers: tuple[str, ...]) -> Face:
+    """A challenge, built once (it is immutable) from cards the loader checked."""
+    return Face.model_construct(element=element, power=power, runes=runes, modifiers=modifiers)
+
+
+@functools.lru_cache(maxsize=4096)
+def _made_spell(element: str, power: int, modifier: str, runes: tuple[str, ...]) -> Spell:
+    """A spell, built once (it is immutable) from cards the loader checked."""
+    return Spell.model_construct(element=element, power=power, modifier=modifier, runes=runes)
 
 
 def _face(rules: Rules, card_id: str | None, laid: list[str] | None) -> Face | None:
     """The face-up challenge with the modifiers laid on it, when the table has said both."""
-    card = next((c for c in rules["challenges"] if c["id"] == card_id), None)
+    card = _compiled(rules).challenges.get(card_id) if card_id is not None else None
     if card is None or laid is None or card["power"] is None:
         return None
-    modifiers = tuple(_spell_card(rules, x)["modifier"] for x in laid)
-    return Face.model_construct(element=card["element"], power=card["power"], runes=card["runes"], modifiers=modifiers)
+    return _made_face(card["element"], card["power"], card["runes"], tuple(_spell_card(rules, x)["modifier"] for x in laid))
 
 
 def _spell(rules: Rules, spell: Cast) -> Spell:
-    """A spell as the sums take it (its cards were checked when it was cast)."""
-    return Spell.model_construct(
-        element=_spell_card(rules, spell["element"])["element"], power=_spell_card(rules, spell["power"])["power"],
-        modifier=_spell_card(rules, spell["modifier"])["modifier"],
-        runes=tuple(_spell_card(rules, x)["modifier"] for x in spell["runes"]))
+    """A spell as the sums take it."""
+    return _made_spell(_spell_card(rules, spell["element"])["element"], _spell_card(rules, spell["power"])["power"],
+                       _spell_card(rules, spell["modifier"])["modifier"],
+                       tuple(_spell_card(rules, x)["modifier"] for x in spell["runes"]))
 
 
 def _rolling(randbelow: RandBelow, sides: int, drawn: list[int]) -> Iterator[int]:
