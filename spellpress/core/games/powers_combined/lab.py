@@ -81,8 +81,14 @@ def _made(element: str, power: int, mod: str, runes: tuple[str, ...]) -> Spell:
     return Spell.model_construct(element=element, power=power, modifier=mod, runes=runes)
 
 
-def _spell(p: Prepared, trio: tuple[str, str, str]) -> Spell:
-    return _made(p.spell[trio[0]][0], p.spell[trio[1]][1], p.spell[trio[2]][2], ())
+def _spell(p: Prepared, trio: tuple[str, str, str], runes: tuple[str, ...] = ()) -> Spell:
+    """The spell of three cards (element, power, modifier), with the cards flipped onto it."""
+    return _made(p.spell[trio[0]][0], p.spell[trio[1]][1], p.spell[trio[2]][2], tuple(p.spell[x][2] for x in runes))
+
+
+def _cast(p: Prepared, m: Match) -> list[Spell]:
+    """The spells the table shows cast this turn, as the party's policy weighs them."""
+    return [_spell(p, (s["element"], s["power"], s["modifier"]), tuple(s["runes"])) for s in m.tracked["spells"]]
 
 
 class Random:
@@ -165,7 +171,6 @@ def _turn(p: Prepared, m: Match, h: Hidden, who: list[Random], out: Played) -> N
     party, foe = who[0], p.challenge[m.tracked["card"]]
     owner: dict[str, int] = {}
     used: list[str] = []  # the turn's cards on the playmat (submitted, flipped): discarded at its end
-    cast_so_far: list[Spell] = []
     stuck = flipped_double = False  # too few cards for another spell; a rune's Double Up! opened one
     while True:
         t = m.tracked
@@ -175,9 +180,8 @@ def _turn(p: Prepared, m: Match, h: Hidden, who: list[Random], out: Played) -> N
             if len(cards) < 3:
                 stuck = True
                 continue
-            trio = party.combine(p, h.rng, cards, foe, cast_so_far)
+            trio = party.combine(p, h.rng, cards, foe, _cast(p, m))
             m.act("cast", element=trio[0], power=trio[1], modifier=trio[2])
-            cast_so_far.append(_spell(p, trio))
             for x in trio:
                 out.played[owner[x]][x] += 1
             if flipped_double:
@@ -192,14 +196,12 @@ def _turn(p: Prepared, m: Match, h: Hidden, who: list[Random], out: Played) -> N
             break
         used.append(top)
         flipped_double = m.act("spend_rune", card=top)["more"] > 0
-        last = cast_so_far[-1]
-        cast_so_far[-1] = _made(last.element, last.power, last.modifier, (*last.runes, p.spell[top][2]))
         out.figures["runes spent"] += 1
     h.discard += used
-    if not cast_so_far:
+    level, cast = m.tracked["level"], bool(m.tracked["spells"])
+    if not cast:
         out.figures["turns without three cards to combine"] += 1
-    level = m.tracked["level"]
-    done = m.act("resolve") if cast_so_far else m.act("resolve", result="lost")  # spells: the tracker sums them
+    done = m.act("resolve") if cast else m.act("resolve", result="lost")  # spells: the tracker sums them
     if done["result"] == "won":
         out.figures[f"challenge {done['challenge']:02d} cleared"] += 1
         if level is not None and done["challenge"] == level["last"]:
