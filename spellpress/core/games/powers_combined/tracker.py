@@ -36,7 +36,7 @@ from ...play.state import RandBelow, TableState, move, pad_players, put, settled
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, and_, plural
 from .ruleset import Challenge as Face
-from .ruleset import Constants, Outcome, Spell, cast, challenge_reward, challenge_target
+from .ruleset import Constants, Outcome, Spell, cast, challenge_reward, challenge_target, modifier
 
 LIVES, RUNES, CHALLENGE = "lives", "runes", "challenge"  # the table counters of game.yaml
 CHALLENGE_TYPE, SPELL_TYPE = "challenge", "spell"  # the card types of decks.yaml
@@ -285,13 +285,21 @@ def _summed(rules: Rules, face: Face, challenge_rolls: list[int], spells: list[C
         raise Invalid(str(err)) from None
 
 
-def _spells_rolled(state: State, spells: list[Cast], randbelow: RandBelow) -> Data:
-    """The dice the turn's spells roll beyond those already rolled (a Wild Surge on a new spell or
-    on a flipped card): rolled now, by the table."""
+def _rolls(rules: Rules, card_id: str) -> bool:
+    """Whether a card's modifier may roll the die: a roll, or a Double Up! that counts as one
+    past the limit."""
+    c = _constants(rules)
+    m = modifier(c, _spell_card(rules, card_id)["modifier"])
+    return m.op == "roll" or m.op == "double_up" and modifier(c, c.double_up_fallback).op == "roll"
+
+
+def _spells_rolled(state: State, spells: list[Cast], randbelow: RandBelow, new: str) -> Data:
+    """The dice the turn's spells roll beyond those already rolled (a Wild Surge on the modifier
+    card `new`, of a new spell or flipped with a rune): rolled now, by the table."""
     r, t = state["rules"], state["tracker"]
     face = _face(r, t["card"], t["laid"])
-    if face is None:
-        return {"rolls": []}  # nothing to sum against: `apply` says so
+    if face is None or not _rolls(r, new):
+        return {"rolls": []}  # no die to roll, or nothing to sum against (`apply` says so)
     drawn: list[int] = []
     rolled = chain.from_iterable(s["rolls"] for s in spells)
     _summed(r, face, t["rolls"], spells, chain(rolled, _rolling(randbelow, _constants(r).die_sides, drawn)))
@@ -414,7 +422,7 @@ def _draw_cast(state: State, data: Data, randbelow: RandBelow) -> Data:
     """A Wild Surge on the spell's modifier card is rolled as its total is worked out."""
     if state["tracker"]["more"] <= 0:
         return {"rolls": []}  # no spell may be cast: `apply` says why
-    return _spells_rolled(state, [*state["tracker"]["spells"], _new_spell(data, [])], randbelow)
+    return _spells_rolled(state, [*state["tracker"]["spells"], _new_spell(data, [])], randbelow, data["modifier"])
 
 
 def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
@@ -470,7 +478,7 @@ def _draw_spend(state: State, data: Data, randbelow: RandBelow) -> Data:
     spells = state["tracker"]["spells"]
     if "card" not in data or not spells:
         return {}
-    return _spells_rolled(state, _flipped_onto(spells, data["card"], []), randbelow)
+    return _spells_rolled(state, _flipped_onto(spells, data["card"], []), randbelow, data["card"])
 
 
 def _apply_spend(state: State, data: Data, strict: bool) -> tuple[State, Data]:
