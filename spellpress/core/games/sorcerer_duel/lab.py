@@ -168,16 +168,16 @@ class Greedy(Random):
 BY_NAME: dict[str, Random] = {"random": Random(), "greedy": Greedy()}
 
 
-def _destroyed(data: Any) -> Iterator[Data]:
-    """The units a move destroyed (each as its hit says it), in the order they fell."""
-    if isinstance(data, dict):
-        if data.get("destroyed"):
-            yield data
-        for item in data.values():
-            yield from _destroyed(item)
-    elif isinstance(data, list):
-        for item in data:
-            yield from _destroyed(item)
+def _destroyed(data: Data) -> Iterator[Data]:
+    """The units a move destroyed (each as its hit says it), in the order they fell: in its blow,
+    the thorns that pricked back, and the blows at a turn's end."""
+    for hit in data.get("hits", ()):
+        if hit.get("destroyed"):
+            yield hit
+    if "thorns" in data:
+        yield from _destroyed(data["thorns"])
+    for end in data.get("end", ()):
+        yield from _destroyed(end)
 
 
 def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:
