@@ -93,6 +93,7 @@ def test_vessik_converts_one_card_more_than_the_rule_at_the_table(game, c):
     assert f"You may convert up to {allowed} cards to mana each turn instead of {c.max_conversions}." in vessik["text"]
     t = Duel(game, ann={"sorcerer": vessik.id})
     t.act("start_turn", player=0)
+    assert t.t["conversions_allowed"] == allowed  # the phone's Convert button counts to it
     for n in range(1, allowed + 1):
         made = t.act("convert", player=0)
         assert made.data["conversions"] == n and t.text(made).startswith(f"Ann converted a card ({n} of {allowed})")

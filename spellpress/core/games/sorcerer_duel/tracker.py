@@ -133,6 +133,7 @@ class Fields(TypedDict):
     first: int | None
     next: int | None
     conversions: int
+    conversions_allowed: int  # to the player whose turn it is (their sorcerer's extra included)
     ended: bool  # the turn's end (its end-of-turn effects) has been played
     draw: Draw | None
     units: list[Unit]
@@ -194,7 +195,7 @@ PLAYER: Mine = {"out": False, "used": {}, "last_death": None}
 def initial(state: State) -> State:
     tracker: Fields = {
         "turn": 0, "turns": 0, "rounds": 0, "player": None, "first": None, "next": None, "conversions": 0,
-        "ended": False, "draw": None, "units": [], "next_unit": 1, "pending": [], "winner": None, "over": False,
+        "conversions_allowed": state["rules"]["max_conversions"], "ended": False, "draw": None, "units": [], "next_unit": 1, "pending": [], "winner": None, "over": False,
     }
     return {**state, "tracker": tracker}
 
@@ -613,10 +614,10 @@ def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     for other in range(len(state["players"])):
         if other != who:
             state, _, _ = put(state, MANA, 0, other)
-    turn = t["turn"] + 1
+    turn, allowed = t["turn"] + 1, conversions_of(state, who)
     state = with_tracker(state, lambda f: {
         **f, "turn": turn, "turns": turn, "rounds": f["rounds"] + (who == first), "player": who, "first": first,
-        "conversions": 0, "ended": False, "draw": {"count": draws, "skipped": skipped, "limit": r["hand_limit"]},
+        "conversions": 0, "conversions_allowed": allowed, "ended": False, "draw": {"count": draws, "skipped": skipped, "limit": r["hand_limit"]},
     })
     return state, {**results, **started, "turn": turn, "mana": {"from": before, "to": after}, "draws": draws,
                    "skipped_draw": skipped}
