@@ -195,7 +195,8 @@ PLAYER: Mine = {"out": False, "used": {}, "last_death": None}
 def initial(state: State) -> State:
     tracker: Fields = {
         "turn": 0, "turns": 0, "rounds": 0, "player": None, "first": None, "next": None, "conversions": 0,
-        "conversions_allowed": state["rules"]["max_conversions"], "ended": False, "draw": None, "units": [], "next_unit": 1, "pending": [], "winner": None, "over": False,
+        "conversions_allowed": state["rules"]["max_conversions"], "ended": False, "draw": None, "units": [],
+        "next_unit": 1, "pending": [], "winner": None, "over": False,
     }
     return {**state, "tracker": tracker}
 
@@ -617,7 +618,8 @@ def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     turn, allowed = t["turn"] + 1, conversions_of(state, who)
     state = with_tracker(state, lambda f: {
         **f, "turn": turn, "turns": turn, "rounds": f["rounds"] + (who == first), "player": who, "first": first,
-        "conversions": 0, "conversions_allowed": allowed, "ended": False, "draw": {"count": draws, "skipped": skipped, "limit": r["hand_limit"]},
+        "conversions": 0, "conversions_allowed": allowed, "ended": False,
+        "draw": {"count": draws, "skipped": skipped, "limit": r["hand_limit"]},
     })
     return state, {**results, **started, "turn": turn, "mana": {"from": before, "to": after}, "draws": draws,
                    "skipped_draw": skipped}
