@@ -13,10 +13,18 @@
       panel.append(h("div", { class: "t-head" }, h("span", { class: "t-title" }, `Turn ${t.turn}: ${ctx.name(t.player)}`),
         h("span", { class: "t-sub" }, t.draw.skipped ? "goes first: no draw this turn" :
           `draw ${plural(t.draw.count, "card")} (not with ${t.draw.limit} in hand)`)));
+      const allowed = t.conversions_allowed ?? r.max_conversions;  // with the seat's sorcerer's extra
       panel.append(row(
-        h("span", { class: "t-line" }, `Converted ${t.conversions} of ${r.max_conversions}`),
-        !t.over ? button(`Convert +${r.mana_per_conversion} mana`, () => ctx.act({ type: "convert", player: t.player }),
-          { cls: "small", act: "convert", disabled: t.conversions >= r.max_conversions }) : null));
+        h("span", { class: "t-line" }, `Converted ${t.conversions} of ${allowed}`),
+        !t.over && !t.ended ? button(`Convert +${r.mana_per_conversion} mana`, () => ctx.act({ type: "convert", player: t.player }),
+          { cls: "small", act: "convert", disabled: t.conversions >= allowed }) : null,
+        !t.over && !t.ended ? button("End turn", () => ctx.act({ type: "end_turn", player: t.player }),
+          { cls: "small", act: "end-turn", sub: "end-of-turn damage" }) : null));
+    }
+    for (const waiting of (t.pending || []).slice(0, 1)) {
+      // a death's damage: its owner aims it before anything else is played
+      panel.append(row(h("span", { class: "t-line" }, `${ctx.name(waiting.owner)} aims ${waiting.damage} damage (${waiting.source} died)`),
+        button("Aim\u2026", () => sorcererAim(ctx, waiting), { cls: "small primary", act: "aim" })));
     }
     if (!t.over) {
       if (t.player === null && t.next === null) {
@@ -33,6 +41,8 @@
       const chips = [];
       if (t.player === i) chips.push(chip("their turn", "accent"));
       if (t.first === i) chips.push(chip("went first"));
+      const told = (r.sorcerers || {})[p.options.sorcerer];
+      if (told) chips.push(chip(told.name));
       if (p.tracker.out) chips.push(chip("fallen", "down"));
       box.append(h("div", { class: "chips" }, chips));
       const list = h("ul", { class: "units" });
@@ -45,7 +55,7 @@
         }, h("span", { class: "unit-name" }, unit.name), unitLine(unit, stats))));
       }
       box.append(list);
-      if (t.player === i && !t.over) {
+      if (t.player === i && !t.over && !t.ended) {
         box.append(row(button("Summon\u2026", () => sorcererSummon(ctx, i), { cls: "small", act: "summon", aria: `Summon for ${ctx.name(i)}` }),
           button("Cast\u2026", () => sorcererCast(ctx, i), { cls: "small", act: "cast", aria: `Cast for ${ctx.name(i)}` })));
       }
@@ -69,12 +79,28 @@
       ],
       submit: "Summon",
     });
-    if (values) ctx.act({ type: "summon", player: i, card: values.card });
+    if (!values) return;
+    const card = cards.find((c) => c.id === values.card);
+    if (card.needs_how !== "destroy") {
+      ctx.act({ type: "summon", player: i, card: values.card });
+      return;
+    }
+    // its requirement: one of the player's own units destroyed for it (the server says which may be)
+    const own = ctx.state.tracker.units.filter((u) => u.owner === i);
+    const sacrifice = await pick(`${card.name}: ${card.requirement || "destroy one of your own"}`,
+      own.map((u) => ({ value: u.id, label: u.name, sub: `${u.kind} \u00b7 health ${u.health}` })));
+    if (sacrifice !== null) ctx.act({ type: "summon", player: i, card: values.card, sacrifice });
+  }
+
+  async function sorcererAim(ctx, waiting) {
+    const target = await pick(`${waiting.source}: ${waiting.damage} damage at\u2026`, sorcererTargets(ctx, waiting.owner));
+    if (target !== null) ctx.act({ type: "aim", target });
   }
 
   // A card's own words, as its card prints them: its text, and what happens when it dies.
   function cardText(c) {
-    return [c.text, c.death ? `When it dies: ${c.death}` : null].filter(Boolean).join(" ") || null;
+    return [c.requirement ? `To summon: ${c.requirement}` : null, c.text, c.death ? `When it dies: ${c.death}` : null]
+      .filter(Boolean).join(" ") || null;
   }
 
   // A one-target attack aims at a sorcerer or a creature, never a blocker: the blockers of that side take it first.
