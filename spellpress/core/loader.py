@@ -25,7 +25,6 @@ from .models import (
     DecksFile,
     DeckSpec,
     End,
-    EndSpec,
     FieldSpec,
     FieldValue,
     Game,
