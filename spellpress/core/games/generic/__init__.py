@@ -17,4 +17,5 @@ RULESET = Ruleset(
     check=check,
     tracker_module=f"{__name__}.tracker",
     lab_module=f"{__name__}.lab",
+    phone=__name__,
 )
