@@ -1,7 +1,8 @@
 """The typed, immutable models of a game, and the schema of each file in `cards/<slug>/`.
 
 A game directory holds:
-- `game.yaml`: identity, elements, the ruleset's constants, the counters the companion tracks;
+- `game.yaml`: identity, elements, the ruleset's constants, the counters the companion tracks (and,
+  for a game of YAML alone, how it ends);
 - `decks.yaml`: card types (template and fields) and decks (name, back, card types);
 - one or more card files whose top-level keys are deck ids, each a list of cards;
 - `rules.yaml`: rule text sections, whose numbers are jinja2 references to the constants;
