@@ -227,10 +227,12 @@ def _multiplier(needs_powermage: bool, thump: Played | None, powermage: Played |
 
 def attack(needs_powermage: bool, card: Played, thump: Played | None = None, powermage: Played | None = None,
            defense: Played | None = None, defense_thump: Played | None = None, defense_powermage: Played | None = None,
-           second: Played | None = None, defense_second: Played | None = None) -> Clash:
+           second: Played | None = None, defense_second: Played | None = None, returned: bool = False) -> Clash:
     """An attack as played: its sums, or Invalid with the reason it cannot be played so. `second`
-    and `defense_second` are the second cards of a pair (Annihilator's), one multiplier for both."""
-    _within_the_deck((thump, defense_thump, powermage, defense_powermage, card, second, defense, defense_second))
+    and `defense_second` are the second cards of a pair (Annihilator's), one multiplier for both.
+    `returned`: the attack was sent back to its attacker, whose shown PowerMage is in hand again."""
+    again = None if returned else powermage
+    _within_the_deck((thump, defense_thump, again, defense_powermage, card, second, defense, defense_second))
     if defense_thump is not None and defense is None:
         raise Invalid("a defense thump multiplies a defense card: name the defense card too")
     if defense_second is not None and defense is None:

@@ -257,7 +257,7 @@ def _redirects(state: State, action: Sent, target: int) -> list[Data]:
         card = card_of(_with(state["rules"], REDIRECT), hop.get("card"), "card that sends an attack on")
         to = player(state, hop.get("to"), "player the attack is sent on to")
         if to == holder:
-            raise Invalid(f"{card['name']} sends the attack on to another player, not back to {name(state, holder)}")
+            raise Invalid(f"{card['name']} sends the attack on to another player: {name(state, holder)} cannot send it to themselves")
         out.append({"card": card["id"], "by": holder, "to": to})
         holder = to
     return out
@@ -282,7 +282,8 @@ def _parse_attack(state: State, action: Sent) -> Data:
     if gain is not None and defense is not None:
         raise Invalid(f"{gain['name']} is played in place of a Defense card: name one or the other")
     redirects = _redirects(state, action, target)
-    sums = play_attack(r["thump_needs_powermage"], attack, thump, mage, defense, guard, guard_mage, second, defense_second)
+    returned = bool(redirects) and redirects[-1]["to"] == attacker
+    sums = play_attack(r["thump_needs_powermage"], attack, thump, mage, defense, guard, guard_mage, second, defense_second, returned)
     data: Data = {
         "attacker": attacker, "target": target, "attack": attack["id"], "thump": thump and thump["id"],
         "defense": defense and defense["id"], "defense_thump": guard and guard["id"],
