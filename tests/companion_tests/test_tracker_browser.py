@@ -319,6 +319,10 @@ def test_a_round_of_powermage_54_and_the_empty_deck(server, phone, games):
     submit(ann)
     ben += health["value"]
     expect(num(ann, 1, "points")).to_have_text(str(ben))
+    expect(ann.locator(".t-title")).to_have_text("Turn 3: Cy")
+    ann.locator('[data-act="end-turn"]').click()  # Cy has no action play
+    submit(ann)
+    expect(ann.locator(".t-title")).to_have_text("Turn 4: Ann")
 
     ann.locator('[data-act="halve"]').click()
     submit(ann)

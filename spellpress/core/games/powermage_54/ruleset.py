@@ -180,7 +180,7 @@ def played(card: Card) -> dict[str, Any]:
     effect = card.get("effect")
     if effect in EFFECTS:
         entry["effect"] = effect
-        number = EFFECTS[effect][1]
+        entry["timing"], number = EFFECTS[effect]
         if number is not None and card.get(number) is not None:
             entry[number] = card.get(number)
     if card.get("cancels_unblockable"):

@@ -48,6 +48,7 @@ class Card(TypedDict):
     value: NotRequired[int]  # an attack, defense or health card's
     multiplier: NotRequired[int]  # a thump card's
     effect: NotRequired[str]  # an action card's or a PowerMage's (the ruleset's EFFECTS)
+    timing: NotRequired[str]  # when its effect is played (EFFECTS): "on your turn" is an action play
     worth: NotRequired[int]  # a PowerMage played as an Attack or Defense card
     times: NotRequired[int]  # a PowerMage that multiplies in place of a thump
     forfeit: NotRequired[int]  # the points an unblockable attack takes
