@@ -22,7 +22,7 @@ so): the action names it, and is refused without it by the same function (the ru
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Never, NotRequired, TypedDict, cast
 
 from ...models import Game
@@ -233,13 +233,14 @@ def _optional(state: State, action: Sent, key: str, kind: str) -> Card | None:
     return card_of(state["rules"]["cards"].get(kind, []), action.get(key), what)
 
 
-def _optional_of(cards: list[Card], action: Sent, key: str, what: str) -> Card | None:
-    return None if action.get(key) is None else card_of(cards, action.get(key), what)
+def _optional_of(cards: Callable[[], list[Card]], action: Sent, key: str, what: str) -> Card | None:
+    """The card `key` names among `cards()` (listed only when a card is named), or None."""
+    return None if action.get(key) is None else card_of(cards(), action.get(key), what)
 
 
 def _pair(state: State, action: Sent, key: str, kind: str) -> Card | None:
     """The second card of a pair, where the game has a card that lets two attack (or defend) at once."""
-    second = _optional_of(_playing(state["rules"], kind), action, key, f"{kind} card")
+    second = _optional_of(lambda: _playing(state["rules"], kind), action, key, f"{kind} card")
     if second is not None and not _with(state["rules"], TWO_CARDS):
         raise Invalid(f"no card of this game lets two {kind} cards be played at once")
     return second
@@ -272,14 +273,17 @@ def _parse_attack(state: State, action: Sent) -> Data:
         raise Invalid("a player does not attack themselves")
     attack = card_of(_playing(r, ATTACK), action.get("attack"), "attack card")
     second = _pair(state, action, "second", ATTACK)
-    multipliers = r["cards"][THUMP] + _with(r, MULTIPLY)
+
+    def multipliers() -> list[Card]:
+        return r["cards"][THUMP] + _with(r, MULTIPLY)
+
     thump = _optional_of(multipliers, action, "thump", "thump card")
     mage = _optional(state, action, "powermage", POWERMAGE)
-    defense = _optional_of(_playing(r, DEFENSE), action, "defense", "defense card")
+    defense = _optional_of(lambda: _playing(r, DEFENSE), action, "defense", "defense card")
     defense_second = _pair(state, action, "defense_second", DEFENSE)
     guard = _optional_of(multipliers, action, "defense_thump", "thump card")
     guard_mage = _optional(state, action, "defense_powermage", POWERMAGE)
-    gain = _optional_of(_with(r, GAIN), action, "gain", "card that turns an attack into a gain")
+    gain = _optional_of(lambda: _with(r, GAIN), action, "gain", "card that turns an attack into a gain")
     if gain is not None and defense is not None:
         raise Invalid(f"{gain['name']} is played in place of a Defense card: name one or the other")
     redirects = _redirects(state, action, target)
@@ -410,7 +414,7 @@ def _parse_play(state: State, action: Sent) -> Data:
         raise Invalid(f"{card['name']} is aimed at another player")
     data["target"] = target
     if effect == UNBLOCKABLE:
-        cancel = _optional_of([c for c in r["cards"][POWERMAGE] if c.get("cancels_unblockable")], action, "cancel",
+        cancel = _optional_of(lambda: [c for c in r["cards"][POWERMAGE] if c.get("cancels_unblockable")], action, "cancel",
                               f"card that cancels {card['name']}")
         given = _optional(state, action, "give_up", POWERMAGE)
         if cancel and given:
