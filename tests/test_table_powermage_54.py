@@ -193,3 +193,13 @@ def test_an_exchange_shows_its_cards_and_ends_the_turn(game, c):
         m.act("end_turn", player=0, exchanged=two[:1])
     m.act("end_turn", player=0, exchanged=two)
     assert m.tracked["player"] == 1
+
+
+def test_a_table_saved_before_turns_were_kept_plays_on_without_them(game):
+    m = table(game)
+    old = {key: value for key, value in m.tracked.items() if key not in ("player", "turns", "rounds")}
+    m.state = {**m.state, "options": {}, "tracker": old}
+    attack = of(game, "attack").id
+    m.act("attack", attacker=0, target=1, attack=attack)
+    m.act("attack", attacker=0, target=1, attack=attack)
+    assert "player" not in m.tracked

@@ -131,7 +131,7 @@ def settle(state: State) -> State:
     standing = [i for i, p in enumerate(state["players"]) if not p["tracker"]["defeated"]]
     over = len(state["players"]) >= 2 and len(standing) <= 1
     state = settled(state, lambda t: {**t, "over": over, "winner": standing[0] if over and standing else None})
-    current = state["tracker"]["player"]
+    current = state["tracker"].get("player")  # a table saved before turns were kept has none
     if current is not None and current not in standing:  # defeated on their own turn (a halving): it passes on
         state = _turn_after(state, current, False)
     return state
@@ -183,6 +183,8 @@ def _turn_after(state: State, seat: int, again: bool) -> State:
 
 def _ended(state: State, who: int, again: bool = False) -> tuple[State, Data]:
     """The state once `who`'s action play has ended their turn, and whose turn it is now (if it passed)."""
+    if not _kept(state):
+        return state, {}
     turns = state["tracker"]["turns"]
     state = _turn_after(state, who, again)
     return state, ({"next": state["tracker"]["player"]} if state["tracker"]["turns"] != turns else {})
