@@ -333,10 +333,12 @@ def _shown(p: Prepared, hand: list[str], cards: tuple[str, ...], mult: str | Non
 
 
 def _played(prefix: str, cards: tuple[str, ...], mult: str | None, shown: str | None) -> dict[str, Any]:
-    """An attack's or a block's cards as the tracker's `attack` names them."""
-    sent = {prefix or "attack": cards[0], f"{prefix}_second" if prefix else "second": cards[1] if len(cards) > 1 else None,
-            f"{prefix}_thump" if prefix else "thump": mult, f"{prefix}_powermage" if prefix else "powermage": shown}
-    return {key: x for key, x in sent.items() if x is not None}
+    """An attack's cards (`prefix` "") or a block's ("defense") as the tracker's `attack` names them."""
+    def key(part: str) -> str:
+        return f"{prefix}_{part}" if prefix else part
+
+    sent = {prefix or "attack": cards[0], key("second"): cards[1] if len(cards) > 1 else None, key("thump"): mult, key("powermage"): shown}
+    return {name: x for name, x in sent.items() if x is not None}
 
 
 def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:
