@@ -188,6 +188,16 @@ def initial(state: State) -> State:
 # ---------------------------------------------------------------------------- settling
 
 
+def _standing(state: State) -> list[int]:
+    """The wizards still alive (life above 0), by their counters."""
+    return [i for i, p in enumerate(state["players"]) if p["counters"].get(LIFE, 0) > 0]
+
+
+def _ended(state: State) -> bool:
+    """One wizard (or none) is left standing: the game is over."""
+    return len(state["players"]) >= 2 and len(_standing(state)) <= 1
+
+
 def settle(state: State) -> State:
     state = pad_players(state, PLAYER)
     n = len(state["players"])
@@ -200,9 +210,15 @@ def settle(state: State) -> State:
         return {**p["tracker"], "alive": lives, "ghost": ghost, "out": not lives and not ghost, "powered": powered}
 
     state = settled_players(state, derive)
-    alive = [i for i, p in enumerate(state["players"]) if p["tracker"]["alive"]]
-    over = n >= 2 and len(alive) <= 1
-    return settled(state, lambda t: {**t, "winner": alive[0] if over and alive else None, "over": over, "odds": _odds(t)})
+    alive, over = _standing(state), _ended(state)
+    winner = alive[0] if over and alive else None
+    return settled(state, lambda t: _finished(t, winner) if over else {**t, "winner": None, "over": False, "odds": _odds(t)})
+
+
+def _finished(t: Fields, winner: int | None) -> Fields:
+    """A game that is over has no battle turn and no next battle player: nobody is named to play
+    who can no longer play (bringing a wizard back after reopening it starts a new round)."""
+    return {**t, "winner": winner, "over": True, "odds": None, "phase": "ready", "turn": None, "next": None}
 
 
 def _odds(t: Fields) -> dict[str, float] | None:
@@ -338,6 +354,8 @@ def _apply_round(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         "last": None,
     })
     results = {"round": t["round"] + 1, "scenario": summary, "battle": battle, "reshuffled": "scenarios" in hidden}
+    if t["deck"] is not None and key != t["deck"]:
+        results.update(deck=key, players=n)  # the players' number changed between rounds: so did the scenario deck
     return state, results
 
 
@@ -349,6 +367,9 @@ def _describe_round(data: Mapping[str, Any], state: State) -> str:
     for rolled in data.get("rolls") or []:
         text += "Rolls: " + ", ".join(f"{name(state, i)} {r}" for i, r in rolled) + ". "
     chamber = ", ".join(f"{card[k]} {ammo[k]['name']}" for k in kinds)
+    if data.get("deck"):
+        deck = state["rules"]["scenario_decks"][data["deck"]]["name"]
+        text += f"With {plural(data['players'], 'player')} now, the scenarios come from the {deck}. "
     text += (
         f"Round {data['round']}: {card['name']}, {plural(card['spells_per_player'], 'spell')} each; "
         f"the chamber holds {chamber}, shuffled. {name(state, data['battle'])} is the battle player."
@@ -412,7 +433,10 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         "spent": [*t["chamber"]["spent"], kind],
     }
     state = with_tracker(state, lambda f: {**f, "chamber": chamber_now})
-    if not rest:
+    if _ended(state):  # the last wizard standing: nobody takes another turn
+        standing = _standing(state)
+        results.update(round_over=not rest, over=True, winner=standing[0] if standing else None)
+    elif not rest:
         after_turn = turn_after(turn, len(state["players"]))
         state = _end_round(state, after_turn)
         results.update(round_over=True, next=after_turn["player"])
@@ -442,7 +466,12 @@ def _describe_shoot(data: Mapping[str, Any], state: State) -> str:
         text += f" {shooter} takes another battle turn."
     elif data.get("extra_turn") is False:
         text += " (No second extra turn this turn.)"
-    if data.get("round_over"):
+    if data.get("over"):
+        won = "no wizard is left standing"
+        if data.get("winner") is not None:
+            won = f"{name(state, data['winner'])} is the last wizard standing and wins"
+        text += f" The game is over: {won}."
+    elif data.get("round_over"):
         text += f" The chamber is empty: round {data['round']} is over, and {name(state, data['next'])} will be the battle player."
     elif data.get("shoots_again"):
         text += f" {shooter} may shoot again."
@@ -592,6 +621,26 @@ def _gone(state: State, i: int) -> str | None:
     return "a ghost" if len(state["players"]) >= state["rules"]["ghosts_from"] else "out of the game"
 
 
+def refuse_join(state: State) -> str | None:
+    """A new wizard sits down between rounds, never during one: the round's scenario, chamber and
+    draft were laid out for the wizards at the table, and a duel's come from the duel deck. From
+    the next round, the scenario is drawn from the deck for the new number of players."""
+    t = state["tracker"]
+    if t["phase"] != "battle" or t["over"] or t["deck"] is None:
+        return None
+    decks = state["rules"]["scenario_decks"]
+    n = len(state["players"])
+    now = decks[t["deck"]]
+    key = deck_for({k: (d["players"][0], d["players"][1]) for k, d in decks.items()}, n + 1)
+    if key == t["deck"]:
+        return f"round {t['round']} is being played: a new wizard sits down once its chamber is empty"
+    low, high = now["players"]
+    players = f"{low}" if low == high else f"{low} to {high}"
+    then = f"the next round's scenario comes from the {decks[key]['name']}" if key else f"no scenario deck is for {n + 1} players"
+    return (f"round {t['round']} of this game of {plural(n, 'player')} is being played with the {now['name']} "
+            f"(the rules give it to {players} players): a new wizard sits down once its chamber is empty, and {then}")
+
+
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
@@ -599,6 +648,7 @@ TRACKER: Tracker[State] = Tracker(
     life=LIFE,
     gone=_gone,
     reveal=reveal,
+    refuse_join=refuse_join,
     actions={
         "start_round": Action(_parse_none, _apply_round, _describe_round, draw=_draw_round, ordered=True, undoable=False, shown=True),
         "shoot": Action(_parse_shoot, _apply_shoot, _describe_shoot, ordered=True, undoable=False, shown=True),
