@@ -286,7 +286,7 @@ def test_shooting_yourself_with_a_blank_gives_one_extra_turn_never_two_in_a_turn
     second = shoot(t, ann)
     assert second.data["extra_turn"] is False, "never a second extra turn in one turn"
     assert "No second extra turn" in t.text(second)
-    assert t.t["turn"] == {"player": ann, "extra": True, "earned": 0, "owed": 0, "shots": 0}
+    assert t.t["turn"] == {"player": ann, "extra": True, "earned": 0, "owed": 0, "shots": 0, "taps": 0}
 
     third = shoot(t, ann)  # the extra turn is a turn of its own: a Blank earns one more
     assert third.data["extra_turn"] is True

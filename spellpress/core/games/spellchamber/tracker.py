@@ -40,7 +40,16 @@ from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, plural
 from .helpers import next_shot
 from .ruleset import Constants, deck_for, roll_off, roll_off_winner, shot_effect
-from .spells import rearranged
+from .spells import (
+    SPELL_NUMBERS,
+    borrowed_turn,
+    extra_turn_allowed,
+    live_loss,
+    may_play,
+    powered_part,
+    rearranged,
+    redirected,
+)
 
 LIFE = "life"  # the counter that holds a wizard's life (game.yaml's counters)
 
@@ -62,6 +71,21 @@ class Ammo(TypedDict):
     extra_turn_if_self: bool
 
 
+class Spell(TypedDict):
+    name: str
+    kind: str  # regular, hybrid (its powered-up part while its caster is powered up) or powered
+    slots: int
+    effect: str | None  # spells.py's SPELL_EFFECTS
+    numbers: dict[str, int]  # the effect's numbers (gains, drains, siphons, curses, arranges)
+
+
+class Wizard(TypedDict):
+    name: str
+    power: str  # the power ability's name
+    effect: str | None  # spells.py's POWER_EFFECTS
+    mends: int
+
+
 class Rules(TypedDict):
     life: str
     kinds: list[str]  # the ammo kinds, in the YAML's order
@@ -72,6 +96,8 @@ class Rules(TypedDict):
     spell_slots: int
     die_sides: int
     scenario_decks: dict[str, ScenarioDeck]
+    spells: NotRequired[dict[str, Spell]]  # by card id
+    wizards: NotRequired[dict[str, Wizard]]  # by card id
 
 
 class Turn(TypedDict):
@@ -80,6 +106,7 @@ class Turn(TypedDict):
     earned: int  # extra turns earned in this one
     owed: int  # extra turns still owed
     shots: int
+    taps: NotRequired[int]  # more shots this turn (Double Tap)
 
 
 class Chamber(TypedDict):
@@ -107,7 +134,16 @@ class Fields(TypedDict):
     last: Data | None  # the latest shot, as its event says it
     winner: int | None
     over: bool
+    turns: NotRequired[int]  # battle turns taken by wizards (a ghost's and a slept one are not)
     odds: NotRequired[dict[str, float] | None]  # the next shot's chances in percent, once settled
+
+
+class Kept(TypedDict):
+    """A spell kept in front of a wizard until its effect ends (this round at most)."""
+
+    spell: str
+    red: bool  # played powered up: its powered-up part applies
+    curses: NotRequired[int]  # a Blood Curse's extra life lost
 
 
 class Mine(TypedDict):
@@ -115,6 +151,12 @@ class Mine(TypedDict):
     alive: bool
     ghost: bool
     out: bool
+    wards: NotRequired[list[Kept]]  # Warding Charms in front of them
+    ricochets: NotRequired[list[Kept]]
+    curses: NotRequired[list[Kept]]  # Blood Curses on them
+    asleep: NotRequired[list[str]]  # Sleep Magic on them: a battle turn skipped for each
+    misdirect: NotRequired[int | None]  # their Misdirection: whom the next shot aimed at them hits
+    controlled: NotRequired[int | None]  # who aims for them on their next battle turn (Mind Control)
 
 
 class Hidden(TypedDict):
@@ -158,11 +200,21 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
         "spell_slots": c.spell_slots,
         "die_sides": c.die_sides,
         "scenario_decks": decks,
+        "spells": {
+            card.id: {"name": card.name, "kind": card.get("kind"), "slots": card.get("slots") or 0, "effect": card.get("effect"),
+                      "numbers": {k: int(card.get(k)) for k in SPELL_NUMBERS if card.get(k) is not None}}
+            for card in (game.decks[c.spell_deck].cards if c.spell_deck in game.decks else ())
+        },
+        "wizards": {
+            card.id: {"name": card.name, "power": card.get("power_name") or card.name, "effect": card.get("effect"),
+                      "mends": int(card.get("mends") or 0)}
+            for card in game.cards if card.type == "wizard"
+        },
     }
 
 
-PLAYER: Mine = {"powered": False, "alive": True, "ghost": False, "out": False}
-
+PLAYER: Mine = {"powered": False, "alive": True, "ghost": False, "out": False, "wards": [], "ricochets": [], "curses": [],
+                "asleep": [], "misdirect": None, "controlled": None}
 
 
 def initial(state: State) -> State:
@@ -181,6 +233,7 @@ def initial(state: State) -> State:
         "last": None,
         "winner": None,
         "over": False,
+        "turns": 0,
     }
     return {**state, "tracker": tracker, "hidden": {"chamber": [], "scenarios": []}}
 
@@ -207,7 +260,7 @@ def settle(state: State) -> State:
         lives = p["counters"].get(LIFE, 0) > 0
         ghost = not lives and n >= ghosts_from
         powered = True if ghost else bool(p["tracker"].get("powered")) and lives
-        return {**p["tracker"], "alive": lives, "ghost": ghost, "out": not lives and not ghost, "powered": powered}
+        return {**PLAYER, **p["tracker"], "alive": lives, "ghost": ghost, "out": not lives and not ghost, "powered": powered}
 
     state = settled_players(state, derive)
     alive, over = _standing(state), _ended(state)
@@ -267,16 +320,59 @@ def turn_after(turn: Turn, n: int) -> Turn:
     """The battle turn after `turn`: the same player's if they are owed an extra turn."""
     owed = turn["owed"] + turn["earned"]
     if owed > 0:
-        return {"player": turn["player"], "extra": True, "earned": 0, "owed": owed - 1, "shots": 0}
-    return {"player": (turn["player"] + 1) % n, "extra": False, "earned": 0, "owed": 0, "shots": 0}
+        return {"player": turn["player"], "extra": True, "earned": 0, "owed": owed - 1, "shots": 0, "taps": 0}
+    return {"player": (turn["player"] + 1) % n, "extra": False, "earned": 0, "owed": 0, "shots": 0, "taps": 0}
 
 
-def _end_round(state: State, after: Turn) -> State:
-    """The chamber is empty: every wizard powers down (ghosts stay powered up)."""
+def _end_round(state: State, after: Turn) -> tuple[State, list[str]]:
+    """The chamber is empty: every wizard powers down (ghosts stay powered up), and all ongoing
+    spell effects end ("All ongoing spell effects are immediately canceled"): the spells kept in
+    front of wizards are discarded. Returns the state and those spells."""
+    discarded: list[str] = []
     for i in range(len(state["players"])):
-        if not mine(state, i).get("ghost"):
-            state = with_mine(state, i, lambda m: {**m, "powered": False})
-    return with_tracker(state, lambda t: {**t, "phase": "ready", "turn": None, "next": after["player"]})
+        discarded += _kept(mine(state, i))
+        state = with_mine(state, i, lambda m: {**m, "wards": [], "ricochets": [], "curses": [], "asleep": [], "misdirect": None,
+                                               "controlled": None, "powered": bool(m.get("ghost"))})
+    return with_tracker(state, lambda t: {**t, "phase": "ready", "turn": None, "next": after["player"]}), discarded
+
+
+def _kept(m: Mine) -> list[str]:
+    """The spells in front of a wizard, kept until their effects end."""
+    return [k["spell"] for k in (*m.get("wards", []), *m.get("ricochets", []), *m.get("curses", []))] + list(m.get("asleep", []))
+
+
+def _alive(state: State, i: int) -> bool:
+    return state["players"][i]["counters"].get(LIFE, 0) > 0
+
+
+def _begin(state: State, turn: Turn) -> State:
+    """`turn` is the battle turn now; a wizard's turn that is not slept through counts as one taken."""
+    who = turn["player"]
+    taken = _alive(state, who) and not mine(state, who).get("asleep")
+    return with_tracker(state, lambda t: {**t, "turn": turn, "turns": t.get("turns", 0) + taken})
+
+
+def _pass_on(state: State, turn: Turn, slept: bool = False) -> State:
+    """The battle turn `turn` is over: whoever aimed for its player (Mind Control) no longer
+    does, unless the turn was slept through; the gun moves on."""
+    if not slept:
+        state = with_mine(state, turn["player"], lambda m: {**m, "controlled": None})
+    return _begin(state, turn_after(turn, len(state["players"])))
+
+
+def _after_move(state: State, turn: Turn, results: Data) -> State:
+    """After a move that may have emptied the chamber or ended the game: the round ends at once
+    with the chamber's last card, and whoever would have taken the next turn starts the next."""
+    if _ended(state):
+        standing = _standing(state)
+        results.update(over=True, winner=standing[0] if standing else None)
+    elif not state["hidden"]["chamber"]:
+        after = turn_after(turn, len(state["players"]))
+        state, gone = _end_round(state, after)
+        results.update(round_over=True, next=after["player"])
+        if gone:
+            results["discarded"] = [*results.get("discarded", []), *gone]
+    return state
 
 
 def _left(chamber: list[str], kinds: list[str]) -> dict[str, int]:
@@ -346,13 +442,13 @@ def _apply_round(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         "deck": key,
         "scenario": summary,
         "scenarios_left": len(order) - 1,
-        "turn": {"player": battle, "extra": False, "earned": 0, "owed": 0, "shots": 0},
         "next": None,
         "chamber": {"size": len(chamber), "left": _left(chamber, kinds), "spent": []},
         "draft": {"first": (battle - 1) % n, "spells": card.get("spells_per_player", 0) * n},
         "rolls": data.get("rolls") or t["rolls"],
         "last": None,
     })
+    state = _begin(state, {"player": battle, "extra": False, "earned": 0, "owed": 0, "shots": 0, "taps": 0})
     results = {"round": t["round"] + 1, "scenario": summary, "battle": battle, "reshuffled": "scenarios" in hidden}
     if t["deck"] is not None and key != t["deck"]:
         results.update(deck=key, players=n)  # the players' number changed between rounds: so did the scenario deck
@@ -387,20 +483,34 @@ def _parse_shoot(state: State, action: Sent) -> Data:
         "shooter": player(state, action.get("shooter"), "shooter"),
         "target": player(state, action.get("target"), "target"),
         "again": flag(action.get("again"), "again"),
+        "back": flag(action.get("back"), "back"),  # a powered-up Ricochet's holder sends the turned-up card back
     }
+
+
+def _awake(state: State, who: int) -> None:
+    """A wizard under Sleep Magic skips their next battle turn: they pass it, playing nothing."""
+    if mine(state, who).get("asleep"):
+        raise Invalid(f"{name(state, who)} is asleep (Sleep Magic) and skips this battle turn: pass it")
+
+
+def _turn_of(state: State, who: int) -> Turn:
+    """The battle turn, which must be `who`'s."""
+    _in_battle(state)
+    turn = state["tracker"]["turn"]
+    assert turn is not None, "a round in battle has a battle turn"
+    if who != turn["player"]:
+        raise Invalid(f"it is {name(state, turn['player'])}'s battle turn, not {name(state, who)}'s")
+    return turn
 
 
 def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     shooter, target = data["shooter"], data["target"]
     t = state["tracker"]
     if strict:
-        _in_battle(state)
-        assert t["turn"] is not None, "a round in battle has a battle turn"
-        battle = t["turn"]["player"]
-        if shooter != battle:
-            raise Invalid(f"it is {name(state, battle)}'s battle turn, not {name(state, shooter)}'s")
+        _turn_of(state, shooter)
         if not mine(state, shooter).get("alive"):
             raise Invalid(f"{name(state, shooter)} is a ghost: ghosts cannot shoot the Wizard Gun")
+        _awake(state, shooter)
         if not mine(state, target).get("alive"):
             raise Invalid(f"{name(state, target)} is a ghost and cannot be aimed at")
     chamber = state["hidden"]["chamber"]
@@ -410,16 +520,26 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     kind, rest = chamber[0], chamber[1:]
     effect = r["ammo"][kind]
     results: Data = {"card": kind, "name": effect["name"], "round": t["round"]}
+    if mine(state, shooter).get("controlled") is not None:
+        results["aimed_by"] = mine(state, shooter).get("controlled")
+    state, hit, discarded = _turned(state, shooter, target, bool(data.get("back")), results)
+    if hit != target:
+        results["hit"] = hit
     state = with_hidden(state, lambda h: {**h, "chamber": rest})
-    state, before, after = move(state, LIFE, -effect["life_loss"], target)
+    cursed_up = any(c["red"] for c in mine(state, shooter).get("curses", []))
+    before = state["players"][hit]["counters"].get(LIFE, 0)
     if effect["life_loss"]:
+        state, spent = _live(state, shooter, hit, effect["life_loss"], results)
+        discarded += spent
+    after = state["players"][hit]["counters"].get(LIFE, 0)
+    if after != before:
         results["life"] = {"from": before, "to": after}
-    if effect["drafts"]:
+    if effect["drafts"] and after > 0:
         results["drafts"] = effect["drafts"]
     itself = shooter == target
     turn: Turn = {**t["turn"], "shots": t["turn"]["shots"] + 1}
     outcome = shot_effect(itself, after != before, bool(mine(state, shooter).get("powered")),
-                          effect["extra_turn_if_self"], turn["earned"], r["max_extra_turns"])
+                          extra_turn_allowed(effect["extra_turn_if_self"], cursed_up), turn["earned"], r["max_extra_turns"])
     if outcome.powered_up:
         state = with_mine(state, shooter, lambda m: {**m, "powered": True})
         results["powered_up"] = True
@@ -427,55 +547,98 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         results["extra_turn"] = outcome.extra_turn
         if outcome.extra_turn:
             turn["earned"] += 1
-    chamber_now: Chamber = {
-        "size": t["chamber"]["size"],
-        "left": _left(rest, r["kinds"]),
-        "spent": [*t["chamber"]["spent"], kind],
-    }
-    state = with_tracker(state, lambda f: {**f, "chamber": chamber_now})
-    if _ended(state):  # the last wizard standing: nobody takes another turn
-        standing = _standing(state)
-        results.update(round_over=not rest, over=True, winner=standing[0] if standing else None)
-    elif not rest:
-        after_turn = turn_after(turn, len(state["players"]))
-        state = _end_round(state, after_turn)
-        results.update(round_over=True, next=after_turn["player"])
-    elif data.get("again"):
-        state = with_tracker(state, lambda f: {**f, "turn": turn})
+    chamber_now: Chamber = {"size": t["chamber"]["size"], "left": _left(rest, r["kinds"]), "spent": [*t["chamber"]["spent"], kind]}
+    state = with_tracker(state, lambda f: {**f, "chamber": chamber_now, "turn": turn})
+    if discarded:
+        results["discarded"] = discarded
+    state = _after_move(state, turn, results)
+    if "over" in results or "round_over" in results:
+        pass  # nobody takes another shot: the game or the round is over
+    elif data.get("again") or (turn.get("taps", 0) > 0 and _alive(state, shooter)):
+        again: Turn = {**turn, "taps": turn.get("taps", 0) - (not data.get("again"))}
+        state = with_tracker(state, lambda f: {**f, "turn": again})
         results["shoots_again"] = True
     else:
-        turn = turn_after(turn, len(state["players"]))
-        state = with_tracker(state, lambda f: {**f, "turn": turn})
-        results["next"] = turn["player"]
+        state = _pass_on(state, turn)
+        results["next"] = state["tracker"]["turn"]["player"] if state["tracker"]["turn"] else None
     state = with_tracker(state, lambda f: {**f, "last": {"shooter": shooter, "target": target, **results}})
     return state, results
+
+
+def _turned(state: State, shooter: int, aimed: int, back: bool, results: Data) -> tuple[State, int, list[str]]:
+    """Whom a shot aimed at `aimed` hits: a Ricochet in front of them sends it back at the shooter
+    (powered up, its holder chooses once the card is turned up: `back`); else their Misdirection
+    sends it to the wizard they chose, if still standing. Returns the state without the spent
+    Ricochet or Misdirection, the wizard hit and the spells discarded."""
+    if aimed == shooter:
+        return state, aimed, []
+    theirs = mine(state, aimed)
+    ricochets = theirs.get("ricochets", [])
+    if ricochets:
+        spent = ricochets[0]
+        state = with_mine(state, aimed, lambda m: {**m, "ricochets": ricochets[1:]})
+        results["ricochet"] = {"red": spent["red"], "back": back if spent["red"] else True}
+        hit = redirected(aimed, shooter, back or not spent["red"], None)
+        return state, hit, [spent["spell"]]
+    to = theirs.get("misdirect")
+    if to is not None:
+        state = with_mine(state, aimed, lambda m: {**m, "misdirect": None})
+        results["misdirected"] = True
+        return state, redirected(aimed, shooter, False, to if _alive(state, to) else None), []
+    return state, aimed, []
+
+
+def _live(state: State, shooter: int, hit: int, loss: int, results: Data) -> tuple[State, list[str]]:
+    """A Live hits `hit`: every Blood Curse on them adds its loss, and is spent; a Warding Charm
+    in front of them stops it all, and is spent (powered up: a shooter who is another wizard
+    loses the life instead). Returns the state and the spells discarded."""
+    theirs = mine(state, hit)
+    wards, curses = theirs.get("wards", []), theirs.get("curses", [])
+    ward = wards[0] if wards else None
+    total = live_loss(loss, sum(c.get("curses", 0) for c in curses), ward is not None)
+    state = with_mine(state, hit, lambda m: {**m, "curses": [], "wards": wards[1:]})
+    state, _, _ = move(state, LIFE, -total, hit)
+    spent = [c["spell"] for c in curses]
+    if curses:
+        results["cursed"] = total if ward is None else 0
+    if ward is not None:
+        spent.append(ward["spell"])
+        results["warded"] = True
+        if ward["red"] and shooter != hit:
+            state, was, now = move(state, LIFE, -loss, shooter)
+            results["returned"] = {"from": was, "to": now}
+    return state, spent
 
 
 def _describe_shoot(data: Mapping[str, Any], state: State) -> str:
     shooter, target = name(state, data["shooter"]), name(state, data["target"])
     if "card" not in data:
         return f"{shooter} shot {target}"
+    hit = name(state, data.get("hit", data["target"]))
     text = f"{shooter} shot {target}: {data['name']}!"
+    if "aimed_by" in data:
+        text = f"{shooter}, aimed by {name(state, data['aimed_by'])} (Mind Control), shot {target}: {data['name']}!"
+    if "ricochet" in data:
+        text += f" {target}'s Ricochet sends it to {hit}." if data.get("hit") is not None else f" {target} lets it hit them."
+    elif data.get("misdirected"):
+        text += f" {target}'s Misdirection sends it to {hit}." if data.get("hit") is not None else f" {target}'s Misdirection finds nobody."
+    if data.get("warded"):
+        text += f" {hit}'s Warding Charm stops it."
+    if "returned" in data:
+        text += f" {shooter} loses the life instead {ARROW} {data['returned']['to']}."
     if "life" in data:
-        text += f" {target} loses {data['life']['from'] - data['life']['to']} life {ARROW} {data['life']['to']}."
+        text += f" {hit} loses {data['life']['from'] - data['life']['to']} life {ARROW} {data['life']['to']}."
     if data.get("drafts"):
-        text += f" {target} drafts {plural(data['drafts'], 'spell')} from the spell deck."
+        text += f" {hit} drafts {plural(data['drafts'], 'spell')} from the spell deck."
     if data.get("powered_up"):
         text += f" {shooter} powers up."
     if data.get("extra_turn") is True:
         text += f" {shooter} takes another battle turn."
     elif data.get("extra_turn") is False:
         text += " (No second extra turn this turn.)"
-    if data.get("over"):
-        won = "no wizard is left standing"
-        if data.get("winner") is not None:
-            won = f"{name(state, data['winner'])} is the last wizard standing and wins"
-        text += f" The game is over: {won}."
-    elif data.get("round_over"):
-        text += f" The chamber is empty: round {data['round']} is over, and {name(state, data['next'])} will be the battle player."
-    elif data.get("shoots_again"):
+    if data.get("shoots_again"):
         text += f" {shooter} may shoot again."
-    return text
+    return text + _ending(data, state)
 
 
 # ---------------------------------------------------------------------------- passing, powering
@@ -488,15 +651,20 @@ def _parse_player(state: State, action: Sent) -> Data:
 def _apply_pass(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     t = state["tracker"]
     if strict:
-        _in_battle(state)
-        assert t["turn"] is not None, "a round in battle has a battle turn"
-        if data["player"] != t["turn"]["player"]:
-            raise Invalid(f"it is {name(state, t['turn']['player'])}'s battle turn, not {name(state, data['player'])}'s")
+        _turn_of(state, data["player"])
     if t["turn"] is None:
         return state, {}
-    turn = turn_after(t["turn"], len(state["players"]))
-    ghost = bool(mine(state, data["player"]).get("ghost"))
-    return with_tracker(state, lambda f: {**f, "turn": turn}), {"next": turn["player"], "ghost": ghost}
+    who = data["player"]
+    asleep = mine(state, who).get("asleep", [])
+    results: Data = {"ghost": bool(mine(state, who).get("ghost"))}
+    if asleep:
+        state = with_mine(state, who, lambda m: {**m, "asleep": asleep[1:]})
+        results.update(slept=True, discarded=[asleep[0]])
+    state = _pass_on(state, t["turn"], slept=bool(asleep))
+    turn = state["tracker"]["turn"]
+    assert turn is not None, "a pass moves the gun on to a battle turn"
+    results["next"] = turn["player"]
+    return state, results
 
 
 def _describe_pass(data: Mapping[str, Any], state: State) -> str:
@@ -504,7 +672,11 @@ def _describe_pass(data: Mapping[str, Any], state: State) -> str:
     if "next" not in data:
         return f"{who} ended the battle turn"
     why = " (a ghost)" if data.get("ghost") else ""
-    return f"{who}{why} ended the battle turn without a shot: {name(state, data['next'])}'s turn"
+    if data.get("slept"):
+        text = f"{who}{why} sleeps through the battle turn (Sleep Magic): {name(state, data['next'])}'s turn"
+    else:
+        text = f"{who}{why} ended the battle turn without a shot: {name(state, data['next'])}'s turn"
+    return text
 
 
 def _parse_power(state: State, action: Sent) -> Data:
@@ -532,6 +704,234 @@ def _apply_power(state: State, data: Data, strict: bool) -> tuple[State, Data]:
 
 def _describe_power(data: Mapping[str, Any], state: State) -> str:
     return f"{name(state, data['player'])} powers {'up' if data['up'] else 'down'}"
+
+
+# ---------------------------------------------------------------------------- spells and powers
+
+
+TARGETED = ("mind-control", "sleep", "curse", "bolt", "siphon")  # spell effects that choose another wizard
+LOOKS = ("peek",)  # spell effects that let the caster look at the chamber's top card (then `peek`)
+
+
+def _parse_cast(state: State, action: Sent) -> Data:
+    spells = state["rules"].get("spells", {})
+    spell = action.get("spell")
+    if not isinstance(spell, str) or spell not in spells:
+        names = ", ".join(s["name"] for s in spells.values()) or "none"
+        raise Invalid(f"there is no such spell; the spells are: {names}"[:300])
+    target = action.get("target")
+    return {"player": player(state, action.get("player")), "spell": spell,
+            "target": None if target is None else player(state, target, "target")}
+
+
+def _own_step(state: State, who: int) -> Turn:
+    """Spells and powers are played on your own battle turn, before you shoot, and not in a turn
+    you sleep through."""
+    turn = _turn_of(state, who)
+    _awake(state, who)
+    if turn["shots"]:
+        raise Invalid(f"{name(state, who)} has shot this turn: spells and powers are played before the shot")
+    return turn
+
+
+def _another(state: State, who: int, target: int | None, what: str) -> int:
+    """The other wizard a spell or power chooses: standing, not a ghost, not its player."""
+    if target is None:
+        raise Invalid(f"{what} chooses another wizard: say which (target)")
+    if target == who:
+        raise Invalid(f"{what} chooses another wizard, not {name(state, who)}")
+    if not _alive(state, target):
+        raise Invalid(f"{name(state, target)} is no longer a wizard: {what} cannot choose them")
+    return target
+
+
+def _draw_cast(state: State, inputs: Data, randbelow: RandBelow) -> Data:
+    """Spin the Chamber played powered down shuffles the chamber on the server."""
+    spell = state["rules"].get("spells", {})[inputs["spell"]]
+    if spell["effect"] == "shuffle" and not powered_part(spell["kind"], bool(mine(state, inputs["player"]).get("powered"))):
+        return {"hidden": {"chamber": shuffled(state["hidden"]["chamber"], randbelow)}}
+    return {}
+
+
+def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    who, spell_id, target = data["player"], data["spell"], data["target"]
+    spell = state["rules"].get("spells", {})[spell_id]
+    effect, powered = spell["effect"], bool(mine(state, who).get("powered"))
+    if strict:
+        _own_step(state, who)
+        if not may_play(spell["kind"], powered):
+            raise Invalid(f"{spell['name']} is a powered-up spell, and {name(state, who)} is not powered up")
+        if effect in TARGETED:
+            _another(state, who, target, spell["name"])
+    turn = state["tracker"]["turn"]
+    if turn is None or not state["hidden"]["chamber"]:
+        return state, {}
+    red = powered_part(spell["kind"], powered)
+    n = spell["numbers"]
+    results: Data = {"round": state["tracker"]["round"]}
+    if red:
+        results["red"] = True
+    kept: Kept = {"spell": spell_id, "red": red}
+    if effect == "mind-control" and target is not None:
+        state = with_mine(state, target, lambda m: {**m, "controlled": who})
+    elif effect == "sleep" and target is not None:
+        state = with_mine(state, target, lambda m: {**m, "asleep": [*m.get("asleep", []), spell_id]})
+    elif effect == "curse" and target is not None:
+        state = with_mine(state, target, lambda m: {**m, "curses": [*m.get("curses", []), {**kept, "curses": n["curses"]}]})
+    elif effect == "ward":
+        state = with_mine(state, who, lambda m: {**m, "wards": [*m.get("wards", []), kept]})
+    elif effect == "ricochet":
+        state = with_mine(state, who, lambda m: {**m, "ricochets": [*m.get("ricochets", []), kept]})
+    elif effect in LOOKS:
+        results["looks"] = 1
+    elif effect == "shuffle":
+        chamber = data.get("hidden", {}).get("chamber")
+        if red:
+            results["looks"] = n["arranges"]
+        elif chamber is not None and sorted(chamber) == sorted(state["hidden"]["chamber"]):
+            state = with_hidden(state, lambda h: {**h, "chamber": list(chamber)})
+            results["shuffled"] = True
+    elif effect == "discard-top":
+        state, results["card"] = _vanish(state)
+    elif effect == "heal":
+        state, results["life"] = _heal(state, who, n["gains"])
+    elif effect in ("bolt", "siphon") and target is not None:
+        state, was, now = move(state, LIFE, -n["drains"], target)
+        results["drained"] = {"from": was, "to": now}
+        if effect == "siphon":
+            state, results["life"] = _heal(state, who, n["siphons"])
+    elif effect == "double-tap":
+        state = with_tracker(state, lambda f: {**f, "turn": {**turn, "taps": turn.get("taps", 0) + 1}})
+    if effect not in ("sleep", "curse", "ward", "ricochet"):
+        results["discarded"] = [spell_id]
+    state = _after_move(state, state["tracker"]["turn"] or turn, results)
+    return state, results
+
+
+def _vanish(state: State) -> tuple[State, str]:
+    """The chamber's top card discarded face up, doing nothing (Vanishing Bullet)."""
+    chamber, t = state["hidden"]["chamber"], state["tracker"]
+    kind, rest = chamber[0], chamber[1:]
+    state = with_hidden(state, lambda h: {**h, "chamber": rest})
+    spent: Chamber = {"size": t["chamber"]["size"], "left": _left(rest, state["rules"]["kinds"]), "spent": [*t["chamber"]["spent"], kind]}
+    return with_tracker(state, lambda f: {**f, "chamber": spent}), kind
+
+
+def _heal(state: State, who: int, gains: int) -> tuple[State, dict[str, int]]:
+    """Life gained by a wizard (not by a ghost), never past the counter's top."""
+    if not _alive(state, who):
+        life = state["players"][who]["counters"].get(LIFE, 0)
+        return state, {"from": life, "to": life}
+    state, was, now = move(state, LIFE, gains, who)
+    return state, {"from": was, "to": now}
+
+
+def _describe_cast(data: Mapping[str, Any], state: State) -> str:
+    who = name(state, data["player"])
+    spells = state["rules"].get("spells", {})
+    spell = spells.get(data["spell"])
+    called = spell["name"] if spell else data["spell"]
+    target = f" on {name(state, data['target'])}" if data.get("target") is not None and spell and spell["effect"] in TARGETED else ""
+    text = f"{who} plays {called}{target}" + (" powered up" if data.get("red") else "") + "."
+    if "looks" in data:
+        text += f" {who} may look at the top {plural(data['looks'], 'card')} of the chamber" + (
+            " and put them back in any order." if data["looks"] > 1 else ".")
+    if data.get("shuffled"):
+        text += " The chamber is shuffled."
+    if "card" in data:
+        text += f" The chamber's top card is discarded: {state['rules']['ammo'][data['card']]['name']}."
+    if "drained" in data:
+        was, now = data["drained"]["from"], data["drained"]["to"]
+        text += f" {name(state, data['target'])} loses {was - now} life {ARROW} {now}."
+    return text + _gains(who, data.get("life")) + _ending(data, state)
+
+
+def _gains(who: str, life: Mapping[str, int] | None) -> str:
+    if life is None or life["to"] == life["from"]:
+        return ""
+    return f" {who} gains {life['to'] - life['from']} life {ARROW} {life['to']}."
+
+
+def _ending(data: Mapping[str, Any], state: State) -> str:
+    """What a spell or power that ended the round or the game says of it."""
+    if data.get("over"):
+        won = "no wizard is left standing"
+        if data.get("winner") is not None:
+            won = f"{name(state, data['winner'])} is the last wizard standing and wins"
+        return f" The game is over: {won}."
+    if data.get("round_over"):
+        return f" The chamber is empty: round {data['round']} is over, and {name(state, data['next'])} will be the battle player."
+    return ""
+
+
+def _parse_use_power(state: State, action: Sent) -> Data:
+    target, taken = action.get("target"), action.get("spell")
+    if taken is not None and (not isinstance(taken, str) or taken not in state["rules"].get("spells", {})):
+        raise Invalid("spell must be the id of the spell the power took")
+    return {"player": player(state, action.get("player")), "target": None if target is None else player(state, target, "target"),
+            "spell": taken}
+
+
+def _wizard_of(state: State, who: int) -> Wizard | None:
+    chosen = state["players"][who].get("options", {}).get("wizard")
+    return state["rules"].get("wizards", {}).get(chosen) if isinstance(chosen, str) else None
+
+
+def _apply_use_power(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    who, target = data["player"], data["target"]
+    wizard = _wizard_of(state, who)
+    if strict:
+        _own_step(state, who)
+        if not _alive(state, who):
+            raise Invalid(f"{name(state, who)} is a ghost: only a wizard has a power ability")
+        if wizard is None or wizard["effect"] is None:
+            raise Invalid(f"{name(state, who)} plays no wizard with a power the table applies: choose one when starting the table")
+        if not mine(state, who).get("powered"):
+            raise Invalid(f"{name(state, who)} is not powered up: a power ability is used only while powered up")
+        if wizard["effect"] in ("misdirect", "pickpocket"):
+            _another(state, who, target, wizard["power"])
+        elif wizard["effect"] == "mend" and target is not None:
+            _another(state, who, target, wizard["power"])
+    turn = state["tracker"]["turn"]
+    if turn is None or wizard is None or not mine(state, who).get("powered"):
+        return state, {}
+    state = with_mine(state, who, lambda m: {**m, "powered": False})
+    effect = wizard["effect"]
+    results: Data = {"round": state["tracker"]["round"], "power": wizard["power"]}
+    if effect == "chamber-sight":
+        results["looks"] = 1
+    elif effect == "borrowed-time":
+        results["extra_turn"] = borrowed_turn(turn["earned"], state["rules"]["max_extra_turns"])
+        if results["extra_turn"]:
+            state = with_tracker(state, lambda f: {**f, "turn": {**turn, "earned": turn["earned"] + 1}})
+    elif effect == "mend":
+        state, results["life"] = _heal(state, who, wizard["mends"])
+        if target is not None:
+            state, results["mended"] = _heal(state, target, wizard["mends"])
+    elif effect == "misdirect" and target is not None:
+        state = with_mine(state, who, lambda m: {**m, "misdirect": target})
+    return state, results
+
+
+def _describe_use_power(data: Mapping[str, Any], state: State) -> str:
+    who = name(state, data["player"])
+    text = f"{who} uses {data.get('power', 'their power')} and powers down."
+    if "looks" in data:
+        text += f" {who} may look at the top card of the chamber, and put it back on top or at the bottom."
+    if data.get("extra_turn") is True:
+        text += f" {who} takes another battle turn after this one."
+    elif data.get("extra_turn") is False:
+        text += " (No second extra turn this turn.)"
+    text += _gains(who, data.get("life"))
+    if data.get("target") is not None:
+        text += _gains(name(state, data["target"]), data.get("mended"))
+    spells = state["rules"].get("spells", {})
+    if data.get("spell") in spells:
+        source = f" from {name(state, data['target'])}" if data.get("target") is not None else " from the discard pile"
+        text += f" {who} takes {spells[data['spell']]['name']}{source}."
+    elif data.get("target") is not None and "mended" not in data:
+        text += f" The next shot aimed at {who} hits {name(state, data['target'])} instead."
+    return text
 
 
 # ---------------------------------------------------------------------------- chamber spells
@@ -654,6 +1054,8 @@ TRACKER: Tracker[State] = Tracker(
         "shoot": Action(_parse_shoot, _apply_shoot, _describe_shoot, ordered=True, undoable=False, shown=True),
         "pass": Action(_parse_player, _apply_pass, _describe_pass, ordered=True, undoable=False),
         "power": Action(_parse_power, _apply_power, _describe_power),
+        "cast": Action(_parse_cast, _apply_cast, _describe_cast, draw=_draw_cast, ordered=True, undoable=False),
+        "use_power": Action(_parse_use_power, _apply_use_power, _describe_use_power, ordered=True, undoable=False),
         "shuffle_chamber": Action(_parse_player, _apply_shuffle, _describe_shuffle, draw=_draw_shuffle, ordered=True, undoable=False),
         "peek": Action(_parse_peek, _apply_peek, _describe_peek, ordered=True, undoable=False, private=True),
         "arrange": Action(_parse_arrange, _apply_arrange, _describe_arrange, ordered=True, undoable=False),
