@@ -734,13 +734,14 @@ def _own_step(state: State, who: int) -> Turn:
     return turn
 
 
-def _another(state: State, who: int, target: int | None, what: str) -> int:
-    """The other wizard a spell or power chooses: standing, not a ghost, not its player."""
+def _another(state: State, who: int, target: int | None, what: str, wizard: bool = True) -> int:
+    """The other wizard (or, not `wizard`, player) a spell or power chooses: standing, not a
+    ghost, and not its own player."""
     if target is None:
         raise Invalid(f"{what} chooses another wizard: say which (target)")
     if target == who:
         raise Invalid(f"{what} chooses another wizard, not {name(state, who)}")
-    if not _alive(state, target):
+    if wizard and not _alive(state, target):
         raise Invalid(f"{name(state, target)} is no longer a wizard: {what} cannot choose them")
     return target
 
@@ -888,8 +889,8 @@ def _apply_use_power(state: State, data: Data, strict: bool) -> tuple[State, Dat
             raise Invalid(f"{name(state, who)} plays no wizard with a power the table applies: choose one when starting the table")
         if not mine(state, who).get("powered"):
             raise Invalid(f"{name(state, who)} is not powered up: a power ability is used only while powered up")
-        if wizard["effect"] in ("misdirect", "pickpocket"):
-            _another(state, who, target, wizard["power"])
+        if wizard["effect"] in ("misdirect", "pickpocket"):  # a ghost holds spells too: a pickpocket's victim
+            _another(state, who, target, wizard["power"], wizard["effect"] == "misdirect")
         elif wizard["effect"] == "mend" and target is not None:
             _another(state, who, target, wizard["power"])
     turn = state["tracker"]["turn"]
