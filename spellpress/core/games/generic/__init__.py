@@ -15,4 +15,5 @@ RULESET = Ruleset(
     constants=Constants,
     check=check,
     tracker_module=f"{__name__}.tracker",
+    phone=__name__,
 )

@@ -11,6 +11,7 @@ RULESET = Ruleset(
     constants=Constants,
     check=check,
     tracker_module=f"{__name__}.tracker",
+    phone=__name__,
     helpers_module=f"{__name__}.helpers",
     lab_module=f"{__name__}.lab",
 )
