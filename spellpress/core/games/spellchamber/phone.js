@@ -59,6 +59,12 @@
         } else {
           panel.append(button("Shoot\u2026", () => shootSheet(ctx), { cls: "big primary wide", act: "shoot" }));
         }
+        const theirs = state.players[battle];
+        const wizard = (r.wizards || {})[(theirs.options || {}).wizard];
+        panel.append(row(
+          button("Play a spell\u2026", () => spellSheet(ctx), { cls: "small half", act: "cast" }),
+          wizard && wizard.effect && theirs.tracker.alive && theirs.tracker.powered
+            ? button(`Use ${wizard.power}\u2026`, () => powerSheet(ctx, wizard), { cls: "small half", act: "use-power" }) : null));
         panel.append(row(
           button("Chamber spells\u2026", () => chamberSpells(ctx), { cls: "small half", act: "chamber-spells" }),
           button("Skip the turn", async () => {
@@ -82,6 +88,13 @@
       if (mine.ghost) chips.append(chip("ghost \u00b7 always powered up", "ghost"));
       else if (mine.out) chips.append(chip("out", "down"));
       else if (mine.powered) chips.append(chip("powered up", "power"));
+      // the spells kept in front of them until their effects end, as the table keeps them
+      (mine.wards || []).forEach(() => chips.append(chip("Warding Charm", "accent")));
+      (mine.ricochets || []).forEach(() => chips.append(chip("Ricochet", "accent")));
+      (mine.curses || []).forEach(() => chips.append(chip("Blood Curse", "down")));
+      (mine.asleep || []).forEach(() => chips.append(chip("asleep", "down")));
+      if (mine.misdirect !== null && mine.misdirect !== undefined) chips.append(chip(`Misdirection \u2192 ${ctx.name(mine.misdirect)}`, "accent"));
+      if (mine.controlled !== null && mine.controlled !== undefined) chips.append(chip(`aimed by ${ctx.name(mine.controlled)}`, "down"));
       box.append(chips);
       if (mine.alive && !t.over) {
         box.append(button(mine.powered ? "Power down" : "Power up",
@@ -120,6 +133,58 @@
       submit: "Shoot!",
     });
     if (values) ctx.act({ type: "shoot", shooter, target: values.target, again: values.again });
+  }
+
+  const TARGETED = ["mind-control", "sleep", "curse", "bolt", "siphon"]; // spells that choose another wizard
+
+  // A spell the battle player plays: the table applies what its card says.
+  async function spellSheet(ctx) {
+    const { state } = ctx;
+    const who = state.tracker.turn.player;
+    const spells = state.rules.spells || {};
+    const powered = state.players[who].tracker.powered;
+    const spell = await pick(`${ctx.name(who)} plays\u2026`, Object.entries(spells).map(([id, s]) => ({
+      value: id, label: s.name, disabled: s.kind === "powered" && !powered,
+      sub: s.kind === "powered" ? "only while powered up" : s.kind === "hybrid" ? "more while powered up" : null,
+    })), "Play spells before you shoot; the table applies each.");
+    if (!spell) return;
+    const sent = { type: "cast", player: who, spell };
+    if (TARGETED.includes(spells[spell].effect)) {
+      const values = await ask({
+        title: `${spells[spell].name}: choose another wizard`,
+        fields: [{ name: "target", type: "choice", list: true, label: "Wizard", required: true,
+          options: playerOptions(ctx, (i, p) => p.tracker.alive && i !== who) }],
+        submit: "Play",
+      });
+      if (!values) return;
+      sent.target = values.target;
+    }
+    look(ctx, who, await ctx.act(sent));
+  }
+
+  // The battle player's power ability (it powers them down).
+  async function powerSheet(ctx, wizard) {
+    const { state } = ctx;
+    const who = state.tracker.turn.player;
+    const sent = { type: "use_power", player: who };
+    const choose = { misdirect: (i, p) => p.tracker.alive, mend: (i, p) => p.tracker.alive, pickpocket: () => true }[wizard.effect];
+    if (choose) {
+      const values = await ask({
+        title: `${wizard.power}: choose another ${wizard.effect === "pickpocket" ? "player" : "wizard"}`,
+        fields: [{ name: "target", type: "choice", list: true, label: "Whom", required: wizard.effect !== "mend",
+          options: playerOptions(ctx, (i, p) => i !== who && choose(i, p)) }],
+        submit: `Use ${wizard.power}`,
+      });
+      if (!values) return;
+      if (values.target !== null) sent.target = values.target;
+    }
+    look(ctx, who, await ctx.act(sent));
+  }
+
+  // A spell or power that lets its player look at the chamber: the look is Chamber spells' (this phone only).
+  function look(ctx, who, result) {
+    const looks = result && result.event && result.event.data.looks;
+    if (looks) tell(`${ctx.name(who)} may look`, [`Look at the top ${plural(looks, "card")} of the chamber under Chamber spells\u2026, then put them back as the card says.`]);
   }
 
   async function chamberSpells(ctx) {
