@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, NotRequired, TypedDict
 
 from ...models import Game
@@ -280,7 +281,14 @@ def _odds(t: Fields) -> dict[str, float] | None:
     left = t["chamber"]["left"]
     if t["phase"] != "battle" or not sum(left.values()):
         return None
-    return {k: round(float(f) * 100, 1) for k, f in next_shot(left, dict.fromkeys(left, 0)).items()}
+    return dict(_percent(tuple(left.items())))
+
+
+@lru_cache(maxsize=1024)
+def _percent(left: tuple[tuple[str, int], ...]) -> tuple[tuple[str, float], ...]:
+    """The odds of a chamber's cards left, worked once: every event settles them again."""
+    counts = dict(left)
+    return tuple((k, round(float(f) * 100, 1)) for k, f in next_shot(counts, dict.fromkeys(counts, 0)).items())
 
 
 # ---------------------------------------------------------------------------- helpers
