@@ -268,3 +268,14 @@ def test_powers_need_the_seats_wizard_and_power_up_and_power_it_down(game):
     sent = t.shoot(0, 2)
     assert sent["hit"] == 0 and sent["misdirected"], "Misdirection: the shot hits the wizard chosen, even the shooter"
     assert used["power"] == mend["power_name"]
+
+
+def test_a_ghosts_battle_turn_begins_with_its_drafts(game):
+    """"At the beginning of a Ghost player's battle turn, they draft a spell.\""""
+    t = Table(game, players=3, chamber=[live(game), blank(game), blank(game), blank(game)])
+    t.act({"type": "adjust", "player": 1, "counter": "life", "delta": 1 - t.life(1)})
+    t.shoot(0, 1)
+    assert t.mine(1)["ghost"] and t.t["turn"]["player"] == 1
+    assert t.t["turn"]["drafts"] == game.constants.ghost_drafts
+    t.act({"type": "pass", "player": 1})
+    assert "drafts" not in t.t["turn"], "a wizard's turn has none"

@@ -308,7 +308,7 @@ class Table:
             self.act("pass", player=me)
             return
         if self.mine(me)["ghost"]:  # drafts, plays spells, passes the gun
-            self.draft_top(me, self.m.state["rules"]["ghost_drafts"])
+            self.draft_top(me, self.m.tracked["turn"].get("drafts", 0))
             self.spells_phase(me)
             if self.in_battle():
                 self.act("pass", player=me)

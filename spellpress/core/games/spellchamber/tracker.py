@@ -8,7 +8,19 @@ included; ghosts cannot be aimed at) and shoots; the card's effect is the YAML's
 shot ends the battle turn, unless a spell lets the player shoot again. The round ends the moment
 the chamber is empty: every wizard powers down, and whoever would have taken the next turn is
 the next round's battle player. With `ghosts_from_players` or more players a wizard at 0 life
-becomes a ghost; the last wizard standing wins.
+becomes a ghost; the last wizard standing wins, and then nobody is named to play on.
+
+Spells and powers are played on the battle player's turn before the shot (`cast`, `use_power`:
+each seat's wizard is a player option), and applied from the cards' YAML fields: life drained or
+gained, the chamber shuffled or its top card discarded, Double Tap's second shot, Borrowed Time's
+extra turn. The spells kept in front of a wizard (Warding Charm, Ricochet, Blood Curse, Sleep
+Magic) and Misdirection and Mind Control are public state, applied to the next shot or turn they
+concern and discarded when spent or when the round ends; a spell or power that lets a player
+look at the chamber is followed by `peek` (and `arrange`). The spells each player holds stay with
+the players: the table is told what is played, not what is drafted.
+
+A new wizard sits down between rounds, never during one (`refuse_join`); the next round's
+scenario comes from the deck for the new number of players.
 """
 
 from __future__ import annotations
@@ -108,6 +120,7 @@ class Turn(TypedDict):
     owed: int  # extra turns still owed
     shots: int
     taps: NotRequired[int]  # more shots this turn (Double Tap)
+    drafts: NotRequired[int]  # spells a ghost drafts from the spell deck as its battle turn begins
 
 
 class Chamber(TypedDict):
@@ -354,9 +367,14 @@ def _alive(state: State, i: int) -> bool:
 
 
 def _begin(state: State, turn: Turn) -> State:
-    """`turn` is the battle turn now; a wizard's turn that is not slept through counts as one taken."""
+    """`turn` is the battle turn now; a wizard's turn that is not slept through counts as one
+    taken, and a ghost's begins with its drafts ("At the beginning of a Ghost player's battle
+    turn, they draft a spell")."""
     who = turn["player"]
-    taken = _alive(state, who) and not mine(state, who).get("asleep")
+    awake, alive = not mine(state, who).get("asleep"), _alive(state, who)
+    if awake and not alive and len(state["players"]) >= state["rules"]["ghosts_from"]:
+        turn = {**turn, "drafts": state["rules"]["ghost_drafts"]}
+    taken = awake and alive
     return with_tracker(state, lambda t: {**t, "turn": turn, "turns": t.get("turns", 0) + taken})
 
 
