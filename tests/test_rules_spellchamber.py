@@ -87,6 +87,8 @@ class Table:
         return self.state["players"][i]["tracker"]
 
     def cast(self, who, card, target=None):
+        """`who` drafts the spell, then plays it."""
+        self.act({"type": "draft", "player": who, "spell": card.id})
         return self.act({"type": "cast", "player": who, "spell": card.id, **({"target": target} if target is not None else {})})
 
     def shoot(self, shooter, target, **more):
@@ -279,3 +281,44 @@ def test_a_ghosts_battle_turn_begins_with_its_drafts(game):
     assert t.t["turn"]["drafts"] == game.constants.ghost_drafts
     t.act({"type": "pass", "player": 1})
     assert "drafts" not in t.t["turn"], "a wizard's turn has none"
+
+
+def test_the_spells_in_front_of_a_wizard_keep_the_slot_rule(game):
+    """"Each player has {spell_slots} total spell slots ... If a player doesn't have enough empty
+    slots to draft a spell, they can either discard spells they already have to make room, or
+    just discard the spell they were going to draft.\""""
+    slots = game.constants.spell_slots
+    small = min(game.decks[game.constants.spell_deck].cards, key=lambda c: c["slots"])
+    big = max(game.decks[game.constants.spell_deck].cards, key=lambda c: c["slots"])
+    t = Table(game, chamber=[blank(game)] * 2)
+    for _ in range(slots // small["slots"]):
+        t.act({"type": "draft", "player": 0, "spell": small.id})
+    assert t.mine(0)["held"] == [small.id] * (slots // small["slots"])
+    t.refused({"type": "draft", "player": 0, "spell": big.id}, "discard held spells to make room, or discard the new spell")
+    made = t.act({"type": "draft", "player": 0, "spell": big.id, "drop": [small.id] * big["slots"]})
+    assert made["discarded"] == [small.id] * big["slots"] and t.mine(0)["held"].count(big.id) == 1
+    t.act({"type": "draft", "player": 0, "spell": big.id, "keep": False})
+    assert t.t["discard"] == [small.id] * big["slots"] + [big.id]
+    heal = spell(game, "heal")
+    t.refused({"type": "cast", "player": 0, "spell": heal.id}, f"holds no {heal.name}: a spell is drafted before it is played")
+    t.act({"type": "reshuffle_spells"})
+    assert t.t["discard"] == []
+    t.refused({"type": "reshuffle_spells"}, "discard pile is empty")
+
+
+def test_pickpocket_and_graverobber_take_a_spell_into_their_slots(game):
+    """Pickpocket: "Take one spell another player holds and put it in front of you (slot rules
+    apply)." Graverobber: "Take any spell from the spell discard pile and put it in front of you.\""""
+    thief, robber = wizard(game, "pickpocket"), wizard(game, "graverobber")
+    ward, peek = spell(game, "ward"), spell(game, "peek")
+    t = Table(game, wizards={0: thief.id, 1: robber.id}, chamber=[blank(game)] * 4)
+    t.act({"type": "draft", "player": 1, "spell": ward.id})
+    t.power_up(0)
+    t.refused({"type": "use_power", "player": 0, "target": 1, "spell": peek.id}, "takes a spell Ben holds")
+    t.act({"type": "use_power", "player": 0, "target": 1, "spell": ward.id})
+    assert t.mine(0)["held"] == [ward.id] and t.mine(1)["held"] == []
+    t.cast(0, peek)
+    t.shoot(0, 1)
+    t.power_up(1)
+    t.act({"type": "use_power", "player": 1, "spell": peek.id})
+    assert t.mine(1)["held"] == [peek.id] and peek.id not in t.t["discard"]

@@ -1,10 +1,10 @@
 """Spellchamber in the lab: the game played at a table (core/engine.py's Match) by its tracker's
-own moves (start_round, cast, use_power, peek, arrange, shoot, pass), with what only the players
-know beside it: the spell deck's order and its discard pile, the spells each wizard holds (the
-draft, a Magic shot's and a ghost's drafts, the slot rule, Pickpocket and Graverobber), what each
-seat has seen of the chamber, and the policies choosing moves. Every number the table shows
-(life, the chamber's counts, the round, the battle turn, powering up, the spells kept in front of
-wizards, the winner) is read from the match's state; the tracker applies every rule. Each seat
+own moves (start_round, draft, cast, use_power, peek, arrange, shoot, pass), with what only the players
+know beside it: the spell deck's order, the spells laid out in a round's draft, what each seat has
+seen of the chamber, and the policies choosing moves (which spell to draft, what to discard to
+make room, what to play, whom to aim at). Everything the table shows (life, the chamber's counts,
+the round, the battle turn, powering up, the spells each wizard holds and keeps in front of them,
+the discard pile, the winner) is read from the match's state; the tracker applies every rule. Each seat
 is dealt a wizard at random, told to the table as the seat's `wizard` option; a spell or wizard
 with no declared effect is drafted but never played, and named in every report.
 """
@@ -90,9 +90,7 @@ class Table:
     def __init__(self, p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], record: bool) -> None:
         self.p, self.rng, self.k, self.c = p, rng, k, p.c
         self.policy = [POLICY[name] for name in policies]
-        self.held: list[list[str]] = [[] for _ in range(k)]
         self.deck = shuffled(p.spell_deck, rng.randrange)
-        self.discard: list[str] = []
         dealt = shuffled(p.wizards, rng.randrange)
         self.wizard = [dealt[s % len(dealt)] if dealt else None for s in range(k)]
         seats = [{"name": f"Player {s + 1}", **({"options": {"wizard": w[0]}} if w else {})} for s, w in enumerate(self.wizard)]
@@ -144,11 +142,9 @@ class Table:
 
     # ------------------------------------------------------------------ moves at the table
     def act(self, kind: str, **sent: Any) -> Any:
-        """A move at the table; the spells it discarded join the discard pile, and what each seat
-        knows of the chamber follows it."""
+        """A move at the table; what each seat knows of the chamber follows it."""
         lives = [self.life(s) for s in range(self.k)]
         data = self.m.act(kind, **sent)
-        self.discard += data.get("discarded", [])
         if "card" in data:  # a shot or a Vanishing Bullet: the top card is gone
             self.seen = [max(0, n - 1) for n in self.seen]
         if data.get("shuffled") or data.get("round_over"):
@@ -171,28 +167,38 @@ class Table:
         self.seen[s] = len(order) - bottom
 
     # ------------------------------------------------------------------ spells in and out of hands
+    def held(self, s: int) -> list[str]:
+        """The spells in front of seat s, as the table shows them."""
+        held: list[str] = self.m.mine(s)["held"]
+        return held
+
+    def pile(self) -> list[str]:
+        """The spell discard pile, as the table shows it."""
+        pile: list[str] = self.m.tracked["discard"]
+        return pile
+
     def draw_spell(self) -> str | None:
-        if not self.deck:
-            self.deck, self.discard = shuffled(self.discard, self.rng.randrange), []
+        """The spell deck's top card; an empty deck is remade from the table's discard pile, shuffled here."""
+        if not self.deck and self.pile():
+            pile = list(self.pile())
+            self.act("reshuffle_spells")
+            self.deck = shuffled(pile, self.rng.randrange)
         return self.deck.pop() if self.deck else None
 
-    def take(self, s: int, spell: str) -> bool:
-        """Player s drafts `spell` into their slots, discarding held spells to make room as
-        their policy chooses, or discards the new spell instead."""
-        p, held = self.p, self.held[s]
+    def placement(self, s: int, spell: str) -> dict[str, Any]:
+        """How seat s fits a new spell into their slots: the held spells its policy discards to make
+        room, or the new spell discarded instead."""
+        p, held = self.p, self.held(s)
         sizes = [p.spells[i].slots for i in held]
         if free_slots(sizes, self.c.spell_slots) >= p.spells[spell].slots:
-            held.append(spell)
-            return True
+            return {}
         order = self.policy[s].drop_order(self, s, spell)
         dropped = make_room(sizes, p.spells[spell].slots, self.c.spell_slots, order) if order is not None else None
-        if dropped is None:
-            self.discard.append(spell)
-            return False
-        for i in sorted(dropped, reverse=True):
-            self.discard.append(held.pop(i))
-        held.append(spell)
-        return True
+        return {"keep": False} if dropped is None else {"drop": [held[i] for i in dropped]}
+
+    def take(self, s: int, spell: str) -> None:
+        """Player s drafts `spell` at the table."""
+        self.act("draft", player=s, spell=spell, **self.placement(s, spell))
 
     def draft(self, battle: int, spells: int) -> None:
         grid = [s for s in (self.draw_spell() for _ in range(spells)) if s is not None]
@@ -212,7 +218,6 @@ class Table:
     # ------------------------------------------------------------------ a spell or power
     def play_spell(self, s: int, spell: Spell, target: int | None) -> None:
         """Player s plays a spell they hold at the table (its target chosen already, where it needs one)."""
-        self.held[s].remove(spell.id)
         self.out.played[s][spell.id] += 1
         data = self.act("cast", player=s, spell=spell.id, **({"target": target} if target is not None else {}))
         if "card" in data:
@@ -235,15 +240,11 @@ class Table:
             if not pol.keep_on_top(self, s, kind):
                 self.arrange(s, [0], bottom=1)
         elif effect == "pickpocket":
-            victim, spell = pol.steal(self, s, [(q, i) for q in range(self.k) if q != s for i in self.held[q]])
-            self.held[victim].remove(spell)
-            self.act("use_power", player=s, target=victim, spell=spell)
-            self.take(s, spell)
+            victim, spell = pol.steal(self, s, [(q, i) for q in range(self.k) if q != s for i in self.held(q)])
+            self.act("use_power", player=s, target=victim, spell=spell, **self.placement(s, spell))
         elif effect == "graverobber":
-            spell = pol.rob(self, s, self.discard)
-            self.discard.remove(spell)
-            self.act("use_power", player=s, spell=spell)
-            self.take(s, spell)
+            spell = pol.rob(self, s, self.pile())
+            self.act("use_power", player=s, spell=spell, **self.placement(s, spell))
         elif effect in ("mend", "misdirect"):
             other = pol.mend_whom(self, s) if effect == "mend" else pol.misdirect_to(self, s)
             self.act("use_power", player=s, **({"target": other} if other is not None else {}))
@@ -252,9 +253,9 @@ class Table:
 
     def power_usable(self, s: int, effect: str) -> bool:
         if effect == "pickpocket":
-            return any(self.held[q] for q in range(self.k) if q != s)
+            return any(self.held(q) for q in range(self.k) if q != s)
         if effect == "graverobber":
-            return bool(self.discard)
+            return bool(self.pile())
         if effect == "misdirect":
             return self.weakest(s) is not None
         return True
@@ -262,11 +263,11 @@ class Table:
     def spells_phase(self, s: int) -> None:
         """Player s plays the spells (and, a living wizard, the power) their policy chooses."""
         pol = self.policy[s]
-        for spell_id in pol.order(self, s, list(self.held[s])):
+        for spell_id in pol.order(self, s, list(self.held(s))):
             if not self.in_battle():
                 return
             spell = self.p.spells[spell_id]
-            if spell_id not in self.held[s] or spell.effect is None or not may_play(spell.kind, self.powered(s)):
+            if spell_id not in self.held(s) or spell.effect is None or not may_play(spell.kind, self.powered(s)):
                 continue
             wants, target = pol.cast(self, s, spell)
             if wants:
@@ -343,7 +344,7 @@ class Random:
     def drop_order(t: Table, s: int, new: str) -> list[int] | None:
         if t.rng.randrange(2):
             return None  # no room: discard the new spell, or (below) held ones in any order
-        return shuffled(range(len(t.held[s])), t.rng.randrange)
+        return shuffled(range(len(t.held(s))), t.rng.randrange)
 
     @staticmethod
     def pick(t: Table, s: int, grid: list[str]) -> int:
@@ -419,10 +420,10 @@ class Greedy:
 
     @staticmethod
     def drop_order(t: Table, s: int, new: str) -> list[int] | None:
-        order = sorted(range(len(t.held[s])), key=lambda i: _worth(t, t.held[s][i]))
-        sizes = [t.p.spells[i].slots for i in t.held[s]]
+        order = sorted(range(len(t.held(s))), key=lambda i: _worth(t, t.held(s)[i]))
+        sizes = [t.p.spells[i].slots for i in t.held(s)]
         dropped = make_room(sizes, t.p.spells[new].slots, t.c.spell_slots, order)
-        if dropped is None or (dropped and sum(_worth(t, t.held[s][i]) for i in dropped) >= _worth(t, new)):
+        if dropped is None or (dropped and sum(_worth(t, t.held(s)[i]) for i in dropped) >= _worth(t, new)):
             return None  # keep what is held: the new spell is worth less than what it would push out
         return order
 
@@ -466,7 +467,7 @@ class Greedy:
 
     @staticmethod
     def power(t: Table, s: int, effect: str, turn: Any) -> bool:
-        if any(t.p.spells[i].kind == "powered" for i in t.held[s]):
+        if any(t.p.spells[i].kind == "powered" for i in t.held(s)):
             return False  # keep powered up for the powered-up spells held
         if effect == "chamber-sight":
             return not t.seen[s]

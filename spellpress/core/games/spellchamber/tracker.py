@@ -57,6 +57,7 @@ from .spells import (
     SPELL_NUMBERS,
     borrowed_turn,
     extra_turn_allowed,
+    free_slots,
     live_loss,
     may_play,
     powered_part,
@@ -149,6 +150,7 @@ class Fields(TypedDict):
     winner: int | None
     over: bool
     turns: NotRequired[int]  # battle turns taken by wizards (a ghost's and a slept one are not)
+    discard: NotRequired[list[str]]  # the spell discard pile, face up
     odds: NotRequired[dict[str, float] | None]  # the next shot's chances in percent, once settled
 
 
@@ -165,6 +167,7 @@ class Mine(TypedDict):
     alive: bool
     ghost: bool
     out: bool
+    held: NotRequired[list[str]]  # the spells in front of them, face up, not yet played
     wards: NotRequired[list[Kept]]  # Warding Charms in front of them
     ricochets: NotRequired[list[Kept]]
     curses: NotRequired[list[Kept]]  # Blood Curses on them
@@ -227,7 +230,7 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
     }
 
 
-PLAYER: Mine = {"powered": False, "alive": True, "ghost": False, "out": False, "wards": [], "ricochets": [], "curses": [],
+PLAYER: Mine = {"powered": False, "alive": True, "ghost": False, "out": False, "held": [], "wards": [], "ricochets": [], "curses": [],
                 "asleep": [], "misdirect": None, "controlled": None}
 
 
@@ -248,6 +251,7 @@ def initial(state: State) -> State:
         "winner": None,
         "over": False,
         "turns": 0,
+        "discard": [],
     }
     return {**state, "tracker": tracker, "hidden": {"chamber": [], "scenarios": []}}
 
@@ -588,7 +592,7 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         state = _pass_on(state, turn)
         results["next"] = state["tracker"]["turn"]["player"] if state["tracker"]["turn"] else None
     state = with_tracker(state, lambda f: {**f, "last": {"shooter": shooter, "target": target, **results}})
-    return state, results
+    return _discard(state, results.get("discarded", [])), results
 
 
 def _turned(state: State, shooter: int, aimed: int, back: bool, results: Data) -> tuple[State, int, list[str]]:
@@ -690,7 +694,7 @@ def _apply_pass(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     turn = state["tracker"]["turn"]
     assert turn is not None, "a pass moves the gun on to a battle turn"
     results["next"] = turn["player"]
-    return state, results
+    return _discard(state, results.get("discarded", [])), results
 
 
 def _describe_pass(data: Mapping[str, Any], state: State) -> str:
@@ -790,9 +794,12 @@ def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
             raise Invalid(f"{spell['name']} is a powered-up spell, and {name(state, who)} is not powered up")
         if effect in TARGETED:
             _another(state, who, target, spell["name"])
+        if spell_id not in mine(state, who).get("held", []):
+            raise Invalid(f"{name(state, who)} holds no {spell['name']}: a spell is drafted before it is played")
     turn = state["tracker"]["turn"]
     if turn is None or not state["hidden"]["chamber"]:
         return state, {}
+    state = _unheld(state, who, spell_id)
     red = powered_part(spell["kind"], powered)
     n = spell["numbers"]
     results: Data = {"round": state["tracker"]["round"]}
@@ -832,7 +839,7 @@ def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if effect not in ("sleep", "curse", "ward", "ricochet"):
         results["discarded"] = [spell_id]
     state = _after_move(state, state["tracker"]["turn"] or turn, results)
-    return state, results
+    return _discard(state, results.get("discarded", [])), results
 
 
 def _vanish(state: State) -> tuple[State, str]:
@@ -894,9 +901,9 @@ def _ending(data: Mapping[str, Any], state: State) -> str:
 def _parse_use_power(state: State, action: Sent) -> Data:
     target, taken = action.get("target"), action.get("spell")
     if taken is not None and (not isinstance(taken, str) or taken not in state["rules"].get("spells", {})):
-        raise Invalid("spell must be the id of the spell the power took")
+        raise Invalid("spell must be the id of the spell the power takes")
     return {"player": player(state, action.get("player")), "target": None if target is None else player(state, target, "target"),
-            "spell": taken}
+            "spell": taken, **_parse_place(state, action)}
 
 
 def _wizard_of(state: State, who: int) -> Wizard | None:
@@ -919,6 +926,7 @@ def _apply_use_power(state: State, data: Data, strict: bool) -> tuple[State, Dat
             _another(state, who, target, wizard["power"], wizard["effect"] == "misdirect")
         elif wizard["effect"] == "mend" and target is not None:
             _another(state, who, target, wizard["power"])
+        _takes(state, wizard, target, data["spell"])
     turn = state["tracker"]["turn"]
     if turn is None or wizard is None or not mine(state, who).get("powered"):
         return state, {}
@@ -937,7 +945,31 @@ def _apply_use_power(state: State, data: Data, strict: bool) -> tuple[State, Dat
             state, results["mended"] = _heal(state, target, wizard["mends"])
     elif effect == "misdirect" and target is not None:
         state = with_mine(state, who, lambda m: {**m, "misdirect": target})
+    elif effect in ("pickpocket", "graverobber") and data["spell"] is not None:
+        if effect == "pickpocket" and target is not None:
+            state = _unheld(state, target, data["spell"])
+        else:
+            pile = list(state["tracker"].get("discard", []))
+            if data["spell"] in pile:
+                pile.remove(data["spell"])
+            state = with_tracker(state, lambda t: {**t, "discard": pile})
+        state, gone = _place(state, who, data["spell"], data["drop"], data["keep"], strict)
+        state = _discard(state, gone)
+        if gone:
+            results["discarded"] = gone
     return state, results
+
+
+def _takes(state: State, wizard: Wizard, target: int | None, spell: str | None) -> None:
+    """Pickpocket takes a spell another player holds; Graverobber one from the discard pile."""
+    spells = state["rules"].get("spells", {})
+    if wizard["effect"] == "pickpocket":
+        if spell is None or target is None or spell not in mine(state, target).get("held", []):
+            raise Invalid(f"{wizard['power']} takes a spell {name(state, target)} holds: say which (spell)")
+    elif wizard["effect"] == "graverobber":
+        if spell is None or spell not in state["tracker"].get("discard", []):
+            pile = ", ".join(spells[i]["name"] for i in state["tracker"].get("discard", [])) or "none"
+            raise Invalid(f"{wizard['power']} takes a spell from the discard pile: say which (spell); it holds: {pile}"[:300])
 
 
 def _describe_use_power(data: Mapping[str, Any], state: State) -> str:
@@ -954,11 +986,115 @@ def _describe_use_power(data: Mapping[str, Any], state: State) -> str:
         text += _gains(name(state, data["target"]), data.get("mended"))
     spells = state["rules"].get("spells", {})
     if data.get("spell") in spells:
-        source = f" from {name(state, data['target'])}" if data.get("target") is not None else " from the discard pile"
-        text += f" {who} takes {spells[data['spell']]['name']}{source}."
+        source = f"from {name(state, data['target'])}" if data.get("target") is not None else "from the discard pile"
+        text += f" {who} takes{_placed(data, state)}, {source}."
     elif data.get("target") is not None and "mended" not in data:
         text += f" The next shot aimed at {who} hits {name(state, data['target'])} instead."
     return text
+
+
+# ---------------------------------------------------------------------------- the spells held
+
+
+def _discard(state: State, spells: list[str]) -> State:
+    """Spells onto the discard pile, face up (Graverobber takes from it; an empty spell deck is
+    remade from it)."""
+    if not spells:
+        return state
+    return with_tracker(state, lambda t: {**t, "discard": [*t.get("discard", []), *spells]})
+
+
+def _unheld(state: State, who: int, spell: str) -> State:
+    """`who` no longer holds one copy of `spell` (played, stolen)."""
+    held = list(mine(state, who).get("held", []))
+    if spell in held:
+        held.remove(spell)
+    return with_mine(state, who, lambda m: {**m, "held": held})
+
+
+def _parse_place(state: State, action: Sent) -> Data:
+    spells = state["rules"].get("spells", {})
+    drop = action.get("drop", [])
+    if not isinstance(drop, list) or len(drop) > len(spells) or any(not isinstance(d, str) or d not in spells for d in drop):
+        raise Invalid("drop must list the ids of held spells discarded to make room")
+    return {"drop": drop, "keep": flag(action.get("keep"), "keep", True)}
+
+
+def _place(state: State, who: int, spell: str, drop: list[str], keep: bool, strict: bool) -> tuple[State, list[str]]:
+    """A spell drafted by `who` ("If a player doesn't have enough empty slots to draft a spell,
+    they can either discard spells they already have to make room, or just discard the spell
+    they were going to draft"): `drop` held spells discarded, and the new one kept, or discarded
+    itself (`keep` false). Returns the state and the spells discarded."""
+    rules = state["rules"]
+    spells = rules.get("spells", {})
+    held, dropped = list(mine(state, who).get("held", [])), []
+    for gone in drop:
+        if gone not in held:
+            if strict:
+                raise Invalid(f"{name(state, who)} holds no {spells[gone]['name']} to discard")
+            continue
+        held.remove(gone)
+        dropped.append(gone)
+    if strict and not keep and drop:
+        raise Invalid(f"{name(state, who)} discards the new spell: no held spell needs to go to make room")
+    if keep:
+        room, needs = free_slots([spells[i]["slots"] for i in held], rules["spell_slots"]), spells[spell]["slots"]
+        if strict and room < needs:
+            raise Invalid(f"{spells[spell]['name']} takes {plural(needs, 'spell slot')} and {name(state, who)} has "
+                          f"{plural(room, 'empty slot')}: discard held spells to make room, or discard the new spell")
+        held.append(spell)
+    state = with_mine(state, who, lambda m: {**m, "held": held})
+    return state, dropped + ([] if keep else [spell])
+
+
+def _parse_draft(state: State, action: Sent) -> Data:
+    spells = state["rules"].get("spells", {})
+    spell = action.get("spell")
+    if not isinstance(spell, str) or spell not in spells:
+        names = ", ".join(s["name"] for s in spells.values()) or "none"
+        raise Invalid(f"there is no such spell; the spells are: {names}"[:300])
+    return {"player": player(state, action.get("player")), "spell": spell, **_parse_place(state, action)}
+
+
+def _apply_draft(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    """A spell drafted from the round's grid or the top of the spell deck (a Magic shot's, a
+    ghost's), into the drafter's spell slots by the slot rule. The deck's order is the players'."""
+    who, spell = data["player"], data["spell"]
+    if strict:
+        _refuse_if_over(state)
+    state, gone = _place(state, who, spell, data["drop"], data["keep"], strict)
+    return _discard(state, gone), {"discarded": gone} if gone else {}
+
+
+def _describe_draft(data: Mapping[str, Any], state: State) -> str:
+    return f"{name(state, data['player'])} drafts" + _placed(data, state) + "."
+
+
+def _placed(data: Mapping[str, Any], state: State) -> str:
+    """How a drafted or taken spell went into its player's slots, in words."""
+    spells = state["rules"].get("spells", {})
+
+    def called(i: str) -> str:
+        return spells[i]["name"] if i in spells else i
+    if not data.get("keep", True):
+        return f" {called(data['spell'])} and discards it (no room in the spell slots)"
+    text = f" {called(data['spell'])}"
+    if data.get("drop"):
+        text += ", discarding " + " and ".join(called(i) for i in data["drop"]) + " to make room"
+    return text
+
+
+def _apply_reshuffle(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    """"If the spell deck runs out, reshuffle its discard pile together to recreate the Spell
+    Deck": the pile leaves the table's view (the shuffle is the players')."""
+    pile = state["tracker"].get("discard", [])
+    if strict and not pile:
+        raise Invalid("the spell discard pile is empty: there is nothing to shuffle into a spell deck")
+    return with_tracker(state, lambda t: {**t, "discard": []}), {"spells": len(pile)}
+
+
+def _describe_reshuffle(data: Mapping[str, Any], state: State) -> str:
+    return f"The spell deck ran out: its discard pile ({plural(data.get('spells', 0), 'spell')}) is shuffled into a new spell deck."
 
 
 # ---------------------------------------------------------------------------- chamber spells
@@ -1081,6 +1217,8 @@ TRACKER: Tracker[State] = Tracker(
         "shoot": Action(_parse_shoot, _apply_shoot, _describe_shoot, ordered=True, undoable=False, shown=True),
         "pass": Action(_parse_player, _apply_pass, _describe_pass, ordered=True, undoable=False),
         "power": Action(_parse_power, _apply_power, _describe_power),
+        "draft": Action(_parse_draft, _apply_draft, _describe_draft, ordered=True),
+        "reshuffle_spells": Action(_parse_none, _apply_reshuffle, _describe_reshuffle, ordered=True),
         "cast": Action(_parse_cast, _apply_cast, _describe_cast, draw=_draw_cast, ordered=True, undoable=False),
         "use_power": Action(_parse_use_power, _apply_use_power, _describe_use_power, ordered=True, undoable=False),
         "shuffle_chamber": Action(_parse_player, _apply_shuffle, _describe_shuffle, draw=_draw_shuffle, ordered=True, undoable=False),
