@@ -109,6 +109,33 @@ def test_a_round_of_spellchamber_to_its_end(server, phone, games):
     assert next(e for e in log if e["type"] == "start_round")["data"]["revealed"]["chamber"] == shots
 
 
+def test_a_spellchamber_spell_drafted_and_played_from_the_phone(server, phone, games):
+    """The battle player drafts a spell into their slots and plays it at the other wizard from
+    their phone; the table applies the card (Arcane Bolt's drain, once powered up)."""
+    game = games["spellchamber"]
+    bolt = next(c for c in game.decks[game.constants.spell_deck].cards if c["effect"] == "bolt")
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben", "Cy"]})
+    server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "start_round", "version": 1}, t["token"])
+    battle = state(server, t["id"])["tracker"]["turn"]["player"]
+    _, seat = server.call("POST", "/api/tables/join", {"code": t["code"], "name": ("Ann", "Ben", "Cy")[battle]})
+    page = seated(phone(), server, t["id"], seat["token"], battle)
+    page.locator('[data-act="draft"]').click()
+    page.locator('#ask-sheet [data-field="spell"] select').select_option(label=f"{bolt.name} ({bolt['slots']} slot" +
+                                                                          ("" if bolt["slots"] == 1 else "s") + ")")
+    submit(page)
+    expect(page.locator("body")).to_contain_text(f"Holds: {bolt.name}")
+    page.locator(f'[aria-label="Power up {("Ann", "Ben", "Cy")[battle]}"]').click()
+    expect(page.locator("body")).to_contain_text("powered up")
+    fits_the_phone(page)
+    page.locator('[data-act="cast"]').click()
+    choose(page, bolt.name)
+    other = (battle + 1) % 3
+    choose(page, ("Ann", "Ben", "Cy")[other], "target")
+    submit(page)
+    expect(num(page, other, "life")).to_have_text(str(game.constants.starting_life - bolt["drains"]))
+    assert state(server, t["id"])["players"][battle]["tracker"]["held"] == []
+
+
 def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     game = games["magicka-mayhem"]
     c = game.constants

@@ -62,9 +62,11 @@
         const theirs = state.players[battle];
         const wizard = (r.wizards || {})[(theirs.options || {}).wizard];
         panel.append(row(
-          button("Play a spell\u2026", () => spellSheet(ctx), { cls: "small half", act: "cast" }),
-          wizard && wizard.effect && theirs.tracker.alive && theirs.tracker.powered
-            ? button(`Use ${wizard.power}\u2026`, () => powerSheet(ctx, wizard), { cls: "small half", act: "use-power" }) : null));
+          button("Draft a spell\u2026", () => draftSheet(ctx), { cls: "small half", act: "draft" }),
+          button("Play a spell\u2026", () => spellSheet(ctx), { cls: "small half", act: "cast" })));
+        if (wizard && wizard.effect && theirs.tracker.alive && theirs.tracker.powered) {
+          panel.append(button(`Use ${wizard.power}\u2026`, () => powerSheet(ctx, wizard), { cls: "small wide", act: "use-power" }));
+        }
         panel.append(row(
           button("Chamber spells\u2026", () => chamberSpells(ctx), { cls: "small half", act: "chamber-spells" }),
           button("Skip the turn", async () => {
@@ -96,6 +98,10 @@
       if (mine.misdirect !== null && mine.misdirect !== undefined) chips.append(chip(`Misdirection \u2192 ${ctx.name(mine.misdirect)}`, "accent"));
       if (mine.controlled !== null && mine.controlled !== undefined) chips.append(chip(`aimed by ${ctx.name(mine.controlled)}`, "down"));
       box.append(chips);
+      const spells = r.spells || {};
+      if ((mine.held || []).length) {
+        box.append(h("p", { class: "muted" }, "Holds: " + mine.held.map((id) => (spells[id] || { name: id }).name).join(", ")));
+      }
       if (mine.alive && !t.over) {
         box.append(button(mine.powered ? "Power down" : "Power up",
           () => ctx.act({ type: "power", player: i, up: !mine.powered }),
@@ -143,9 +149,11 @@
     const who = state.tracker.turn.player;
     const spells = state.rules.spells || {};
     const powered = state.players[who].tracker.powered;
-    const spell = await pick(`${ctx.name(who)} plays\u2026`, Object.entries(spells).map(([id, s]) => ({
-      value: id, label: s.name, disabled: s.kind === "powered" && !powered,
-      sub: s.kind === "powered" ? "only while powered up" : s.kind === "hybrid" ? "more while powered up" : null,
+    const held = [...new Set(state.players[who].tracker.held || [])];
+    if (!held.length) { tell(`${ctx.name(who)} holds no spell`, ["Draft spells first: Draft a spell\u2026"]); return; }
+    const spell = await pick(`${ctx.name(who)} plays\u2026`, held.map((id) => ({
+      value: id, label: spells[id].name, disabled: spells[id].kind === "powered" && !powered,
+      sub: spells[id].kind === "powered" ? "only while powered up" : spells[id].kind === "hybrid" ? "more while powered up" : null,
     })), "Play spells before you shoot; the table applies each.");
     if (!spell) return;
     const sent = { type: "cast", player: who, spell };
@@ -162,12 +170,37 @@
     look(ctx, who, await ctx.act(sent));
   }
 
+  // A spell drafted by this phone's player (from the round's grid, a Magic shot, a ghost's turn):
+  // into their slots, or discarded; held spells may go to make room.
+  async function draftSheet(ctx) {
+    const { state } = ctx;
+    const who = ctx.me ?? state.tracker.turn.player;
+    const spells = state.rules.spells || {};
+    const held = state.players[who].tracker.held || [];
+    const values = await ask({ title: `${ctx.name(who)} drafts\u2026`, fields: placing(spells, Object.keys(spells), held), submit: "Draft" });
+    if (values && values.spell) ctx.act({ type: "draft", player: who, spell: values.spell, ...placed(values, held) });
+  }
+
+  // The spell taken and how it fits the slot rule: held spells discarded to make room, or the new one.
+  function placing(spells, choices, held) {
+    return [
+      { name: "spell", type: "select", label: "The spell", required: true, value: choices[0],
+        options: choices.map((id) => ({ value: id, label: `${spells[id].name} (${plural(spells[id].slots, "slot")})` })) },
+      ...held.map((id, i) => ({ name: `drop${i}`, type: "check", label: `Discard ${spells[id].name} to make room` })),
+      { name: "discard", type: "check", label: "No room: discard the new spell instead" },
+    ];
+  }
+
+  function placed(values, held) {
+    return { drop: held.filter((id, i) => values[`drop${i}`]), keep: !values.discard };
+  }
+
   // The battle player's power ability (it powers them down).
   async function powerSheet(ctx, wizard) {
     const { state } = ctx;
     const who = state.tracker.turn.player;
     const sent = { type: "use_power", player: who };
-    const choose = { misdirect: (i, p) => p.tracker.alive, mend: (i, p) => p.tracker.alive, pickpocket: () => true }[wizard.effect];
+    const choose = { misdirect: (i, p) => p.tracker.alive, mend: (i, p) => p.tracker.alive, pickpocket: (i, p) => (p.tracker.held || []).length }[wizard.effect];
     if (choose) {
       const values = await ask({
         title: `${wizard.power}: choose another ${wizard.effect === "pickpocket" ? "player" : "wizard"}`,
@@ -177,6 +210,15 @@
       });
       if (!values) return;
       if (values.target !== null) sent.target = values.target;
+    }
+    const spells = state.rules.spells || {};
+    const from = wizard.effect === "pickpocket" ? state.players[sent.target].tracker.held
+      : wizard.effect === "graverobber" ? state.tracker.discard : null;
+    if (from) {
+      const held = state.players[who].tracker.held || [];
+      const values = await ask({ title: `${wizard.power}: take which spell?`, fields: placing(spells, [...new Set(from)], held), submit: "Take it" });
+      if (!values || !values.spell) return;
+      Object.assign(sent, { spell: values.spell }, placed(values, held));
     }
     look(ctx, who, await ctx.act(sent));
   }
