@@ -10,7 +10,7 @@ import random
 import pytest
 
 from spellpress.core import table
-from spellpress.core.play.errors import Invalid
+from spellpress.core.play.errors import Conflict, Invalid
 from spellpress.core.table import Event
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
@@ -70,9 +70,9 @@ class Table:
     def act(self, action):
         return self.add(*self.decide(action))
 
-    def refused(self, action, match):
+    def refused(self, action, match, error=Invalid):
         before = self.state
-        with pytest.raises(Invalid, match=match):
+        with pytest.raises(error, match=match):
             self.act(action)
         assert self.state == before
 
@@ -137,8 +137,14 @@ def test_a_ricochet_sends_the_shot_back_and_powered_up_its_holder_chooses(game):
     t.power_up(1)
     t.cast(1, ricochet)
     t.act({"type": "pass", "player": 1})
-    kept = t.shoot(0, 1, back=False)  # Ben lets the Live hit himself
+    turned = t.shoot(0, 1)
+    assert turned["waits"] == 1 and "life" not in turned and t.t["pending"]["card"] == live(game)
+    assert "Ben chooses whom it hits" in table.describe(Event(t.seq, "shoot", turned), t.state)
+    t.refused({"type": "pass", "player": 0}, "first chooses whom the turned-up", Conflict)
+    t.refused({"type": "ricochet", "player": 0, "back": True}, "Ben chooses whom their Ricochet's card hits, not Ann")
+    kept = t.act({"type": "ricochet", "player": 1, "back": False})  # Ben takes the Live himself
     assert "hit" not in kept and t.life(1) == start - loss and kept["ricochet"] == {"red": True, "back": False}
+    assert t.t["pending"] is None and t.t["turn"]["player"] == 1
 
 
 def test_a_blood_curse_adds_to_the_next_live_and_powered_up_forbids_a_blanks_extra_turn(game):

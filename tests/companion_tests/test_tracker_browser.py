@@ -136,6 +136,38 @@ def test_a_spellchamber_spell_drafted_and_played_from_the_phone(server, phone, g
     assert state(server, t["id"])["players"][battle]["tracker"]["held"] == []
 
 
+def test_a_powered_up_ricochet_is_chosen_on_its_holders_phone_once_the_card_is_turned_up(server, phone, games):
+    """Ricochet, powered up: "Wait until the ammo card is turned up, then choose whether it hits
+    them or you." The shot waits on every phone; its holder's buttons send it back."""
+    game = games["spellchamber"]
+    ricochet = next(c for c in game.decks[game.constants.spell_deck].cards if c["effect"] == "ricochet")
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
+    _, ben_seat = server.call("POST", "/api/tables/join", {"code": t["code"], "name": "Ben"})
+    tokens = (t["token"], ben_seat["token"])
+
+    def act(who, action):
+        version = server.call("GET", f"/api/tables/{t['id']}")[1]["version"]
+        status, answer = server.call("POST", f"/api/tables/{t['id']}/actions", {**action, "version": version}, tokens[who])
+        assert status == 200, answer
+        return answer
+
+    act(0, {"type": "start_round"})
+    shooter = state(server, t["id"])["tracker"]["turn"]["player"]
+    holder = 1 - shooter
+    act(shooter, {"type": "pass", "player": shooter})
+    act(holder, {"type": "draft", "player": holder, "spell": ricochet.id})
+    act(holder, {"type": "power", "player": holder, "up": True})
+    act(holder, {"type": "cast", "player": holder, "spell": ricochet.id})
+    act(holder, {"type": "pass", "player": holder})
+    act(shooter, {"type": "shoot", "shooter": shooter, "target": holder})
+    page = seated(phone(), server, t["id"], tokens[holder], holder)
+    expect(page.locator("#tracker")).to_contain_text("powered-up Ricochet: whom does it hit?")
+    page.locator('[data-act="ricochet-back"]').click()
+    names = ("Ann", "Ben")
+    expect(page.locator("#draw")).to_contain_text(f"back at {names[shooter]}")
+    assert state(server, t["id"])["tracker"]["pending"] is None
+
+
 def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     game = games["magicka-mayhem"]
     c = game.constants

@@ -145,11 +145,11 @@ class Table:
         """A move at the table; what each seat knows of the chamber follows it."""
         lives = [self.life(s) for s in range(self.k)]
         data = self.m.act(kind, **sent)
-        if "card" in data:  # a shot or a Vanishing Bullet: the top card is gone
+        if kind in ("shoot", "cast") and "card" in data:  # a shot or a Vanishing Bullet: the top card is gone
             self.seen = [max(0, n - 1) for n in self.seen]
         if data.get("shuffled") or data.get("round_over"):
             self.seen = [0] * self.k
-        how = data.get("card", "spell") if kind == "shoot" else "spell"
+        how = data.get("card", "spell") if kind in ("shoot", "ricochet") else "spell"
         for s in range(self.k):
             if lives[s] > 0 and self.life(s) == 0:
                 self.out.figures[f"deaths by {how}"] += 1
@@ -281,12 +281,11 @@ class Table:
         controller = self.mine(me)["controlled"]
         aimed = (self.policy[controller].aim_for(self, controller, me) if controller is not None
                  else self.policy[me].aim(self, me))
-        ricochets = self.mine(aimed)["ricochets"] if aimed != me else []
-        back = False
-        if ricochets and ricochets[0]["red"]:  # its holder chooses once the card is turned up
-            back = self.policy[aimed].send_back(self, aimed, self.m.state["hidden"]["chamber"][0])
         first = sum(self.out.figures[f"shots {k}"] for k in self.c.ammo) == 0
-        data = self.act("shoot", shooter=me, target=aimed, **({"back": True} if back else {}))
+        data = self.act("shoot", shooter=me, target=aimed)
+        if "waits" in data:  # a powered-up Ricochet: its holder chooses, the card turned up
+            holder = data["waits"]
+            data = {**data, **self.act("ricochet", player=holder, back=self.policy[holder].send_back(self, holder, data["card"]))}
         kind, hit = data["card"], data.get("hit", aimed)
         self.out.figures["shots redirected"] += hit != aimed
         self.out.drawn[self.p.ammo_card[kind]] += 1

@@ -48,11 +48,21 @@
           kinds.map((k) => `${ammoName(k)} ${Math.round(t.odds[k])}%`).join(" \u00b7 ")));
       }
 
+      if (t.pending) {
+        // A powered-up Ricochet: the card is turned up, and its holder chooses whom it hits.
+        const shot = t.pending;
+        const card = r.ammo[shot.card].name;
+        panel.append(h("p", { class: "t-line" }, `${ctx.name(shot.shooter)} shot ${ctx.name(shot.target)}: ${card}! ` +
+          `${ctx.name(shot.target)}'s powered-up Ricochet: whom does it hit?`));
+        panel.append(row(
+          button(`${ctx.name(shot.target)} takes it`, () => ctx.act({ type: "ricochet", player: shot.target, back: false }), { cls: "small half", act: "ricochet-keep" }),
+          button(`Back at ${ctx.name(shot.shooter)}`, () => ctx.act({ type: "ricochet", player: shot.target, back: true }), { cls: "small half primary", act: "ricochet-back" })));
+      }
       const battle = t.turn.player;
       const ghost = state.players[battle].tracker.ghost;
       panel.append(row(h("span", { class: "t-turn" }, "Battle turn: ", h("b", {}, ctx.name(battle))),
         t.turn.extra ? chip("extra turn", "accent") : null));
-      if (!t.over) {
+      if (!t.over && !t.pending) {
         if (ghost) {
           panel.append(h("p", { class: "hint" }, `${ctx.name(battle)} is a ghost: draft ${plural(r.ghost_drafts, "spell")} first, play spells, then end the turn.`));
           panel.append(button("End the ghost's turn", () => ctx.act({ type: "pass", player: battle }), { cls: "big primary wide", act: "pass" }));

@@ -135,6 +135,16 @@ class Draft(TypedDict):
     spells: int
 
 
+class Shot(TypedDict):
+    """A shot whose card is turned up, and whom it hits not yet known (a powered-up Ricochet)."""
+
+    shooter: int
+    target: int
+    card: str
+    again: bool
+    discarded: list[str]
+
+
 class Fields(TypedDict):
     round: int
     phase: str  # "ready" between rounds, "battle" while the chamber holds cards
@@ -150,6 +160,7 @@ class Fields(TypedDict):
     winner: int | None
     over: bool
     turns: NotRequired[int]  # battle turns taken by wizards (a ghost's and a slept one are not)
+    pending: NotRequired[Shot | None]  # a turned-up card a powered-up Ricochet's holder has yet to send
     discard: NotRequired[list[str]]  # the spell discard pile, face up
     odds: NotRequired[dict[str, float] | None]  # the next shot's chances in percent, once settled
 
@@ -337,6 +348,10 @@ def _refuse_if_over(state: State) -> None:
 def _in_battle(state: State) -> None:
     _refuse_if_over(state)
     t = state["tracker"]
+    shot = t.get("pending")
+    if shot is not None:
+        raise Conflict(f"{name(state, shot['target'])}'s powered-up Ricochet: {name(state, shot['target'])} first chooses "
+                       f"whom the turned-up {state['rules']['ammo'][shot['card']]['name']} hits")
     if t["phase"] != "battle" or not state["hidden"]["chamber"]:
         raise Conflict(f"no round is being played: start round {t['round'] + 1}")
 
@@ -513,7 +528,6 @@ def _parse_shoot(state: State, action: Sent) -> Data:
         "shooter": player(state, action.get("shooter"), "shooter"),
         "target": player(state, action.get("target"), "target"),
         "again": flag(action.get("again"), "again"),
-        "back": flag(action.get("back"), "back"),  # a powered-up Ricochet's holder sends the turned-up card back
     }
 
 
@@ -548,14 +562,30 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         return state, {}
     r = state["rules"]
     kind, rest = chamber[0], chamber[1:]
-    effect = r["ammo"][kind]
-    results: Data = {"card": kind, "name": effect["name"], "round": t["round"]}
+    results: Data = {"card": kind, "name": r["ammo"][kind]["name"], "round": t["round"]}
     if mine(state, shooter).get("controlled") is not None:
         results["aimed_by"] = mine(state, shooter).get("controlled")
-    state, hit, discarded = _turned(state, shooter, target, bool(data.get("back")), results)
+    state, hit, discarded = _turned(state, shooter, target, results)
+    chamber_now: Chamber = {"size": t["chamber"]["size"], "left": _left(rest, r["kinds"]), "spent": [*t["chamber"]["spent"], kind]}
+    state = with_hidden(state, lambda h: {**h, "chamber": rest})  # the card is turned up
+    state = with_tracker(state, lambda f: {**f, "chamber": chamber_now})
+    shot: Shot = {"shooter": shooter, "target": target, "card": kind, "again": bool(data.get("again")), "discarded": discarded}
+    if hit is None:  # a powered-up Ricochet: its holder chooses whom the turned-up card hits
+        state = with_tracker(state, lambda f: {**f, "pending": shot})
+        results["waits"] = target
+        state = with_tracker(state, lambda f: {**f, "last": {"shooter": shooter, "target": target, **results}})
+        return state, results
+    return _land(state, shot, hit, results)
+
+
+def _land(state: State, shot: Shot, hit: int, results: Data) -> tuple[State, Data]:
+    """The turned-up card hits `hit`: its ammo's effect, powering up, extra turns, and the gun moves on."""
+    shooter, target, kind = shot["shooter"], shot["target"], shot["card"]
+    r, t = state["rules"], state["tracker"]
+    assert t["turn"] is not None, "a shot lands in a battle turn"
+    effect, discarded = r["ammo"][kind], list(shot["discarded"])
     if hit != target:
         results["hit"] = hit
-    state = with_hidden(state, lambda h: {**h, "chamber": rest})
     cursed_up = any(c["red"] for c in mine(state, shooter).get("curses", []))
     before = state["players"][hit]["counters"].get(LIFE, 0)
     if effect["life_loss"]:
@@ -566,9 +596,8 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         results["life"] = {"from": before, "to": after}
     if effect["drafts"] and after > 0:
         results["drafts"] = effect["drafts"]
-    itself = shooter == target
     turn: Turn = {**t["turn"], "shots": t["turn"]["shots"] + 1}
-    outcome = shot_effect(itself, after != before, bool(mine(state, shooter).get("powered")),
+    outcome = shot_effect(shooter == target, after != before, bool(mine(state, shooter).get("powered")),
                           extra_turn_allowed(effect["extra_turn_if_self"], cursed_up), turn["earned"], r["max_extra_turns"])
     if outcome.powered_up:
         state = with_mine(state, shooter, lambda m: {**m, "powered": True})
@@ -577,15 +606,14 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         results["extra_turn"] = outcome.extra_turn
         if outcome.extra_turn:
             turn["earned"] += 1
-    chamber_now: Chamber = {"size": t["chamber"]["size"], "left": _left(rest, r["kinds"]), "spent": [*t["chamber"]["spent"], kind]}
-    state = with_tracker(state, lambda f: {**f, "chamber": chamber_now, "turn": turn})
+    state = with_tracker(state, lambda f: {**f, "turn": turn, "pending": None})
     if discarded:
         results["discarded"] = discarded
     state = _after_move(state, turn, results)
     if "over" in results or "round_over" in results:
         pass  # nobody takes another shot: the game or the round is over
-    elif data.get("again") or (turn.get("taps", 0) > 0 and _alive(state, shooter)):
-        again: Turn = {**turn, "taps": turn.get("taps", 0) - (not data.get("again"))}
+    elif shot["again"] or (turn.get("taps", 0) > 0 and _alive(state, shooter)):
+        again: Turn = {**turn, "taps": turn.get("taps", 0) - (not shot["again"])}
         state = with_tracker(state, lambda f: {**f, "turn": again})
         results["shoots_again"] = True
     else:
@@ -595,9 +623,9 @@ def _apply_shoot(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     return _discard(state, results.get("discarded", [])), results
 
 
-def _turned(state: State, shooter: int, aimed: int, back: bool, results: Data) -> tuple[State, int, list[str]]:
+def _turned(state: State, shooter: int, aimed: int, results: Data) -> tuple[State, int | None, list[str]]:
     """Whom a shot aimed at `aimed` hits: a Ricochet in front of them sends it back at the shooter
-    (powered up, its holder chooses once the card is turned up: `back`); else their Misdirection
+    (powered up, its holder chooses once the card is turned up: None); else their Misdirection
     sends it to the wizard they chose, if still standing. Returns the state without the spent
     Ricochet or Misdirection, the wizard hit and the spells discarded."""
     if aimed == shooter:
@@ -607,15 +635,44 @@ def _turned(state: State, shooter: int, aimed: int, back: bool, results: Data) -
     if ricochets:
         spent = ricochets[0]
         state = with_mine(state, aimed, lambda m: {**m, "ricochets": ricochets[1:]})
-        results["ricochet"] = {"red": spent["red"], "back": back if spent["red"] else True}
-        hit = redirected(aimed, shooter, back or not spent["red"], None)
-        return state, hit, [spent["spell"]]
+        results["ricochet"] = {"red": spent["red"]}
+        return state, None if spent["red"] else redirected(aimed, shooter, True, None), [spent["spell"]]
     to = theirs.get("misdirect")
     if to is not None:
         state = with_mine(state, aimed, lambda m: {**m, "misdirect": None})
         results["misdirected"] = True
         return state, redirected(aimed, shooter, False, to if _alive(state, to) else None), []
     return state, aimed, []
+
+
+def _parse_ricochet(state: State, action: Sent) -> Data:
+    return {"player": player(state, action.get("player")), "back": flag(action.get("back"), "back")}
+
+
+def _apply_ricochet(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    """A powered-up Ricochet: "Wait until the ammo card is turned up, then choose whether it hits
+    them or you": its holder sends the card back at the shooter, or takes it."""
+    shot = state["tracker"].get("pending")
+    if strict:
+        _refuse_if_over(state)
+        if shot is None:
+            raise Conflict("no turned-up card waits for a Ricochet's choice")
+        if data["player"] != shot["target"]:
+            raise Invalid(f"{name(state, shot['target'])} chooses whom their Ricochet's card hits, not {name(state, data['player'])}")
+    if shot is None:
+        return state, {}
+    kind = shot["card"]
+    results: Data = {"shooter": shot["shooter"], "target": shot["target"], "card": kind, "name": state["rules"]["ammo"][kind]["name"],
+                     "round": state["tracker"]["round"], "ricochet": {"red": True, "back": data["back"]}}
+    return _land(state, shot, shot["shooter"] if data["back"] else shot["target"], results)
+
+
+def _describe_ricochet(data: Mapping[str, Any], state: State) -> str:
+    who = name(state, data["player"])
+    if "card" not in data:
+        return f"{who} chose whom their Ricochet's card hits"
+    whom = f"sends the {data['name']} back at {name(state, data['shooter'])}" if data["back"] else f"takes the {data['name']}"
+    return f"{who}'s powered-up Ricochet: {who} {whom}." + _landed(data, state)
 
 
 def _live(state: State, shooter: int, hit: int, loss: int, results: Data) -> tuple[State, list[str]]:
@@ -644,14 +701,23 @@ def _describe_shoot(data: Mapping[str, Any], state: State) -> str:
     shooter, target = name(state, data["shooter"]), name(state, data["target"])
     if "card" not in data:
         return f"{shooter} shot {target}"
-    hit = name(state, data.get("hit", data["target"]))
     text = f"{shooter} shot {target}: {data['name']}!"
     if "aimed_by" in data:
         text = f"{shooter}, aimed by {name(state, data['aimed_by'])} (Mind Control), shot {target}: {data['name']}!"
+    if "waits" in data:
+        return text + f" {target}'s powered-up Ricochet: {target} chooses whom it hits."
     if "ricochet" in data:
-        text += f" {target}'s Ricochet sends it to {hit}." if data.get("hit") is not None else f" {target} lets it hit them."
+        text += f" {target}'s Ricochet sends it back."
     elif data.get("misdirected"):
-        text += f" {target}'s Misdirection sends it to {hit}." if data.get("hit") is not None else f" {target}'s Misdirection finds nobody."
+        sent = f"sends it to {name(state, data['hit'])}" if "hit" in data else "finds nobody"
+        text += f" {target}'s Misdirection {sent}."
+    return text + _landed(data, state)
+
+
+def _landed(data: Mapping[str, Any], state: State) -> str:
+    """What a shot's card did where it landed, in words."""
+    shooter, hit = name(state, data["shooter"]), name(state, data.get("hit", data["target"]))
+    text = ""
     if data.get("warded"):
         text += f" {hit}'s Warding Charm stops it."
     if "returned" in data:
@@ -1215,6 +1281,7 @@ TRACKER: Tracker[State] = Tracker(
     actions={
         "start_round": Action(_parse_none, _apply_round, _describe_round, draw=_draw_round, ordered=True, undoable=False, shown=True),
         "shoot": Action(_parse_shoot, _apply_shoot, _describe_shoot, ordered=True, undoable=False, shown=True),
+        "ricochet": Action(_parse_ricochet, _apply_ricochet, _describe_ricochet, ordered=True, undoable=False, shown=True),
         "pass": Action(_parse_player, _apply_pass, _describe_pass, ordered=True, undoable=False),
         "power": Action(_parse_power, _apply_power, _describe_power),
         "draft": Action(_parse_draft, _apply_draft, _describe_draft, ordered=True),
