@@ -328,3 +328,20 @@ def test_pickpocket_and_graverobber_take_a_spell_into_their_slots(game):
     t.power_up(1)
     t.act({"type": "use_power", "player": 1, "spell": peek.id})
     assert t.mine(1)["held"] == [peek.id] and peek.id not in t.t["discard"]
+
+
+def test_the_draft_is_picked_from_the_battle_players_right_counter_clockwise_before_the_battle(game):
+    """"The player to the right of the battle player will draft (pick a card) first. Players then
+    take turns drafting in counter-clockwise order ... until there are no spells left in the grid.\""""
+    ward, peek, heal = spell(game, "ward"), spell(game, "peek"), spell(game, "heal")
+    t = Table(game, players=3, chamber=[blank(game)] * 3)  # Ann (seat 0) is the battle player
+    laid = t.act({"type": "lay_out", "spells": [ward.id, peek.id, heal.id]})
+    assert laid["first"] == 2 and t.t["draft"]["picks"] == [2, 1, 0]
+    t.refused({"type": "shoot", "shooter": 0, "target": 1}, "the spell draft comes first: Cy picks", Conflict)
+    t.refused({"type": "draft", "player": 1, "spell": ward.id}, "Cy's pick in the spell draft, not Ben's")
+    t.refused({"type": "draft", "player": 2, "spell": spell(game, "bolt").id}, "the draft's grid holds")
+    for who, card in ((2, ward), (1, peek), (0, heal)):
+        t.act({"type": "draft", "player": who, "spell": card.id})
+    assert [t.mine(i)["held"] for i in range(3)] == [[heal.id], [peek.id], [ward.id]] and t.t["draft"]["grid"] == []
+    t.shoot(0, 1)
+    t.refused({"type": "lay_out", "spells": [ward.id]}, "laid out once", Conflict)

@@ -168,6 +168,31 @@ def test_a_powered_up_ricochet_is_chosen_on_its_holders_phone_once_the_card_is_t
     assert state(server, t["id"])["tracker"]["pending"] is None
 
 
+def test_the_spell_draft_laid_out_and_picked_on_a_phone_before_the_battle(server, phone, games):
+    """The round's grid typed in as turned face up; the draft's picker picks on the phone, and the
+    Shoot button waits until the grid is drafted."""
+    game = games["spellchamber"]
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
+    server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "start_round", "version": 1}, t["token"])
+    page = seated(phone(), server, t["id"], t["token"], 0)
+    page.locator('[data-act="lay-out"]').click()
+    submit(page)
+    now = state(server, t["id"])
+    laid = now["tracker"]["draft"]["grid"]
+    assert len(laid) == now["tracker"]["draft"]["spells"] and now["tracker"]["scenario"]["spells_per_player"] * 2 == len(laid)
+    expect(page.locator('[data-act="shoot"]')).to_have_count(0)
+    fits_the_phone(page)
+    for _ in laid:
+        picker = state(server, t["id"])["tracker"]["draft"]["picks"][0]
+        page.locator('[data-act="pick"]').click()
+        submit(page)
+        expect(page.locator("body")).to_contain_text("Holds:")
+        assert state(server, t["id"])["tracker"]["draft"]["picks"][:1] != [picker], "the draft moves on"
+    expect(page.locator('[data-act="shoot"]')).to_be_visible()
+    held = [len(p["tracker"]["held"]) for p in state(server, t["id"])["players"]]
+    assert sum(held) == len(laid) and abs(held[0] - held[1]) <= 1, held
+
+
 def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     game = games["magicka-mayhem"]
     c = game.constants

@@ -22,7 +22,7 @@ from ...play.state import shuffled
 from .helpers import next_shot
 from .options import SHUFFLED
 from .ruleset import Constants
-from .spells import POWER_EFFECTS, SPELL_EFFECTS, SPELL_NUMBERS, borrowed_turn, draft_order, free_slots, make_room, may_play, powered_part
+from .spells import POWER_EFFECTS, SPELL_EFFECTS, SPELL_NUMBERS, borrowed_turn, free_slots, make_room, may_play, powered_part
 from .tracker import LIFE, TARGETED
 
 SLUG = "spellchamber"
@@ -200,13 +200,17 @@ class Table:
         """Player s drafts `spell` at the table."""
         self.act("draft", player=s, spell=spell, **self.placement(s, spell))
 
-    def draft(self, battle: int, spells: int) -> None:
+    def draft(self, spells: int) -> None:
+        """The round's spells laid out from the deck's top at the table, then drafted in the order it says."""
         grid = [s for s in (self.draw_spell() for _ in range(spells)) if s is not None]
         for spell in grid:
             self.out.drawn[spell] += 1
-        for s in draft_order(battle, self.k, len(grid)):
-            pick = grid.pop(self.policy[s].pick(self, s, grid))
-            self.take(s, pick)
+        if not grid:
+            return
+        self.act("lay_out", spells=grid)
+        while self.m.tracked["draft"]["picks"]:
+            s, left = self.m.tracked["draft"]["picks"][0], list(self.m.tracked["draft"]["grid"])
+            self.take(s, left[self.policy[s].pick(self, s, left)])
 
     def draft_top(self, s: int, n: int) -> None:
         for _ in range(n):
@@ -326,7 +330,7 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
         if m.tracked["round"] == 1:
             out.first = started["battle"]
         out.drawn[started["scenario"]["id"]] += 1
-        t.draft(started["battle"], m.tracked["draft"]["spells"])
+        t.draft(m.tracked["draft"]["spells"])
         while t.in_battle():
             t.battle_turn()
     shown = m.tracked

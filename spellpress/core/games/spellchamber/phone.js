@@ -24,9 +24,15 @@
     if (t.phase === "battle" && !t.over) {
       const spent = t.chamber.spent;
       const left = sum(kinds.map((k) => t.chamber.left[k]));
-      if (!spent.length && t.draft) {
+      const picks = (t.draft && t.draft.picks) || [];
+      if (!spent.length && t.draft && t.draft.grid == null) {
         panel.append(h("p", { class: "hint" },
           `Draft: lay out ${t.draft.spells} spells; ${ctx.name(t.draft.first)} drafts first, then counter-clockwise.`));
+        panel.append(button("Lay out the draft\u2026", () => layOutSheet(ctx), { cls: "small wide", act: "lay-out" }));
+      } else if (picks.length) {
+        const names = t.draft.grid.map((id) => (r.spells[id] || { name: id }).name);
+        panel.append(h("p", { class: "hint" }, `Draft: ${ctx.name(picks[0])} picks from ${names.join(", ")}.`));
+        panel.append(button(`${ctx.name(picks[0])} picks\u2026`, () => draftSheet(ctx), { cls: "big primary wide", act: "pick" }));
       }
       const picture = h("div", {
         class: "chamber", role: "img",
@@ -62,7 +68,7 @@
       const ghost = state.players[battle].tracker.ghost;
       panel.append(row(h("span", { class: "t-turn" }, "Battle turn: ", h("b", {}, ctx.name(battle))),
         t.turn.extra ? chip("extra turn", "accent") : null));
-      if (!t.over && !t.pending) {
+      if (!t.over && !t.pending && !picks.length) {
         if (ghost) {
           panel.append(h("p", { class: "hint" }, `${ctx.name(battle)} is a ghost: draft ${plural(r.ghost_drafts, "spell")} first, play spells, then end the turn.`));
           panel.append(button("End the ghost's turn", () => ctx.act({ type: "pass", player: battle }), { cls: "big primary wide", act: "pass" }));
@@ -184,11 +190,27 @@
   // into their slots, or discarded; held spells may go to make room.
   async function draftSheet(ctx) {
     const { state } = ctx;
-    const who = ctx.me ?? state.tracker.turn.player;
+    const draft = state.tracker.draft;
+    const picking = draft && draft.picks && draft.picks.length;  // the round's grid, in its order
+    const who = picking ? draft.picks[0] : ctx.me ?? state.tracker.turn.player;
     const spells = state.rules.spells || {};
     const held = state.players[who].tracker.held || [];
-    const values = await ask({ title: `${ctx.name(who)} drafts\u2026`, fields: placing(spells, Object.keys(spells), held), submit: "Draft" });
+    const choices = picking ? [...new Set(draft.grid)] : Object.keys(spells);
+    const values = await ask({ title: `${ctx.name(who)} drafts\u2026`, fields: placing(spells, choices, held), submit: "Draft" });
     if (values && values.spell) ctx.act({ type: "draft", player: who, spell: values.spell, ...placed(values, held) });
+  }
+
+  // The round's spells as turned face up from the spell deck: the grid the table drafts from.
+  async function layOutSheet(ctx) {
+    const { state } = ctx;
+    const spells = state.rules.spells || {};
+    const ids = Object.keys(spells);
+    const fields = Array.from({ length: state.tracker.draft.spells }, (_, i) => ({
+      name: `spell${i}`, type: "select", label: `Spell ${i + 1}`, value: ids[0],
+      options: ids.map((id) => ({ value: id, label: spells[id].name })),
+    }));
+    const values = await ask({ title: "The spells laid out", fields, submit: "Lay them out" });
+    if (values) ctx.act({ type: "lay_out", spells: fields.map((f) => values[f.name]) });
   }
 
   // The spell taken and how it fits the slot rule: held spells discarded to make room, or the new one.

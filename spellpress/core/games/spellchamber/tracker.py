@@ -56,6 +56,7 @@ from .ruleset import Constants, deck_for, roll_off, roll_off_winner, shot_effect
 from .spells import (
     SPELL_NUMBERS,
     borrowed_turn,
+    draft_order,
     extra_turn_allowed,
     free_slots,
     live_loss,
@@ -66,6 +67,7 @@ from .spells import (
 )
 
 LIFE = "life"  # the counter that holds a wizard's life (game.yaml's counters)
+MOST_LAID = 60  # spells a draft's grid may hold: a bound on what a phone sends
 
 # A scenario card as the rules copy it: id, name, number, count, spells_per_player, and how many
 # cards of each ammo kind its chamber holds, by the kind's name (the YAML's `ammo`).
@@ -133,6 +135,8 @@ class Chamber(TypedDict):
 class Draft(TypedDict):
     first: int
     spells: int
+    grid: NotRequired[list[str] | None]  # the spells laid out face up and not yet drafted (None: not laid out)
+    picks: NotRequired[list[int]]  # who drafts each of them, in turn
 
 
 class Shot(TypedDict):
@@ -348,6 +352,9 @@ def _refuse_if_over(state: State) -> None:
 def _in_battle(state: State) -> None:
     _refuse_if_over(state)
     t = state["tracker"]
+    picks = t["draft"].get("picks") if t["draft"] else None
+    if picks:
+        raise Conflict(f"the spell draft comes first: {name(state, picks[0])} picks a spell from the grid")
     shot = t.get("pending")
     if shot is not None:
         raise Conflict(f"{name(state, shot['target'])}'s powered-up Ricochet: {name(state, shot['target'])} first chooses "
@@ -1126,10 +1133,52 @@ def _apply_draft(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     """A spell drafted from the round's grid or the top of the spell deck (a Magic shot's, a
     ghost's), into the drafter's spell slots by the slot rule. The deck's order is the players'."""
     who, spell = data["player"], data["spell"]
+    draft = state["tracker"]["draft"] or {"first": 0, "spells": 0}
+    grid, picks = list(draft.get("grid") or []), list(draft.get("picks") or [])
     if strict:
         _refuse_if_over(state)
+        if picks and who != picks[0]:
+            raise Invalid(f"it is {name(state, picks[0])}'s pick in the spell draft, not {name(state, who)}'s")
+        if picks and spell not in grid:
+            laid = ", ".join(state["rules"].get("spells", {})[i]["name"] for i in grid)
+            raise Invalid(f"the draft's grid holds {laid}: pick one of them"[:300])
+    if picks and spell in grid:
+        grid.remove(spell)
+        state = with_tracker(state, lambda t: {**t, "draft": {**draft, "grid": grid, "picks": picks[1:]}})
     state, gone = _place(state, who, spell, data["drop"], data["keep"], strict)
     return _discard(state, gone), {"discarded": gone} if gone else {}
+
+
+def _parse_lay_out(state: State, action: Sent) -> Data:
+    spells, laid = state["rules"].get("spells", {}), action.get("spells")
+    if not isinstance(laid, list) or not laid or len(laid) > MOST_LAID or any(not isinstance(i, str) or i not in spells for i in laid):
+        raise Invalid("spells must list the ids of the spells laid out face up for the draft")
+    return {"spells": laid}
+
+
+def _apply_lay_out(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    """"Take that many spells from the spell deck and place them ... in a side-by-side grid":
+    the grid the table drafts from, "the player to the right of the battle player" first, then
+    counter-clockwise (`draft_order`); the battle waits until it is drafted."""
+    t, n = state["tracker"], len(state["players"])
+    draft = t["draft"]
+    if strict:
+        _in_battle(state)
+        if draft is None or draft.get("grid") is not None or t["chamber"]["spent"] or (t["turn"] and t["turn"]["shots"]):
+            raise Conflict("the spell draft is laid out once, as its round begins, before anything else is played")
+        if len(data["spells"]) > draft["spells"]:
+            raise Invalid(f"this round's scenario lays out {plural(draft['spells'], 'spell')}, not {len(data['spells'])}")
+    if draft is None:
+        return state, {}
+    picks = draft_order((draft["first"] + 1) % n, n, len(data["spells"]))
+    return with_tracker(state, lambda f: {**f, "draft": {**draft, "grid": list(data["spells"]), "picks": picks}}), {"first": picks[0]}
+
+
+def _describe_lay_out(data: Mapping[str, Any], state: State) -> str:
+    spells = state["rules"].get("spells", {})
+    laid = ", ".join(spells[i]["name"] if i in spells else i for i in data["spells"])
+    first = f"; {name(state, data['first'])} drafts first" if "first" in data else ""
+    return f"The spell draft is laid out: {laid}{first}."
 
 
 def _describe_draft(data: Mapping[str, Any], state: State) -> str:
@@ -1284,6 +1333,7 @@ TRACKER: Tracker[State] = Tracker(
         "ricochet": Action(_parse_ricochet, _apply_ricochet, _describe_ricochet, ordered=True, undoable=False, shown=True),
         "pass": Action(_parse_player, _apply_pass, _describe_pass, ordered=True, undoable=False),
         "power": Action(_parse_power, _apply_power, _describe_power),
+        "lay_out": Action(_parse_lay_out, _apply_lay_out, _describe_lay_out, ordered=True),
         "draft": Action(_parse_draft, _apply_draft, _describe_draft, ordered=True),
         "reshuffle_spells": Action(_parse_none, _apply_reshuffle, _describe_reshuffle, ordered=True),
         "cast": Action(_parse_cast, _apply_cast, _describe_cast, draw=_draw_cast, ordered=True, undoable=False),
