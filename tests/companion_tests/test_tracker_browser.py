@@ -168,10 +168,9 @@ def test_a_powered_up_ricochet_is_chosen_on_its_holders_phone_once_the_card_is_t
     assert state(server, t["id"])["tracker"]["pending"] is None
 
 
-def test_the_spell_draft_laid_out_and_picked_on_a_phone_before_the_battle(server, phone, games):
+def test_the_spell_draft_laid_out_and_picked_on_a_phone_before_the_battle(server, phone):
     """The round's grid typed in as turned face up; the draft's picker picks on the phone, and the
     Shoot button waits until the grid is drafted."""
-    game = games["spellchamber"]
     _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
     server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "start_round", "version": 1}, t["token"])
     page = seated(phone(), server, t["id"], t["token"], 0)
