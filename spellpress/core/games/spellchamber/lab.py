@@ -1,12 +1,13 @@
 """Spellchamber in the lab: the game played at a table (core/engine.py's Match) by its tracker's
-own moves (start_round, draft, cast, use_power, peek, arrange, shoot, pass), with what only the players
-know beside it: the spell deck's order, the spells laid out in a round's draft, what each seat has
-seen of the chamber, and the policies choosing moves (which spell to draft, what to discard to
-make room, what to play, whom to aim at). Everything the table shows (life, the chamber's counts,
-the round, the battle turn, powering up, the spells each wizard holds and keeps in front of them,
-the discard pile, the winner) is read from the match's state; the tracker applies every rule. Each seat
-is dealt a wizard at random, told to the table as the seat's `wizard` option; a spell or wizard
-with no declared effect is drafted but never played, and named in every report.
+own moves (start_round, lay_out, draft, cast, use_power, peek, arrange, shoot, ricochet, pass),
+with what only the players know beside it: the spell deck's order, what each seat has seen of the
+chamber, and the policies choosing moves (which spell to draft, what to discard to make room, what
+to play, whom to aim at). Everything the table shows (life, the chamber's counts, the round, the
+battle turn, powering up, the draft's grid and order, the spells each wizard holds and keeps in
+front of them, the discard pile, the winner) is read from the match's state; the tracker applies
+every rule. Each seat is dealt a wizard at random, told to the table as the seat's `wizard`
+option; a spell or wizard with no declared effect is drafted but never played, and named in every
+report.
 """
 
 from __future__ import annotations

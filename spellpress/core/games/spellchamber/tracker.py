@@ -16,8 +16,14 @@ gained, the chamber shuffled or its top card discarded, Double Tap's second shot
 extra turn. The spells kept in front of a wizard (Warding Charm, Ricochet, Blood Curse, Sleep
 Magic) and Misdirection and Mind Control are public state, applied to the next shot or turn they
 concern and discarded when spent or when the round ends; a spell or power that lets a player
-look at the chamber is followed by `peek` (and `arrange`). The spells each player holds stay with
-the players: the table is told what is played, not what is drafted.
+look at the chamber is followed by `peek` (and `arrange`); a powered-up Ricochet waits for its
+holder's choice once the card is turned up (`ricochet`).
+
+The spells are face up at a table, and so here: the round's grid (`lay_out`, drafted from the
+battle player's right, counter-clockwise, before the battle), the spells each wizard holds in
+their slots (`draft`, by the slot rule: a Magic shot's and a ghost's drafts too), and the discard
+pile (Graverobber's, and the new spell deck once the deck runs out: `reshuffle_spells`). Only
+the spell deck's order is the players' own.
 
 A new wizard sits down between rounds, never during one (`refuse_join`); the next round's
 scenario comes from the deck for the new number of players.
