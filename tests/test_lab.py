@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from spellchamber_copies import chambered
 from spellpress.cli import main
 from spellpress.core import load_games
 from spellpress.core.games.powermage_54 import lab as powermage_54
@@ -55,16 +56,14 @@ def test_powermage_halving_alone_ends_the_game_as_worked_by_hand(labgames):
     assert report["no_winner"] == 20 and report["win_rate"] == [0.0, 0.0]
 
 
-def test_spellchamber_first_shot_is_live_as_often_as_the_chamber_says(labgames):
-    """Only one scenario in the deck, with no spells drafted (so no spell can look at, shuffle
-    or discard the chamber before the first shot): the first shot of a game is Live with the
-    chance its Live cards make of its chamber (every order of a shuffled chamber equally likely)."""
-    game = labgames["spellchamber"]
-    card = game.card("duel-2")
+def test_spellchamber_first_shot_is_live_as_often_as_the_chamber_says(labgames, cards_dir, tmp_path):
+    """Every scenario's chamber that of one card, with no spells drafted (so no spell can look at,
+    shuffle or discard the chamber before the first shot): the first shot of a game is Live with
+    the chance its Live cards make of its chamber (every order of a shuffled chamber equally likely)."""
+    card = labgames["spellchamber"].card("duel-2")
+    game = chambered(cards_dir, tmp_path, card["live"], card.get("magic", 0), card.get("blank", 0), spells=0)
     p = card["live"] / (card["live"] + card.get("magic", 0) + card.get("blank", 0))
-    prepared = spellchamber.prepare(game)
-    one = {key: [(*s[:3], 0) for s in cards if s[0] == card.id] or cards for key, cards in prepared.scenarios.items()}
-    plan = Plan(spellchamber.LAB, replace(prepared, scenarios=one), 5, 2, ("random", "random"))
+    plan = Plan(spellchamber.LAB, spellchamber.prepare(game), 5, 2, ("random", "random"))
     n = 1500
     report = build(game, spellchamber.LAB, plan, run(plan, n))
     _within(report["figures"]["first shot of the game live"]["total"] / n, p, n)
@@ -74,14 +73,12 @@ def test_spellchamber_first_shot_is_live_as_often_as_the_chamber_says(labgames):
     _within(firsts[0] / n, 0.5, n)
 
 
-def test_spellchamber_one_live_a_round_the_first_player_always_wins(labgames):
+def test_spellchamber_one_live_a_round_the_first_player_always_wins(cards_dir, tmp_path):
     """A chamber of one Live, aimed at the opponent: the battle players alternate round by
     round, so the first player's fourth Live (the seventh round) ends it, every game. No spells
     are drafted (and no Magic shot draws one), so no spell or power changes that count."""
-    game = labgames["spellchamber"]
-    prepared = spellchamber.prepare(game)
-    one = {key: [("one-live", 1, {"live": 1, "magic": 0, "blank": 0}, 0)] for key in prepared.scenarios}
-    plan = Plan(spellchamber.LAB, replace(prepared, scenarios=one), 1, 2, ("greedy", "greedy"))
+    game = chambered(cards_dir, tmp_path, 1, 0, 0, spells=0)
+    plan = Plan(spellchamber.LAB, spellchamber.prepare(game), 1, 2, ("greedy", "greedy"))
     report = build(game, spellchamber.LAB, plan, run(plan, 200))
     life = game.constants.starting_life
     assert report["first_player"]["win_rate"] == 1.0

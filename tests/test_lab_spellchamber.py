@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from spellchamber_copies import chambered
 from spellpress.core import ValidationFailed, load_game, load_games
 from spellpress.core.games.spellchamber import lab as spellchamber
 from spellpress.lab.engine import Plan, run
@@ -18,29 +19,30 @@ def game(cards_dir):
     return load_games(cards_dir, ["spellchamber"])[0]
 
 
-def _live_and_blank(game, spells_per_player):
+def _live_and_blank(cards_dir, tmp_path, spells_per_player):
     """Every round a chamber of one Live and one Blank, a spell deck of Scrying Glances alone
     (plenty: none runs short), no wizard's power in play."""
-    p = spellchamber.prepare(game)
-    one = {key: [("live-and-blank", 1, {"live": 1, "magic": 0, "blank": 1}, spells_per_player)] for key in p.scenarios}
-    return replace(p, scenarios=one, spell_deck=("scrying-glance",) * 60, wizards=())
+    game = chambered(cards_dir, tmp_path / f"spells-{spells_per_player}", 1, 0, 1, spells=spells_per_player)
+    return game, replace(spellchamber.prepare(game), spell_deck=("scrying-glance",) * 60, wizards=())
 
 
-def test_scrying_glance_lands_every_live_on_the_other_wizard(game):
+def test_scrying_glance_lands_every_live_on_the_other_wizard(cards_dir, tmp_path):
     """Greedy looks at the top card first: a Live it shoots at the other wizard; a Blank at
     itself (another turn), and then the Live at the other. Either way the battle player's Live
     hits the other wizard and the next round's battle player is the other wizard (a Blank left
     to them is shot at themselves and earns them the next round), so the battle players alternate
     and the first player's fourth Live, in round 2 x 4 - 1 = 7, ends every game. Without the spell
     the first shot is the Blank half the time, aimed at the other wizard, who then lands the Live."""
+    game, prepared = _live_and_blank(cards_dir, tmp_path, 1)
     life = game.constants.starting_life
-    plan = Plan(spellchamber.LAB, _live_and_blank(game, 1), 3, 2, ("greedy", "greedy"))
+    plan = Plan(spellchamber.LAB, prepared, 3, 2, ("greedy", "greedy"))
     report = build(game, spellchamber.LAB, plan, run(plan, 100))
     assert report["first_player"]["win_rate"] == 1.0
     assert report["length"]["rounds"]["p10"] == report["length"]["rounds"]["p90"] == 2 * life - 1
     glance = next(c for c in report["cards"] if c["id"] == "scrying-glance")
     assert glance["played"] >= 100 * life  # the first player looks in each of its rounds
-    plan = Plan(spellchamber.LAB, _live_and_blank(game, 0), 3, 2, ("greedy", "greedy"))
+    game, prepared = _live_and_blank(cards_dir, tmp_path, 0)
+    plan = Plan(spellchamber.LAB, prepared, 3, 2, ("greedy", "greedy"))
     assert build(game, spellchamber.LAB, plan, run(plan, 100))["first_player"]["win_rate"] < 0.9
 
 

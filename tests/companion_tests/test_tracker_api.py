@@ -37,6 +37,33 @@ def test_shoot_answers_with_the_revealed_card_and_its_effect(client, games):
     assert shot.json["state"]["last_draw"]["text"] == shot.json["event"]["text"]
 
 
+def test_a_third_phone_cannot_join_a_duels_round_and_is_told_why(client, games):
+    """"For 2 Player games, use the Duel Scenario Cards": a duel's round is played out by its two
+    wizards; a third phone is refused with the rule, and sits down once the chamber is empty."""
+    game = games["spellchamber"]
+    duel, group = (game.decks[game.constants.scenario_decks[k].deck].name for k in ("duel", "group"))
+    t = start(client, "spellchamber", ["Ann", "Ben"])
+    started = act(client, t, {"type": "start_round", "version": 1}).json
+    before = now(client, t)
+    refused = client.post("/api/tables/join", json={"code": t["code"], "name": "Cy"})
+    assert refused.status_code == 409, refused.json
+    said = refused.json["error"]
+    assert f"being played with the {duel}" in said and "once its chamber is empty" in said and group in said
+    assert "join as one of its players: Ann, Ben" in said
+    assert now(client, t) == before, "nobody was seated"
+    state, version = started["state"], started["version"]
+    while state["tracker"]["phase"] == "battle":
+        shooter = state["tracker"]["turn"]["player"]
+        target = max((0, 1), key=lambda i: state["players"][i]["counters"]["life"])
+        answer = act(client, t, {"type": "shoot", "shooter": shooter, "target": target, "version": version}).json
+        state, version = answer["state"], answer["version"]
+    cy = client.post("/api/tables/join", json={"code": t["code"], "name": "Cy"})
+    assert cy.status_code == 200 and cy.json["player"] == 2
+    second = act(client, t, {"type": "start_round", "version": now(client, t)["version"]}).json
+    assert second["state"]["tracker"]["deck"] == "group"
+    assert f"the scenarios come from the {group}" in second["state"]["last_draw"]["text"]
+
+
 def test_a_stale_shot_gets_409_and_changes_nothing(client):
     t = start(client, "spellchamber", ["Ann", "Ben", "Cy"])
     started = act(client, t, {"type": "start_round", "version": 1}).json

@@ -109,6 +109,89 @@ def test_a_round_of_spellchamber_to_its_end(server, phone, games):
     assert next(e for e in log if e["type"] == "start_round")["data"]["revealed"]["chamber"] == shots
 
 
+def test_a_spellchamber_spell_drafted_and_played_from_the_phone(server, phone, games):
+    """The battle player drafts a spell into their slots and plays it at the other wizard from
+    their phone; the table applies the card (Arcane Bolt's drain, once powered up)."""
+    game = games["spellchamber"]
+    bolt = next(c for c in game.decks[game.constants.spell_deck].cards if c["effect"] == "bolt")
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben", "Cy"]})
+    server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "start_round", "version": 1}, t["token"])
+    battle = state(server, t["id"])["tracker"]["turn"]["player"]
+    _, seat = server.call("POST", "/api/tables/join", {"code": t["code"], "name": ("Ann", "Ben", "Cy")[battle]})
+    page = seated(phone(), server, t["id"], seat["token"], battle)
+    page.locator('[data-act="draft"]').click()
+    page.locator('#ask-sheet [data-field="spell"] select').select_option(label=f"{bolt.name} ({bolt['slots']} slot" +
+                                                                          ("" if bolt["slots"] == 1 else "s") + ")")
+    submit(page)
+    expect(page.locator("body")).to_contain_text(f"Holds: {bolt.name}")
+    page.locator(f'[aria-label="Power up {("Ann", "Ben", "Cy")[battle]}"]').click()
+    expect(page.locator("body")).to_contain_text("powered up")
+    fits_the_phone(page)
+    page.locator('[data-act="cast"]').click()
+    choose(page, bolt.name)
+    other = (battle + 1) % 3
+    choose(page, ("Ann", "Ben", "Cy")[other], "target")
+    submit(page)
+    expect(num(page, other, "life")).to_have_text(str(game.constants.starting_life - bolt["drains"]))
+    assert state(server, t["id"])["players"][battle]["tracker"]["held"] == []
+
+
+def test_a_powered_up_ricochet_is_chosen_on_its_holders_phone_once_the_card_is_turned_up(server, phone, games):
+    """Ricochet, powered up: "Wait until the ammo card is turned up, then choose whether it hits
+    them or you." The shot waits on every phone; its holder's buttons send it back."""
+    game = games["spellchamber"]
+    ricochet = next(c for c in game.decks[game.constants.spell_deck].cards if c["effect"] == "ricochet")
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
+    _, ben_seat = server.call("POST", "/api/tables/join", {"code": t["code"], "name": "Ben"})
+    tokens = (t["token"], ben_seat["token"])
+
+    def act(who, action):
+        version = server.call("GET", f"/api/tables/{t['id']}")[1]["version"]
+        status, answer = server.call("POST", f"/api/tables/{t['id']}/actions", {**action, "version": version}, tokens[who])
+        assert status == 200, answer
+        return answer
+
+    act(0, {"type": "start_round"})
+    shooter = state(server, t["id"])["tracker"]["turn"]["player"]
+    holder = 1 - shooter
+    act(shooter, {"type": "pass", "player": shooter})
+    act(holder, {"type": "draft", "player": holder, "spell": ricochet.id})
+    act(holder, {"type": "power", "player": holder, "up": True})
+    act(holder, {"type": "cast", "player": holder, "spell": ricochet.id})
+    act(holder, {"type": "pass", "player": holder})
+    act(shooter, {"type": "shoot", "shooter": shooter, "target": holder})
+    page = seated(phone(), server, t["id"], tokens[holder], holder)
+    expect(page.locator("#tracker")).to_contain_text("powered-up Ricochet: whom does it hit?")
+    page.locator('[data-act="ricochet-back"]').click()
+    names = ("Ann", "Ben")
+    expect(page.locator("#draw")).to_contain_text(f"back at {names[shooter]}")
+    assert state(server, t["id"])["tracker"]["pending"] is None
+
+
+def test_the_spell_draft_laid_out_and_picked_on_a_phone_before_the_battle(server, phone):
+    """The round's grid typed in as turned face up; the draft's picker picks on the phone, and the
+    Shoot button waits until the grid is drafted."""
+    _, t = server.call("POST", "/api/tables", {"game": "spellchamber", "players": ["Ann", "Ben"]})
+    server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "start_round", "version": 1}, t["token"])
+    page = seated(phone(), server, t["id"], t["token"], 0)
+    page.locator('[data-act="lay-out"]').click()
+    submit(page)
+    now = state(server, t["id"])
+    laid = now["tracker"]["draft"]["grid"]
+    assert len(laid) == now["tracker"]["draft"]["spells"] and now["tracker"]["scenario"]["spells_per_player"] * 2 == len(laid)
+    expect(page.locator('[data-act="shoot"]')).to_have_count(0)
+    fits_the_phone(page)
+    for _ in laid:
+        picker = state(server, t["id"])["tracker"]["draft"]["picks"][0]
+        page.locator('[data-act="pick"]').click()
+        submit(page)
+        expect(page.locator("body")).to_contain_text("Holds:")
+        assert state(server, t["id"])["tracker"]["draft"]["picks"][:1] != [picker], "the draft moves on"
+    expect(page.locator('[data-act="shoot"]')).to_be_visible()
+    held = [len(p["tracker"]["held"]) for p in state(server, t["id"])["players"]]
+    assert sum(held) == len(laid) and abs(held[0] - held[1]) <= 1, held
+
+
 def test_a_round_of_magicka_mayhem_from_a_new_table(server, phone, games):
     game = games["magicka-mayhem"]
     c = game.constants

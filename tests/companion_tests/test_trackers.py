@@ -188,6 +188,57 @@ def test_a_duel_joined_by_a_third_wizard_draws_from_the_group_deck(games):
     assert t.t["deck"] == "group" and game.card(t.t["scenario"]["id"]).deck == game.constants.scenario_decks["group"].deck
 
 
+def test_a_third_wizard_cannot_sit_down_in_a_duels_round_and_joins_the_next_from_the_group_deck(games):
+    """The rulebook: "For 2 Player games, use the Duel Scenario Cards. For 3+ Player Games, use the
+    Group Scenario Cards." A round laid out for a duel is played out as a duel; the newcomer sits
+    down once its chamber is empty, and the next round's start says the deck changed."""
+    game = games["spellchamber"]
+    decks = {k: game.decks[spec.deck].name for k, spec in game.constants.scenario_decks.items()}
+    t = Table(game, names(2))
+    start_round(t)
+    with pytest.raises(Conflict, match=f"being played with the {decks['duel']}.*once its chamber is empty.*{decks['group']}"):
+        table.join(game, t.state, "Cy")
+    assert table.join(game, t.state, "Ben")["new"] is False, "a player of the duel may always come back"
+    while t.t["phase"] == "battle":
+        shoot(t, max((0, 1), key=lambda i: t.counter("life", i)))
+    t.add("join", table.join(game, t.state, "Cy"))
+    started = start_round(t)
+    assert t.t["deck"] == "group" and f"With 3 players now, the scenarios come from the {decks['group']}." in t.text(started)
+    assert t.state["last_draw"]["text"] == t.text(started), "every phone shows it"
+
+
+def test_once_the_game_is_over_nobody_who_cannot_play_is_named_to_play(games):
+    """The last Live of the chamber kills the other wizard of a duel: the round is over, and so
+    is the game. The next round's battle player would have been the dead wizard: no field and
+    no banner names them."""
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    t.act({"type": "first"})
+    ann = t.state["first_player"]
+    ben = 1 - ann
+    start_round(t, [live(game)])
+    t.act({"type": "adjust", "player": ben, "counter": "life", "delta": -(t.counter("life", ben) - 1)})
+    end = shoot(t, ben)
+    assert t.t["over"] and t.t["winner"] == ann
+    assert t.t["next"] is None and t.t["turn"] is None and "next" not in end.data
+    banner = t.state["last_draw"]["text"]
+    assert banner == t.text(end) and "battle player" not in banner and "turn" not in banner
+    assert f"The game is over: {names(2)[ann]} is the last wizard standing and wins." in banner
+    t.refused({"type": "pass", "player": ben}, Conflict, "game is over")
+
+
+def test_a_game_ended_mid_round_names_no_dead_wizard_for_the_turn(games):
+    game = games["spellchamber"]
+    t = Table(game, names(2))
+    t.act({"type": "first"})
+    ann = t.state["first_player"]
+    ben = 1 - ann
+    start_round(t, [live(game), blank(game)])
+    t.act({"type": "adjust", "player": ben, "counter": "life", "delta": -(t.counter("life", ben) - 1)})
+    end = shoot(t, ben)
+    assert t.t["over"] and t.t["turn"] is None and t.t["next"] is None and "next" not in end.data
+
+
 def test_the_beginners_scenario_comes_first_unless_the_table_chooses(games):
     game = games["spellchamber"]
     for players, key in ((2, "duel"), (3, "group")):
@@ -235,7 +286,7 @@ def test_shooting_yourself_with_a_blank_gives_one_extra_turn_never_two_in_a_turn
     second = shoot(t, ann)
     assert second.data["extra_turn"] is False, "never a second extra turn in one turn"
     assert "No second extra turn" in t.text(second)
-    assert t.t["turn"] == {"player": ann, "extra": True, "earned": 0, "owed": 0, "shots": 0}
+    assert t.t["turn"] == {"player": ann, "extra": True, "earned": 0, "owed": 0, "shots": 0, "taps": 0}
 
     third = shoot(t, ann)  # the extra turn is a turn of its own: a Blank earns one more
     assert third.data["extra_turn"] is True

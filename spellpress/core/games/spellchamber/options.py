@@ -1,4 +1,4 @@
-"""Spellchamber's table option: the first round's scenario."""
+"""Spellchamber's table options: the first round's scenario, and each player's wizard."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ SHUFFLED = "shuffled"  # the first scenario drawn like any other, for players wh
 
 
 def options(game: Game) -> tuple[Option, ...]:
-    """The first round's scenario: the beginner's card by default, any card, or the shuffled deck's top."""
+    """The first round's scenario: the beginner's card by default, any card, or the shuffled deck's
+    top; and each player's wizard (by default, each a different one in turn)."""
     c = game.constants_as(Constants)
     choices, preferred = [Choice(SHUFFLED, "Shuffled: the first scenario is the deck's top card")], []
     for spec in c.scenario_decks.values():
@@ -21,4 +22,8 @@ def options(game: Game) -> tuple[Option, ...]:
             choices.append(Choice(card.id, label, (spec.players.min, spec.players.max)))
             if card["number"] == c.beginner_scenario:
                 preferred.append(card.id)
-    return (Option("scenario", "First scenario", "table", tuple(choices), tuple(preferred)),)
+    wizards = tuple(Choice(card.id, f"{card.name}: {card.get('power_name') or 'no power'}")
+                    for card in game.cards if card.type == "wizard")
+    scenario = Option("scenario", "First scenario", "table", tuple(choices), tuple(preferred))
+    # "Each player chooses one die and one Wizard card": the table knows whose power is whose
+    return (scenario, Option("wizard", "Wizard", "player", wizards)) if wizards else (scenario,)

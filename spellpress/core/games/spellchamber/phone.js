@@ -24,9 +24,15 @@
     if (t.phase === "battle" && !t.over) {
       const spent = t.chamber.spent;
       const left = sum(kinds.map((k) => t.chamber.left[k]));
-      if (!spent.length && t.draft) {
+      const picks = (t.draft && t.draft.picks) || [];
+      if (!spent.length && t.draft && t.draft.grid == null) {
         panel.append(h("p", { class: "hint" },
           `Draft: lay out ${t.draft.spells} spells; ${ctx.name(t.draft.first)} drafts first, then counter-clockwise.`));
+        panel.append(button("Lay out the draft\u2026", () => layOutSheet(ctx), { cls: "small wide", act: "lay-out" }));
+      } else if (picks.length) {
+        const names = t.draft.grid.map((id) => (r.spells[id] || { name: id }).name);
+        panel.append(h("p", { class: "hint" }, `Draft: ${ctx.name(picks[0])} picks from ${names.join(", ")}.`));
+        panel.append(button(`${ctx.name(picks[0])} picks\u2026`, () => draftSheet(ctx), { cls: "big primary wide", act: "pick" }));
       }
       const picture = h("div", {
         class: "chamber", role: "img",
@@ -48,16 +54,34 @@
           kinds.map((k) => `${ammoName(k)} ${Math.round(t.odds[k])}%`).join(" \u00b7 ")));
       }
 
+      if (t.pending) {
+        // A powered-up Ricochet: the card is turned up, and its holder chooses whom it hits.
+        const shot = t.pending;
+        const card = r.ammo[shot.card].name;
+        panel.append(h("p", { class: "t-line" }, `${ctx.name(shot.shooter)} shot ${ctx.name(shot.target)}: ${card}! ` +
+          `${ctx.name(shot.target)}'s powered-up Ricochet: whom does it hit?`));
+        panel.append(row(
+          button(`${ctx.name(shot.target)} takes it`, () => ctx.act({ type: "ricochet", player: shot.target, back: false }), { cls: "small half", act: "ricochet-keep" }),
+          button(`Back at ${ctx.name(shot.shooter)}`, () => ctx.act({ type: "ricochet", player: shot.target, back: true }), { cls: "small half primary", act: "ricochet-back" })));
+      }
       const battle = t.turn.player;
       const ghost = state.players[battle].tracker.ghost;
       panel.append(row(h("span", { class: "t-turn" }, "Battle turn: ", h("b", {}, ctx.name(battle))),
         t.turn.extra ? chip("extra turn", "accent") : null));
-      if (!t.over) {
+      if (!t.over && !t.pending && !picks.length) {
         if (ghost) {
           panel.append(h("p", { class: "hint" }, `${ctx.name(battle)} is a ghost: draft ${plural(r.ghost_drafts, "spell")} first, play spells, then end the turn.`));
           panel.append(button("End the ghost's turn", () => ctx.act({ type: "pass", player: battle }), { cls: "big primary wide", act: "pass" }));
         } else {
           panel.append(button("Shoot\u2026", () => shootSheet(ctx), { cls: "big primary wide", act: "shoot" }));
+        }
+        const theirs = state.players[battle];
+        const wizard = (r.wizards || {})[(theirs.options || {}).wizard];
+        panel.append(row(
+          button("Draft a spell\u2026", () => draftSheet(ctx), { cls: "small half", act: "draft" }),
+          button("Play a spell\u2026", () => spellSheet(ctx), { cls: "small half", act: "cast" })));
+        if (wizard && wizard.effect && theirs.tracker.alive && theirs.tracker.powered) {
+          panel.append(button(`Use ${wizard.power}\u2026`, () => powerSheet(ctx, wizard), { cls: "small wide", act: "use-power" }));
         }
         panel.append(row(
           button("Chamber spells\u2026", () => chamberSpells(ctx), { cls: "small half", act: "chamber-spells" }),
@@ -82,7 +106,18 @@
       if (mine.ghost) chips.append(chip("ghost \u00b7 always powered up", "ghost"));
       else if (mine.out) chips.append(chip("out", "down"));
       else if (mine.powered) chips.append(chip("powered up", "power"));
+      // the spells kept in front of them until their effects end, as the table keeps them
+      (mine.wards || []).forEach(() => chips.append(chip("Warding Charm", "accent")));
+      (mine.ricochets || []).forEach(() => chips.append(chip("Ricochet", "accent")));
+      (mine.curses || []).forEach(() => chips.append(chip("Blood Curse", "down")));
+      (mine.asleep || []).forEach(() => chips.append(chip("asleep", "down")));
+      if (mine.misdirect !== null && mine.misdirect !== undefined) chips.append(chip(`Misdirection \u2192 ${ctx.name(mine.misdirect)}`, "accent"));
+      if (mine.controlled !== null && mine.controlled !== undefined) chips.append(chip(`aimed by ${ctx.name(mine.controlled)}`, "down"));
       box.append(chips);
+      const spells = r.spells || {};
+      if ((mine.held || []).length) {
+        box.append(h("p", { class: "muted" }, "Holds: " + mine.held.map((id) => (spells[id] || { name: id }).name).join(", ")));
+      }
       if (mine.alive && !t.over) {
         box.append(button(mine.powered ? "Power down" : "Power up",
           () => ctx.act({ type: "power", player: i, up: !mine.powered }),
@@ -120,6 +155,110 @@
       submit: "Shoot!",
     });
     if (values) ctx.act({ type: "shoot", shooter, target: values.target, again: values.again });
+  }
+
+  const TARGETED = ["mind-control", "sleep", "curse", "bolt", "siphon"]; // spells that choose another wizard
+
+  // A spell the battle player plays: the table applies what its card says.
+  async function spellSheet(ctx) {
+    const { state } = ctx;
+    const who = state.tracker.turn.player;
+    const spells = state.rules.spells || {};
+    const powered = state.players[who].tracker.powered;
+    const held = [...new Set(state.players[who].tracker.held || [])];
+    if (!held.length) { tell(`${ctx.name(who)} holds no spell`, ["Draft spells first: Draft a spell\u2026"]); return; }
+    const spell = await pick(`${ctx.name(who)} plays\u2026`, held.map((id) => ({
+      value: id, label: spells[id].name, disabled: spells[id].kind === "powered" && !powered,
+      sub: spells[id].kind === "powered" ? "only while powered up" : spells[id].kind === "hybrid" ? "more while powered up" : null,
+    })), "Play spells before you shoot; the table applies each.");
+    if (!spell) return;
+    const sent = { type: "cast", player: who, spell };
+    if (TARGETED.includes(spells[spell].effect)) {
+      const values = await ask({
+        title: `${spells[spell].name}: choose another wizard`,
+        fields: [{ name: "target", type: "choice", list: true, label: "Wizard", required: true,
+          options: playerOptions(ctx, (i, p) => p.tracker.alive && i !== who) }],
+        submit: "Play",
+      });
+      if (!values) return;
+      sent.target = values.target;
+    }
+    look(ctx, who, await ctx.act(sent));
+  }
+
+  // A spell drafted by this phone's player (from the round's grid, a Magic shot, a ghost's turn):
+  // into their slots, or discarded; held spells may go to make room.
+  async function draftSheet(ctx) {
+    const { state } = ctx;
+    const draft = state.tracker.draft;
+    const picking = draft && draft.picks && draft.picks.length;  // the round's grid, in its order
+    const who = picking ? draft.picks[0] : ctx.me ?? state.tracker.turn.player;
+    const spells = state.rules.spells || {};
+    const held = state.players[who].tracker.held || [];
+    const choices = picking ? [...new Set(draft.grid)] : Object.keys(spells);
+    const values = await ask({ title: `${ctx.name(who)} drafts\u2026`, fields: placing(spells, choices, held), submit: "Draft" });
+    if (values && values.spell) ctx.act({ type: "draft", player: who, spell: values.spell, ...placed(values, held) });
+  }
+
+  // The round's spells as turned face up from the spell deck: the grid the table drafts from.
+  async function layOutSheet(ctx) {
+    const { state } = ctx;
+    const spells = state.rules.spells || {};
+    const ids = Object.keys(spells);
+    const fields = Array.from({ length: state.tracker.draft.spells }, (_, i) => ({
+      name: `spell${i}`, type: "select", label: `Spell ${i + 1}`, value: ids[0],
+      options: ids.map((id) => ({ value: id, label: spells[id].name })),
+    }));
+    const values = await ask({ title: "The spells laid out", fields, submit: "Lay them out" });
+    if (values) ctx.act({ type: "lay_out", spells: fields.map((f) => values[f.name]) });
+  }
+
+  // The spell taken and how it fits the slot rule: held spells discarded to make room, or the new one.
+  function placing(spells, choices, held) {
+    return [
+      { name: "spell", type: "select", label: "The spell", required: true, value: choices[0],
+        options: choices.map((id) => ({ value: id, label: `${spells[id].name} (${plural(spells[id].slots, "slot")})` })) },
+      ...held.map((id, i) => ({ name: `drop${i}`, type: "check", label: `Discard ${spells[id].name} to make room` })),
+      { name: "discard", type: "check", label: "No room: discard the new spell instead" },
+    ];
+  }
+
+  function placed(values, held) {
+    return { drop: held.filter((id, i) => values[`drop${i}`]), keep: !values.discard };
+  }
+
+  // The battle player's power ability (it powers them down).
+  async function powerSheet(ctx, wizard) {
+    const { state } = ctx;
+    const who = state.tracker.turn.player;
+    const sent = { type: "use_power", player: who };
+    const choose = { misdirect: (i, p) => p.tracker.alive, mend: (i, p) => p.tracker.alive, pickpocket: (i, p) => (p.tracker.held || []).length }[wizard.effect];
+    if (choose) {
+      const values = await ask({
+        title: `${wizard.power}: choose another ${wizard.effect === "pickpocket" ? "player" : "wizard"}`,
+        fields: [{ name: "target", type: "choice", list: true, label: "Whom", required: wizard.effect !== "mend",
+          options: playerOptions(ctx, (i, p) => i !== who && choose(i, p)) }],
+        submit: `Use ${wizard.power}`,
+      });
+      if (!values) return;
+      if (values.target !== null) sent.target = values.target;
+    }
+    const spells = state.rules.spells || {};
+    const from = wizard.effect === "pickpocket" ? state.players[sent.target].tracker.held
+      : wizard.effect === "graverobber" ? state.tracker.discard : null;
+    if (from) {
+      const held = state.players[who].tracker.held || [];
+      const values = await ask({ title: `${wizard.power}: take which spell?`, fields: placing(spells, [...new Set(from)], held), submit: "Take it" });
+      if (!values || !values.spell) return;
+      Object.assign(sent, { spell: values.spell }, placed(values, held));
+    }
+    look(ctx, who, await ctx.act(sent));
+  }
+
+  // A spell or power that lets its player look at the chamber: the look is Chamber spells' (this phone only).
+  function look(ctx, who, result) {
+    const looks = result && result.event && result.event.data.looks;
+    if (looks) tell(`${ctx.name(who)} may look`, [`Look at the top ${plural(looks, "card")} of the chamber under Chamber spells\u2026, then put them back as the card says.`]);
   }
 
   async function chamberSpells(ctx) {

@@ -146,7 +146,7 @@ def _check_power(card: Card, report: Report) -> None:
 
 
 # ---------------------------------------------------------------------------- the gun's rules
-# Pure functions the tracker and the balance lab (spellpress/lab) both apply.
+# Pure functions of the rules the tracker applies (the lab plays through the tracker).
 
 
 def deck_for(players: Mapping[str, tuple[int, int]], n: int) -> str | None:

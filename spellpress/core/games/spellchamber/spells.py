@@ -1,7 +1,8 @@
 """Spellchamber's spells and power abilities as the rules apply them: what each declared
 `effect` needs (checked by the ruleset), the draft and its slot rule, when a spell may be
-played, and the arithmetic of each effect. Pure functions the balance lab (spellpress/lab)
-calls; the lab keeps the table, these say what the rules do to it.
+played, and the arithmetic of each effect. Pure functions the tracker applies at the table (a
+spell played, a shot turned or warded) and the lab applies to the hands only it keeps (the
+draft's order and the slot rule).
 
 Readings where the cards are silent (GUIDE.md's spirit: the plainest one): a shot that a
 Ricochet or a Misdirection turns onto another wizard is not "shooting yourself" (it never
