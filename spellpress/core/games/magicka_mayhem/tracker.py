@@ -175,9 +175,12 @@ class DeckCount(TypedDict):
 
 
 class Fields(TypedDict):
-    turn: int
+    turn: int  # the number of the turn being played
     player: int | None  # whose turn it is
     next: int | None
+    first: NotRequired[int | None]  # who played the game's first turn: a round begins with them
+    turns: NotRequired[int]  # turns played (a frozen wizard's skipped turn is none)
+    rounds: NotRequired[int]  # rounds begun: play came round to the first player's seat again (or past it)
     level: Level  # the table's Mayhem level
     units: list[Creature]
     next_unit: int
@@ -268,6 +271,9 @@ def initial(state: State) -> State:
         "turn": 0,
         "player": None,
         "next": None,
+        "first": None,
+        "turns": 0,
+        "rounds": 0,
         "level": _level(r, state["options"].get("mayhem")),
         "units": [],
         "next_unit": 1,
@@ -323,6 +329,17 @@ def _refuse_if_over(state: State) -> None:
     if t["over"]:
         won = f"{name(state, t['winner'])} has won" if t["winner"] is not None else "nobody is standing"
         raise Conflict(f"the game is over: {won}")
+
+
+def _own_turn(state: State, who: int, doing: str) -> None:
+    """Spell card spells (summons among them) are cast during their caster's turn alone; snap
+    spells, which the tracker takes as their effects, may be cast at any time."""
+    current = state["tracker"]["player"]
+    if current is None:
+        raise Invalid(f"no turn has started: start {name(state, who)}'s turn first")
+    if current != who:
+        raise Invalid(f"spell card spells must be cast during the casting wizard's turn: {name(state, who)} {doing} "
+                      f"on their own turn, and it is {name(state, current)}'s")
 
 
 def _alive(state: State, i: int, doing: str) -> None:
@@ -545,6 +562,7 @@ def _check_muster(state: State, data: Mapping[str, Any]) -> None:
                 f"{spell['name']} holds no {r['threshold']} of the same element, so it cannot be {data['interaction']}"
             )
     _alive(state, data["caster"], "cast no spells")
+    _own_turn(state, data["caster"], "musters a spell")
 
 
 def _draw_cards(hidden: Hidden, hits: int, shuffle: Callable[[list[str]], Sequence[str]]) -> tuple[Hidden, list[str], list[list[str]]]:
@@ -687,18 +705,12 @@ def _next_or_same(state: State, who: int) -> int:
     return following if following is not None else who
 
 
-def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
-    t = state["tracker"]
-    who = data["player"]
-    if strict:
-        _refuse_if_over(state)
-        if not _standing(state, who):
-            raise Invalid(f"{name(state, who)} is dead and has no creatures, so takes no turns")
-        if t["player"] == who:
-            raise Conflict(f"it is {name(state, who)}'s turn already")
-    n = len(state["players"])
+def _walk(state: State, who: int) -> tuple[State, int, list[int]]:
+    """From `who` on, clockwise: each frozen wizard skips their turn (and thaws by one), and the
+    turn goes to the first standing wizard who is not frozen. Returns the state, that wizard and
+    those who skipped."""
     skipped: list[int] = []
-    for _ in range(n * 20):  # a frozen wizard skips a turn; all frozen at once thaw in turn
+    for _ in range(len(state["players"]) * 20):  # all frozen at once thaw in turn
         if not _standing(state, who):
             who = _next_or_same(state, who)
             continue
@@ -708,12 +720,55 @@ def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         state = _set(state, ("player", who), {"frozen": frozen - 1})
         skipped.append(who)
         who = _next_or_same(state, who)
+    return state, who, skipped
+
+
+def _in_order(state: State, who: int) -> None:
+    """Play proceeds clockwise: the turn after the current one is the next standing wizard's,
+    or, past wizards who are frozen and skip it, the first one who is not."""
+    current = state["tracker"]["player"]
+    if current is None:
+        return
+    expected = _next_or_same(state, current)
+    _, lands, skipped = _walk(state, expected)
+    if who != lands and who not in skipped:
+        frozen = "".join(f" ({name(state, i)} is frozen and skips it)" for i in skipped)
+        raise Invalid(f"play proceeds clockwise: after {name(state, current)}'s turn comes {name(state, lands)}'s{frozen}, "
+                      f"not {name(state, who)}'s")
+
+
+def _new_round(state: State, first: int, before: int | None, now: int) -> bool:
+    """A round begins when play comes round to the first player's seat again, or past it (the
+    first player dead, or frozen): the turn's seat, counted from the first player's, is not
+    after the turn before's."""
+    n = len(state["players"])
+    return before is None or (now - first) % n <= (before - first) % n
+
+
+def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    t = state["tracker"]
+    who: int = data["from"] if "from" in data else data["player"]  # where the walk began (logged before: the player)
+    if strict:
+        _refuse_if_over(state)
+        if not _standing(state, who):
+            raise Invalid(f"{name(state, who)} is dead and has no creatures, so takes no turns")
+        if t["player"] == who:
+            raise Conflict(f"it is {name(state, who)}'s turn already")
+        _in_order(state, who)
+        if t["player"] is not None:
+            who = _next_or_same(state, t["player"])  # the frozen on the way skip their turns too
+    start = who
+    state, who, skipped = _walk(state, who)
     turn = t["turn"] + 1
     for unit in units.owned(state["tracker"]["units"], who):
         if unit.get("frozen", 0) > 0:
             state = _units(state, unit["id"], {**unit, "frozen": unit["frozen"] - 1, "held": turn})
-    state = with_tracker(state, lambda f: {**f, "turn": turn, "player": who})
-    return state, {"turn": turn, "started": who, "skipped": skipped}
+    first = t.get("first")
+    first = who if first is None else first
+    rounds = t.get("rounds", 0) + _new_round(state, first, t["player"], who)
+    state = with_tracker(state, lambda f: {**f, "turn": turn, "player": who, "first": first, "turns": f.get("turns", 0) + 1,
+                                           "rounds": rounds})
+    return state, {"turn": turn, "started": who, "skipped": skipped, "from": start}
 
 
 def _describe_turn(data: Mapping[str, Any], state: State) -> str:
@@ -782,6 +837,7 @@ def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if strict:
         _refuse_if_over(state)
         _alive(state, data["owner"], "summon no creatures")
+        _own_turn(state, data["owner"], "summons")
     t = state["tracker"]
     unit: Creature = {
         "id": units.new_id(t["units"], t["next_unit"]),
