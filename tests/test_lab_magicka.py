@@ -37,26 +37,31 @@ def _fury_only(mm):
 
 def test_a_duel_of_fury_alone_ends_when_the_hand_arithmetic_says(mm):
     """Dealt 5 elements and drawing 2 a turn, a wizard casts Fury (4 Blended cards) on their
-    own turns 1, 2, 4, 6, 8...: 7 -> 3 left, 5 -> 1, 3 (no cast), 5 -> 1, ... So the first
-    player's fifth Fury lands on their 8th turn, when the second has cast only 4: the first
-    player always wins, on the game's turn 15, after 9 Musters."""
+    own turns 1 and 2: 7 -> 3 left, 5 -> 1. From turn 3 on, 1 + 2 = 3 elements pay for no Fury,
+    so greedy trades a spell card in for 2 elements (step 2, the exchange) and casts: 5 -> 1,
+    every turn. So the first player's fifth Fury lands on their 5th turn, when the second has
+    cast only 4: the first player always wins, on the game's turn 9, after 9 Musters."""
     p, fury, blended = _fury_only(mm)
     c = p.c
     assert (p.deal, p.draw, c.starting_health, fury["damage"], len(fury["cost"])) == ((5, 3), (2, 1), 20, 4, 4)
+    trade = next(x for x in c.exchanges if dict(x.give) == {"spells": 1} and set(x.get) == {"elements"})
     casts_needed = math.ceil(c.starting_health / fury["damage"])
     hand, own_turn, cast_turns = p.deal[0], 0, []
     while len(cast_turns) < casts_needed:
         own_turn += 1
         hand += p.draw[0]
+        if hand < len(fury["cost"]):
+            hand += trade.get["elements"]
         if hand >= len(fury["cost"]):
             hand -= len(fury["cost"])
             cast_turns.append(own_turn)
-    assert cast_turns == [1, 2, 4, 6, 8]
+    assert cast_turns == [1, 2, 3, 4, 5]
     turns = 2 * cast_turns[-1] - 1
     musters = casts_needed + sum(1 for t in cast_turns if t < cast_turns[-1])
     for i in range(30):
         out = magicka_mayhem.play(p, game_rng(3, i), 2, ("greedy", "greedy"), 400)
         assert (out.finished, out.winner, out.turns, out.rounds) == (True, out.first, turns, cast_turns[-1])
+        assert out.figures["card exchanges"] == 3 + 2  # the winner on their turns 3, 4 and 5, the loser on 3 and 4
         # the winner's casts take all 20; the loser's 4 casts land in full
         element = Counter(fury["cost"]).most_common(1)[0][0]
         assert out.figures["damage: " + element] == c.starting_health + (casts_needed - 1) * fury["damage"]

@@ -1,6 +1,6 @@
 """Magicka Mayhem in the lab: Spellmageddon at the YAML's default Mayhem level.
 
-Each turn a wizard draws (game.yaml's draw_per_turn), casts spell card spells, summons and snap
+Each turn a wizard draws (game.yaml's draw_per_turn), may trade cards in at the exchange rates, casts spell card spells, summons and snap
 spells at wizards and creatures, and their creatures attack; a frozen wizard skips a turn; the
 hand limit is kept at the end of the turn. Every spell card spell (not a summons) musters for
 Mayhem, and a Mayhem card drawn changes the spell as its fields say (lands_on, times, fails...).
@@ -16,11 +16,12 @@ Readings the lab takes where the cards are silent: a wizard at full starting hea
 damage to heal; a barrier raised on a barrier leaves the stronger (as a death's does); a beam
 ends, and breaks the barrier, when its target has one (the rulebook's Helpful Info); harmful
 spells are aimed at opponents and their creatures, helpful ones at the caster's side; the target
-of Hot Potato throws the spell on at random; Mayhem's "every opponent" means the living wizards.
+of Hot Potato throws the spell on at random; Mayhem's "every opponent" means the living wizards;
+a splash reaches each wizard beside the target once (in a duel, the caster, beside it on both
+sides); a card that grows at casting offers each dearer payment as a choice of its own.
 The rulebook names no first player: a random seat starts.
 
-Not modelled yet: Spell vs. Spell (snap spells cast at spells: counter, disrupt, reflect), the
-card exchanges at the start of a turn, and a Mayhem card with no field the lab applies (Chicken
+Not modelled yet: Spell vs. Spell (snap spells cast at spells: counter, disrupt, reflect), and a Mayhem card with no field the lab applies (Chicken
 Dance, a forfeit for the table); each report names such cards.
 """
 
@@ -101,6 +102,7 @@ class Prepared:
     why: dict[str, str]  # spell id -> the element its cost holds most: what its damage is counted under
     aim: dict[str, str]  # spell and summon id -> whom it may be cast at (`aim_of`), read once from its fields
     snap_aim: dict[str, str]  # snap spell id -> whom it may be cast at (`snap_aim_of`)
+    grows: dict[str, str]  # summons and snap spell id -> the element that upgrades it at casting, paid beyond its cost
     paid: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = field(default_factory=dict)  # pay() by hand and cost
     extras: dict[tuple[tuple[str, ...], tuple[str, ...], str], int] = field(default_factory=dict)  # extra_paid()
 
@@ -158,6 +160,9 @@ def prepare(game: Game) -> Prepared:
         why={card.id: Counter(card["cost"]).most_common(1)[0][0] for card in game.decks[SPELLS].cards},
         aim={card.id: aim_of(card) for card in game.decks[SPELLS].cards},
         snap_aim={card.id: snap_aim_of(card) for card in game.cards if card.type == SNAP},
+        grows={**{card.id: card["grows_with"] for card in game.decks[SPELLS].cards if card.get("grows") and card.get("grows_with")},
+               **{card.id: card["element"] for card in game.cards
+                  if card.type == SNAP and (card.get("heal_per_extra") or card.get("raises_barrier"))}},
         deal=(c.deal.get(ELEMENTS, 0), c.deal.get(SPELLS, 0)),
         draw=(c.draw_per_turn.get(ELEMENTS, 0), c.draw_per_turn.get(SPELLS, 0)),
     )
@@ -289,6 +294,12 @@ class Table:
                 return w
         return None
 
+    def besides(self, seat: int) -> list[Wizard]:
+        """The living wizards seated beside `seat`, each once: in a duel the one other wizard is
+        beside on both sides, and is one wizard beside it."""
+        found = [self.beside(seat, 1), self.beside(seat, -1)]
+        return [w for i, w in enumerate(found) if w is not None and w.seat != seat and w not in found[:i]]
+
     def side(self, seat: int) -> list[Body]:
         w = self.wizards[seat]
         return ([w] if w.health > 0 else []) + [u for u in self.creatures if u.owner == seat]
@@ -312,7 +323,9 @@ class Table:
         the hand cannot pay. Only the cards that show an element of the cost take part (the others
         could only be left out), so the answer is remembered by those cards and the cost; a hand
         short of an element's total is not searched."""
-        relevant = self.p.relevant[cost]
+        relevant = self.p.relevant.get(cost)
+        if relevant is None:  # a dearer payment, for an upgrade
+            relevant = self.p.relevant[cost] = frozenset(i for i, shows in self.p.shows.items() if shows & set(cost))
         useful = tuple(i for i in hand if i in relevant) if ordered else tuple(sorted(i for i in hand if i in relevant))
         key = (useful, cost)
         found = self.p.paid.get(key, False)
@@ -539,10 +552,12 @@ class Table:
         if g("delayed"):
             w.pending.append((card, target))
             return
+        recipients, moved = self.redirect(w, target, g("lands_on"))
         scale: Scale = (g("times") or 1, g("divided_by") or 1, g("plus") or 0, bool(g("inverts")))
+        if g("lands_on") == "every opponent" and not moved:
+            scale = PLAIN  # "Cast at an opponent? Then it strikes EVERY opponent, with double effect": only then
         if target is not None and g("bubble") and not target.barrier:
             self.shield(target, self.c.barrier.strength)
-        recipients, moved = self.redirect(w, target, g("lands_on"))
         for r in recipients:
             self.effect(w, card, r, scale, moved)
         bounce = g("bounce_divided_by")
@@ -654,11 +669,8 @@ class Table:
                     if o is not b and o.wet:
                         self.land(o, Attack(0, (), "zaps", instead=True), w, "chained zaps")
             if g("splash"):
-                seat = b.seat if b.seat is not None else b.owner
-                for step in (1, -1):
-                    nb = self.beside(seat, step)
-                    if nb is not None and nb is not b:
-                        self.hurt(nb, g("splash"), self.why(card))
+                for nb in self.besides(b.seat if b.seat is not None else b.owner):
+                    self.hurt(nb, g("splash"), self.why(card))
             if thaw:
                 b.frozen = 0
         if heal:
@@ -781,10 +793,30 @@ class Table:
                 payment = self.payment(hand, p.cost[cid], ordered=True)
                 if payment is not None:
                     spells.append((card[cid], payment))
+                    spells += [(card[cid], up) for up in self.upgrades(hand, card[cid], avail)]
         # a snap spell's cost is one element: the hand's `most` of it is what it can give, so it
         # pays; which cards the core's `pay` spends is asked when it is cast
-        snaps: list[tuple[Card, Any]] = [(snap, None) for snap, e, n in p.snap_needs if avail[e] >= n]
+        snaps: list[tuple[Card, Any]] = []
+        for snap, e, n in p.snap_needs:
+            if avail[e] >= n:
+                snaps.append((snap, None))
+                snaps += [(snap, up) for up in self.upgrades(hand, snap, avail)]
         return spells, snaps
+
+    def upgrades(self, hand: tuple[str, ...], card: Card, avail: dict[str, int]) -> list[Any]:
+        """The dearer payments a card that grows at casting may take, a choice each: its cost and
+        1, 2... more of the element it grows with ("each additional element adds +1"), as far as
+        the hand can pay."""
+        element = self.p.grows.get(card.id)
+        if element is None:
+            return []
+        cost, found = self.p.cost[card.id], []
+        for extra in range(1, avail[element] - cost.count(element) + 1):
+            payment = self.payment(hand, (*cost, *[element] * extra), ordered=True)
+            if payment is None:
+                break
+            found.append(payment)
+        return found
 
     def options(self, w: Wizard) -> tuple[list[tuple[str, Card, list[Any], Any]], list[Body], list[Body]]:
         """What the wizard may do, grouped: each castable spell and snap spell with whom it may be
@@ -815,6 +847,21 @@ class Table:
         else:
             self.strike(act[1], act[2])
 
+    def exchange(self, w: Wizard) -> None:
+        """Step 2 of a Spellmageddon turn: the policy may trade cards in at one of the exchange
+        rates; everything traded in is discarded before anything is drawn (no piecemeal exchanging)."""
+        hands = {ELEMENTS: w.elements, SPELLS: w.spells}
+        rates = [x for x in self.c.exchanges if all(len(hands[d]) >= n for d, n in x.give.items())]
+        chosen = (exchange_greedy if self.policies[w.seat] == "greedy" else exchange_random)(self, w, rates)
+        if chosen is None:
+            return
+        rate, given = chosen
+        for deck, card in given:
+            hands[deck].remove(card)
+            (self.elements if deck == ELEMENTS else self.spells).discard.append(card)
+        self.draw(w, rate.get.get(ELEMENTS, 0), rate.get.get(SPELLS, 0))
+        self.out.figures["card exchanges"] += 1
+
     def keep_hand(self, w: Wizard) -> None:
         """The hand limit at the end of the turn: greedy lets go of its dearest spells first, random of any card."""
         excess = len(w.elements) + len(w.spells) - self.c.hand_limit
@@ -835,6 +882,35 @@ class Table:
                 self.elements.discard.append(w.elements.pop(i))
             else:
                 self.spells.discard.append(w.spells.pop(i - len(w.elements)))
+
+
+Given = list[tuple[str, str]]  # (deck, card id) traded in
+
+
+def exchange_random(t: Table, w: Wizard, rates: list[Any]) -> tuple[Any, Given] | None:
+    """No exchange or one of the rates the hand can pay, uniformly; the cards traded in at random."""
+    i = t.below(len(rates) + 1)
+    if i == 0:
+        return None
+    rate, hands = rates[i - 1], {ELEMENTS: list(w.elements), SPELLS: list(w.spells)}
+    return rate, [(deck, hands[deck].pop(t.below(len(hands[deck])))) for deck, n in rate.give.items() for _ in range(n)]
+
+
+def exchange_greedy(t: Table, w: Wizard, rates: list[Any]) -> tuple[Any, Given] | None:
+    """Spell cards and none it can pay for: the dearest one for elements. No spell card at all:
+    its least worth elements for one."""
+    spells, _ = t.castable(w)
+    if w.spells and not spells:
+        rate = next((x for x in rates if set(x.give) == {SPELLS} and set(x.get) == {ELEMENTS}), None)
+        if rate is not None:
+            dear = sorted(w.spells, key=lambda i: (-len(t.p.cost[i]), i))[:rate.give[SPELLS]]
+            return rate, [(SPELLS, i) for i in dear]
+    if not w.spells:
+        rate = next((x for x in rates if set(x.give) == {ELEMENTS} and set(x.get) == {SPELLS}), None)
+        if rate is not None:
+            cheap = sorted(w.elements, key=lambda i: (t.p.worth[i], len(t.p.shows[i]), i))[:rate.give[ELEMENTS]]
+            return rate, [(ELEMENTS, i) for i in cheap]
+    return None
 
 
 def held_of(card: Card, c: Constants) -> tuple[str, ...]:
@@ -878,6 +954,36 @@ def _preview(t: Table, card: Card, b: Body) -> int:
     return hit_unexplained(t.c, attack, Target(b.wet, b.frozen > 0, b.barrier, b.weak, b.immune)).damage * (card.get("turns") or 1)
 
 
+def _splash(t: Table, w: Wizard, card: Card, aim: Body) -> int:
+    """What a spell's splash is worth: its damage to each enemy wizard beside the target, less
+    its damage to the caster if the caster is one of them (in a duel, always)."""
+    splash = card.get("splash") or 0
+    if not splash:
+        return 0
+    beside = t.besides(aim.seat if aim.seat is not None else aim.owner)
+    return sum(splash if nb is not w else -splash for nb in beside)
+
+
+def _creature_worth(t: Table, w: Wizard, a: tuple[Any, ...]) -> int:
+    """A summons' attack and health as this payment grows it: an upgrade is worth its growth."""
+    card, payment = a[1], a[3]
+    grows, element = card.get("grows"), card.get("grows_with")
+    extra = t.extra([c for c, _ in payment.uses], t.p.cost[card.id], element) if grows and element else 0
+    attack, health = grown(card["attack"], card["health"], grows, extra, t.c.extra_element_growth or 0)
+    return attack + health
+
+
+def _heals(t: Table, w: Wizard, a: tuple[Any, ...]) -> int:
+    """The damage a healing snap spell would heal on its caster with this payment: no more than
+    the caster lacks, so an upgrade is paid only when it heals more."""
+    snap = a[1]
+    if not snap.get("heal"):
+        return 0
+    payment = a[3] if a[3] is not None else t.payment(w.elements, t.p.cost[snap.id])
+    extra = t.extra([c for c, _ in payment.uses], t.p.cost[snap.id], snap["element"]) if snap.get("heal_per_extra") else 0
+    return min(snap["heal"] + extra * (snap.get("heal_per_extra") or 0), t.c.starting_health - w.health)
+
+
 def _waste(t: Table, w: Wizard, act: tuple[Any, ...]) -> int:
     payment = act[3] if act[3] is not None else t.payment(w.elements, t.p.cost[act[1].id])
     return sum(payment.wasted.values()) + len(payment.uses)
@@ -892,7 +998,7 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
         return max(helps, key=lambda a: ((a[1].get("heal") or 0) + (a[1].get("strength") or 0), -_waste(t, w, a), a[1].id))
     summons = [a for a in spells if a[1].type == SUMMON]
     if summons:
-        return max(summons, key=lambda a: (a[1]["attack"] + a[1]["health"], -_waste(t, w, a), a[1].id))
+        return max(summons, key=lambda a: (_creature_worth(t, w, a), -_waste(t, w, a), a[1].id))
     focus = _focus(t, w)
     if focus is None:
         return ("end",)
@@ -904,7 +1010,7 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
         if card.get("area") == "opponents":
             score = sum(_preview(t, card, b) for b in t.enemies(w.seat))
         elif aim is focus:
-            score = _preview(t, card, aim) + 2 * (card.get("splash") or 0)
+            score = _preview(t, card, aim) + _splash(t, w, card, aim)
         else:
             continue
         if score > 0:
@@ -918,7 +1024,7 @@ def choose_greedy(t: Table, w: Wizard) -> tuple[Any, ...]:
         snaps = [a for a in (("snap", card, b, payment) for kind, card, bodies, payment in groups if kind == "snap" for b in bodies)
                  if a[2] is focus and (a[1]["damage"] or a[1].get("wet")) or a[2] is w and a[1].get("heal")]
         if snaps:
-            return min(snaps, key=lambda a: (-a[1]["damage"], _waste(t, w, a), a[1].id))
+            return min(snaps, key=lambda a: (-a[1]["damage"], -_heals(t, w, a), _waste(t, w, a), a[1].id))
     return ("attack", ready[0], focus) if ready and any(b is focus for b in enemies) else ("end",)
 
 
@@ -944,7 +1050,7 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
     t = Table(p, rng, k, policies, out)
     for w in t.wizards:
         t.draw(w, *p.deal)
-    pos = first
+    pos, last = first, None  # type: int, int | None
     while out.turns < cap:
         standing = t.standing()
         if len(standing) <= 1:
@@ -958,9 +1064,12 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
             else:
                 t.turn += 1
                 out.turns += 1
-                out.rounds += pos == first
+                out.rounds += last is None or (pos - first) % k <= (last - first) % k  # as the table counts them
+                last = pos
                 t.cast_this_turn = []
                 t.start(w)
+                if w.health > 0:
+                    t.exchange(w)
                 choose = BY_NAME[policies[w.seat]]
                 for _ in range(ACTION_CAP):
                     act = choose(t, w)
