@@ -21,8 +21,9 @@ a splash reaches each wizard beside the target once (in a duel, the caster, besi
 sides); a card that grows at casting offers each dearer payment as a choice of its own.
 The rulebook names no first player: a random seat starts.
 
-Not modelled yet: Spell vs. Spell (snap spells cast at spells: counter, disrupt, reflect), and a Mayhem card with no field the lab applies (Chicken
-Dance, a forfeit for the table); each report names such cards.
+Not modelled yet: Spell vs. Spell (snap spells cast at spells: counter, disrupt, reflect), and a
+Mayhem card with no field the lab applies (Chicken Dance, a forfeit for the table); each report
+names such cards.
 """
 
 from __future__ import annotations
