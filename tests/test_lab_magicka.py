@@ -28,11 +28,12 @@ def mm(cards_dir):
 def _fury_only(mm):
     """Every element card a Blended wild, every spell Fury of the Wizard (4 damage, one each of
     four elements), and a Mayhem deck of one card that changes nothing."""
-    p = magicka_mayhem.prepare(mm)
     blended = next(card for card in mm.cards if card.type == "wild")
     fury = mm.card("fury-of-the-wizard")
-    inert = [card.id for card in mm.decks["mayhem"].cards if not any(card.get(f) for f in magicka_mayhem.MAYHEM_FIELDS)]
-    return replace(p, element_deck=(blended.id,) * 60, spell_deck=(fury.id,) * 30, mayhem_deck=(inert[0],)), fury, blended
+    deck = mm.decks["mayhem"]
+    inert = tuple(card for card in deck.cards if not any(card.get(f) for f in magicka_mayhem.MAYHEM_FIELDS))[:1]
+    p = magicka_mayhem.prepare(replace(mm, decks={**mm.decks, "mayhem": replace(deck, cards=inert)}))
+    return replace(p, element_deck=(blended.id,) * 60, spell_deck=(fury.id,) * 30), fury, blended
 
 
 def test_a_duel_of_fury_alone_ends_when_the_hand_arithmetic_says(mm):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -19,8 +20,8 @@ SLUG = "magicka-mayhem"
 class Phones:
     """A table moved as the phones move it: decide, then evolve."""
 
-    def __init__(self, game, players):
-        self.state = table.evolve(None, Event(1, "create", table.start(game, players)))
+    def __init__(self, game, players, options=None):
+        self.state = table.evolve(None, Event(1, "create", table.start(game, players, options)))
         self.version = 1
         self.rolls = random.Random(3).randrange
 
@@ -91,7 +92,22 @@ def test_rounds_are_counted_by_the_table_even_when_the_first_wizard_is_dead(game
     assert (p.t["player"], p.t["turns"], p.t["rounds"]) == (CAT, 11, 4)
 
 
-# ---------------------------------------------------------------------------- the lab plays the cards' words
+# ---------------------------------------------------------------------------- the cards' words, at the table and in the lab
+
+
+def _with_mayhem(game, card_id):
+    """The game with a Mayhem deck of that one card."""
+    deck = game.decks["mayhem"]
+    return replace(game, decks={**game.decks, "mayhem": replace(deck, cards=tuple(c for c in deck.cards if c.id == card_id))})
+
+
+def _at_maximum(game, card_id, players):
+    """A table at Maximum Mayhem whose every Mayhem card is `card_id`."""
+    rigged = _with_mayhem(game, card_id)
+    always = next(lv.id for lv in game.constants.mayhem_levels if lv.method == "always")
+    p = Phones(rigged, players, {"mayhem": always})
+    p.rolls = lambda n: 0
+    return p
 
 
 def _lab_table(game, players=2, policy="greedy", seed=1):
@@ -100,39 +116,48 @@ def _lab_table(game, players=2, policy="greedy", seed=1):
 
     p = lab.prepare(game)
     out = Outcome(winner=None, finished=False, first=0, turns=0, rounds=0, played=[Counter() for _ in range(players)])
-    return lab, lab.Table(p, random.Random(seed), players, (policy,) * players, out)
+    t = lab.Table(p, random.Random(seed), players, (policy,) * players, out, False)
+    t.act("start_turn", player=ANN)
+    return lab, t
 
 
 def test_meteors_splash_hits_each_wizard_beside_the_target_once(game):
     """Meteor: "The splash deals 1 damage to each wizard seated beside the target." In a duel the
     caster is the one wizard beside the target (on both sides), and is one wizard: hit once, 20 -> 19
-    (it was hit twice, 20 -> 18). Greedy counts the splash on the caster against the spell."""
+    (the lab hit it twice, 20 -> 18). Greedy counts the splash on the caster against the spell."""
+    meteor, start = game.card("meteor"), game.constants.starting_health
+    p = _at_maximum(game, "chicken-dance", ["Ann", "Ben"])  # a Mayhem card that changes no spell
+    p.act("start_turn", player=ANN)
+    p.act("cast", caster=ANN, spell="meteor", target=BEN)
+    health = [pl["counters"]["health"] for pl in p.state["players"]]
+    assert health == [start - meteor["splash"], start - meteor["damage"]]
+    four = _at_maximum(game, "chicken-dance", ["Ann", "Ben", "Cat", "Dee"])
+    four.act("start_turn", player=ANN)
+    four.act("cast", caster=ANN, spell="meteor", target=CAT)
+    health = [pl["counters"]["health"] for pl in four.state["players"]]
+    assert health == [start, start - meteor["splash"], start - meteor["damage"], start - meteor["splash"]]
     lab, t = _lab_table(game, 2)
-    meteor = game.card("meteor")
-    ann, ben = t.wizards
-    t.resolve(ann, meteor, ben, None)
-    start = game.constants.starting_health
-    assert (ann.health, ben.health) == (start - meteor["splash"], start - meteor["damage"])
-    assert lab._splash(t, ann, meteor, ben) == -meteor["splash"]
+    assert lab._splash(t, ANN, meteor, BEN) == -meteor["splash"]
     lab4, t4 = _lab_table(game, 4)
-    ann, ben, cat, dee = t4.wizards
-    assert lab4._splash(t4, ann, meteor, cat) == 2 * meteor["splash"]  # Ben and Dee beside Cat: enemies both
-    assert lab4._splash(t4, ann, meteor, ben) == 0  # Ann and Cat beside Ben: one enemy, and the caster
+    assert lab4._splash(t4, ANN, meteor, CAT) == 2 * meteor["splash"]  # Ben and Dee beside Cat: enemies both
+    assert lab4._splash(t4, ANN, meteor, BEN) == 0  # Ann and Cat beside Ben: one enemy, and the caster
 
 
 def test_staff_doubles_only_a_spell_cast_at_an_opponent(game):
     """"Gonna Need a Bigger... STAFF!": "Cast at an opponent? Then it strikes EVERY opponent, with
-    double effect." Healing Rain cast at its caster heals 3, not 6."""
-    lab, t = _lab_table(game, 3)
-    staff, rain = game.card("gonna-need-a-bigger-staff"), game.card("healing-rain")
-    ann = t.wizards[0]
-    ann.health = 10
-    t.resolve(ann, rain, ann, staff)
-    assert ann.health == 10 + rain["heal"]
-    bolt = game.card("fury-of-the-wizard")
-    t.resolve(ann, bolt, t.wizards[1], staff)
-    start = game.constants.starting_health
-    assert [w.health for w in t.wizards[1:]] == [start - 2 * bolt["damage"]] * 2  # at an opponent: every one, doubled
+    double effect." Healing Rain cast at its caster heals 3, not 6 (the lab healed 6)."""
+    rain, fury, start = game.card("healing-rain"), game.card("fury-of-the-wizard"), game.constants.starting_health
+    p = _at_maximum(game, "gonna-need-a-bigger-staff", ["Ann", "Ben", "Cat"])
+    p.act("start_turn", player=ANN)
+    p.act("damage", target=ANN, amount=10)
+    p.act("cast", caster=ANN, spell="healing-rain", target=ANN)
+    assert p.state["players"][ANN]["counters"]["health"] == start - 10 + rain["heal"]
+    p = _at_maximum(game, "gonna-need-a-bigger-staff", ["Ann", "Ben", "Cat"])
+    p.act("start_turn", player=ANN)
+    p.act("cast", caster=ANN, spell="fury-of-the-wizard", target=BEN)
+    health = [pl["counters"]["health"] for pl in p.state["players"]]
+    assert health == [start, start - 2 * fury["damage"], start - 2 * fury["damage"]]  # at an opponent: every one, doubled
+    assert p.state["players"][ANN]["tracker"]["frozen"] == game.constants.freeze_turns
 
 
 def test_upgrades_at_casting_are_choices_and_greedy_takes_them_when_worth_it(game):
@@ -140,22 +165,22 @@ def test_upgrades_at_casting_are_choices_and_greedy_takes_them_when_worth_it(gam
     Vitality Tonic: "Each extra Life added to the cast heals 1 more". Each dearer payment is a
     choice of its own (payment was always the cheapest, so nothing ever grew)."""
     lab, t = _lab_table(game, 2)
-    ann = t.wizards[0]
+    hand = t.hands[ANN]
     frigid = game.card("summon-frigid-elemental")
-    ann.spells, ann.elements = [frigid.id], ["cold", "cold", "water", "fire", "fire"]
-    spells, _ = t.castable(ann)
+    hand.spells, hand.elements = [frigid.id], ["cold", "cold", "water", "fire", "fire"]
+    spells, _ = t.castable(ANN)
     assert [sum(card["value"] for card, _ in pay.uses) for card_, pay in spells] == [3, 4, 5]
-    act = lab.choose_greedy(t, ann)
-    t.do(ann, act)
-    (creature,) = t.creatures
-    assert creature.health == frigid["health"] + 2 * game.constants.extra_element_growth
+    t.do(ANN, lab.choose_greedy(t, ANN))
+    (creature,) = t.t["units"]
+    assert creature["health"] == frigid["health"] + 2 * game.constants.extra_element_growth
     tonic = game.card("vitality-tonic")
-    ann.elements, ann.health = ["life", "life", "life", "life"], 15
-    _, snaps = t.castable(ann)
+    hand.elements = ["life", "life", "life", "life"]
+    t.act("damage", target=ANN, amount=5)
+    _, snaps = t.castable(ANN)
     offered = [pay for snap, pay in snaps if snap.id == tonic.id]
     assert len(offered) == 3  # the cheapest (chosen when cast), and 1 or 2 Life more
-    t.snap(ann, tonic, ann, offered[-1])
-    assert ann.health == 15 + tonic["heal"] + 2 * tonic["heal_per_extra"]
+    t.snap(ANN, tonic, ANN, offered[-1])
+    assert t.hp(ANN) == game.constants.starting_health - 5 + tonic["heal"] + 2 * tonic["heal_per_extra"]
 
 
 def test_the_lab_counts_rounds_as_the_table_does(game):
