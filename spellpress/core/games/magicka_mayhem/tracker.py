@@ -270,6 +270,11 @@ def _spell(game: Game, c: Constants, card: Card, elements: list[str]) -> Spell:
     return spell
 
 
+def _json(field: Any) -> Any:
+    """A card's field as the table's JSON state keeps it (a cost's tuple as a list)."""
+    return list(field) if isinstance(field, tuple) else field
+
+
 def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
     c = game.constants_as(Constants)
     if not any(counter.id == HEALTH and counter.scope == "player" for counter in game.counters):
@@ -290,7 +295,7 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
         "growth": c.extra_element_growth or 0,
         "weak_multiplier": c.weak_multiplier,
         "snap_cost": c.snap_cost,
-        "effects": {card.id: {"name": card.name, **{f: card[f] for f in fields if card.get(f) is not None}}
+        "effects": {card.id: {"name": card.name, **{f: _json(card[f]) for f in fields if card.get(f) is not None}}
                     for card in game.cards for fields in [_EFFECTS.get(card.type, ())] if fields},
         "threshold": c.interaction_threshold,
         "barrier": {
@@ -1617,7 +1622,8 @@ def _apply_snap(state: State, data: Data, strict: bool) -> tuple[State, Data]:
 
 def _describe_snap(data: Mapping[str, Any], state: State) -> str:
     extra = f" with {data['extra']} extra" if data.get("extra") else ""
-    return f"{name(state, data['caster'])} cast the snap spell {data['snap']}{extra} at {_called(state, _ref(data))}"
+    snap = _effects(state, data["snap"]).get("name", data["snap"])
+    return f"{name(state, data['caster'])} cast the snap spell {snap}{extra} at {_called(state, _ref(data))}"
 
 
 def _start_of_turn(state: State, who: int, landed: list[list[Any]]) -> State:
