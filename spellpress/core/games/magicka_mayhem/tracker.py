@@ -1529,6 +1529,29 @@ def _aftermath(state: State, caster: int, target: Target, g: Mapping[str, Any]) 
     return state
 
 
+def _changes(before: State, now: State) -> Data:
+    """What a move did to health, as the log says it: each wizard's and creature's health that
+    moved (from, to), and the creatures it destroyed."""
+    health = [[i, value(before, HEALTH, i), value(now, HEALTH, i)] for i in range(len(now["players"]))
+              if value(before, HEALTH, i) != value(now, HEALTH, i)]
+    after_ = {u["id"]: u for u in now["tracker"]["units"]}
+    creatures = [[units.called(before, u), u["health"], after_[u["id"]]["health"]] for u in before["tracker"]["units"]
+                 if u["id"] in after_ and after_[u["id"]]["health"] != u["health"]]
+    gone = [units.called(before, u) for u in before["tracker"]["units"] if u["id"] not in after_]
+    return {"health": health, "creatures": creatures, "destroyed": gone}
+
+
+def _changes_text(data: Mapping[str, Any], state: State) -> list[str]:
+    moved = [f"{name(state, i)}: health {a} {ARROW} {b}" for i, a, b in data.get("health", [])]
+    moved += [f"{who}: health {a} {ARROW} {b}" for who, a, b in data.get("creatures", [])]
+    return moved + [f"{who} is destroyed" for who in data.get("destroyed", [])]
+
+
+def _sentences(parts: list[str]) -> str:
+    """Parts as sentences, each ended once (a card's name may end in its own "!")."""
+    return " ".join(part if part[-1:] in ".!?" else part + "." for part in parts)
+
+
 def _parse_cast(state: State, action: Sent) -> Data:
     spell = card_of([s for s in state["rules"]["spells"] if not s["summon"]], action.get("spell"), "spell")
     return {"caster": player(state, action.get("caster"), "caster"), "spell": spell["id"], **_target(state, action)}
@@ -1564,7 +1587,7 @@ def _draw_cast(state: State, inputs: Data, randbelow: RandBelow) -> Data:
 def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if strict:
         _check_cast(state, data)
-    caster, target = data["caster"], _ref(data)
+    caster, target, before = data["caster"], _ref(data), state
     state, mustered_ = _apply_muster(state, _muster_of(state, data), strict)
     card = mustered_["musters"][0].get("card") if mustered_["musters"] else None
     mayhem = card["id"] if card else None
@@ -1572,17 +1595,18 @@ def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if _exists(state, target):
         state = _resolve(state, caster, data["spell"], target, mayhem, data.get("pick"), landed)
     state = with_tracker(state, lambda f: {**f, "cast": [*f.get("cast", []), data["spell"]]})
-    return state, {"musters": mustered_["musters"], "mayhem": mayhem, "landed": landed}
+    return state, {"musters": mustered_["musters"], "mayhem": mayhem, "landed": landed, "changes": _changes(before, state)}
 
 
 def _describe_cast(data: Mapping[str, Any], state: State) -> str:
     spell = next((s["name"] for s in state["rules"]["spells"] if s["id"] == data["spell"]), data["spell"])
     target = _ref(data)
-    text = f"{name(state, data['caster'])} cast {spell}" + (f" at {_called(state, target)}" if target != ("player", data["caster"]) else "")
+    at = f" at {_called(state, target)}" if target != ("player", data["caster"]) else ""
+    parts = [f"{name(state, data['caster'])} cast {spell}{at}"]
     for m in data.get("musters", []):
-        text += ". Mayhem Muster: " + (f"Mayhem! {m['card']['name']}" if m.get("card") else "Mayhem, and the deck is empty"
-                                       if m["hit"] else "the spell goes on as cast")
-    return text
+        parts.append("Mayhem Muster: " + (f"Mayhem! {m['card']['name']}" if m.get("card") else "Mayhem, and the deck is empty"
+                                          if m["hit"] else "the spell goes on as cast"))
+    return _sentences(parts + _changes_text(data.get("changes", {}), state))
 
 
 def _parse_snap(state: State, action: Sent) -> Data:
@@ -1598,7 +1622,7 @@ def _apply_snap(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     """A snap spell at a wizard or a creature: its damage and wet effect, its healing (more for each
     extra Life), or a barrier raised (stronger for each extra Shield) or repaired. Snap spells may
     be cast at any time."""
-    target, e, r = _ref(data), _effects(state, data["snap"]), state["rules"]
+    target, e = _ref(data), _effects(state, data["snap"])
     if strict:
         _refuse_if_over(state)
         _alive(state, data["caster"], "cast no spells")
@@ -1606,24 +1630,31 @@ def _apply_snap(state: State, data: Data, strict: bool) -> tuple[State, Data]:
             _alive(state, target[1], "are no target any more")
     if not _exists(state, target):
         return state, {}
+    now = _snapped(state, data, e)
+    return now, {"changes": _changes(state, now)}
+
+
+def _snapped(state: State, data: Data, e: Mapping[str, Any]) -> State:
+    target, r = _ref(data), state["rules"]
     extra, cost = data["extra"], r.get("snap_cost", r["barrier"]["shield_cost"])
     if e.get("heal"):
-        return _cure(state, target, e["heal"] + extra * (e.get("heal_per_extra") or 0)), {}
+        return _cure(state, target, e["heal"] + extra * (e.get("heal_per_extra") or 0))
     if e.get("raises_barrier"):
         b, shields = r["barrier"], cost + extra
         barrier = _holder(state, target).get("barrier")
         if barrier:
             strength = repaired(barrier["strength"], barrier["max"], b["repair_per_shield"], shields)
-            return _set(state, target, {"barrier": {**barrier, "strength": strength}}), {}
-        return _raise(state, target, raised(b["shield_cost"], b["strength"], b["per_extra_shield"], shields)), {}
+            return _set(state, target, {"barrier": {**barrier, "strength": strength}})
+        return _raise(state, target, raised(b["shield_cost"], b["strength"], b["per_extra_shield"], shields))
     state, _ = _land(state, target, Attack(e.get("damage") or 0, (e["element"],) * cost, e.get("wet"), instead=True), data["caster"])
-    return state, {}
+    return state
 
 
 def _describe_snap(data: Mapping[str, Any], state: State) -> str:
     extra = f" with {data['extra']} extra" if data.get("extra") else ""
     snap = _effects(state, data["snap"]).get("name", data["snap"])
-    return f"{name(state, data['caster'])} cast the snap spell {snap}{extra} at {_called(state, _ref(data))}"
+    said = f"{name(state, data['caster'])} cast the snap spell {snap}{extra} at {_called(state, _ref(data))}"
+    return _sentences([said, *_changes_text(data.get("changes", {}), state)])
 
 
 def _start_of_turn(state: State, who: int, landed: list[list[Any]]) -> State:
