@@ -806,4 +806,5 @@ LAB = Lab(
     modelled=modelled,
     first_rule="a random seat, drawn by the table (the rulebook names no first player)",
     turn_cap=400,
+    unmodelled_rules=("Spell vs. Spell: snap spells cast at spells (counter, disrupt, reflect)",),
 )

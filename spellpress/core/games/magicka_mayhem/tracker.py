@@ -18,6 +18,18 @@ health it arrived with. When it is destroyed, its card's `death` happens to its 
 that destroys in turn has its own death happen after. A shield barrier, on any wizard or creature,
 absorbs damage up to its strength; a target behind one cannot be healed, frozen, zapped, dried
 or made wet. A frozen wizard skips their next turn.
+
+Turns go clockwise in the order of play (a start of turn that skips a living, unfrozen wizard is
+refused); a round begins when play comes round to the first player's seat, or past it. Spell
+card spells, summons and musters are made on their caster's turn alone; snap spells at any time.
+A spell card spell may be cast whole (`cast`): its Muster, the Mayhem card drawn, and what the
+card's fields do (decks.yaml: damage and the wet effects by the helpers' `hit`, weak and immune
+creatures, areas, splashes, chains, drains, boosts, beams that burn on the caster's next turns,
+barriers that mirror or chill, roots), changed as the Mayhem card's fields say (whom it lands on,
+times, divided, plus, inverted, a bounce, a bubble, failing, slowed to the caster's next turn,
+the caster frozen or wet or burning, others healed, a downpour, seats traded). A snap spell
+(`snap`) deals its damage and wet effect, heals (more for each extra element paid), or raises or
+repairs a barrier. What cards do to hands is the players' own: the table keeps no hands.
 """
 
 from __future__ import annotations
