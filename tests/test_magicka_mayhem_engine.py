@@ -54,6 +54,7 @@ def test_spell_card_spells_summons_and_musters_are_cast_on_their_casters_turn(ga
     p.refused("muster", "must be cast during the casting wizard's turn: Ben musters a spell on their own turn, and it is Ann's",
               caster=BEN, target=ANN, spell="fire-bolt")
     p.refused("summon", "Ben summons on their own turn, and it is Ann's", owner=BEN, card="summon-storm-sprite")
+    p.refused("cast", "Ben casts spell card spells on their own turn, and it is Ann's", caster=BEN, spell="fire-bolt", target=ANN)
     p.act("muster", caster=ANN, target=BEN, spell="fire-bolt")
     p.act("summon", owner=ANN, card="summon-storm-sprite")
     # snap spells stay playable at any time: the table takes them as their effects
@@ -181,6 +182,23 @@ def test_upgrades_at_casting_are_choices_and_greedy_takes_them_when_worth_it(gam
     assert len(offered) == 3  # the cheapest (chosen when cast), and 1 or 2 Life more
     t.snap(ANN, tonic, ANN, offered[-1])
     assert t.hp(ANN) == game.constants.starting_health - 5 + tonic["heal"] + 2 * tonic["heal_per_extra"]
+
+
+def test_a_treant_tends_its_side_once_in_each_of_its_wizards_turns(game):
+    """Summon Verdant Treant: "At the start of your turn, heal 1 damage from you or one of your
+    creatures." The lab healed with it; now the table tends, and refuses a second tending."""
+    tends = game.card("summon-verdant-treant")["tends"]
+    p = Phones(game, ["Ann", "Ben"])
+    p.act("start_turn", player=ANN)
+    uid = p.act("summon", owner=ANN, card="summon-verdant-treant")["unit"]
+    p.act("damage", target=ANN, amount=3)
+    p.refused("tend", "tends only Ann or one of their creatures", unit=uid, target=BEN)
+    p.act("start_turn", player=BEN)
+    p.refused("tend", "it is not their turn", unit=uid, target=ANN)
+    p.act("start_turn", player=ANN)
+    p.act("tend", unit=uid, target=ANN)
+    assert p.state["players"][ANN]["counters"]["health"] == game.constants.starting_health - 3 + tends
+    p.refused("tend", "has tended this turn already", unit=uid, target=ANN)
 
 
 def test_the_lab_counts_rounds_as_the_table_does(game):

@@ -5,8 +5,8 @@ Every move is the table's: the first player drawn, each turn started (frozen wiz
 slowed spells, beams and burning robes happen as it starts), each spell card spell cast (its
 Mayhem Muster, the Mayhem card drawn, and its effects on health, wetness, frost, barriers,
 creatures and the order of play, as the cards' fields say), each summons (paid with the element
-cards spent, so it grows from the extra ones), each snap spell, each creature's attack, and a
-Verdant Treant's tending (a heal). Health, barriers, creatures, turns, rounds and the winner are
+cards spent, so it grows from the extra ones), each snap spell, each creature's attack, and each
+creature's tending. Health, barriers, creatures, turns, rounds and the winner are
 read from the table's state; the lab keeps only what a table cannot know: the hands, the element
 and spell decks and their discards, and the policies choosing moves. What a card does to hands
 (a hex's discards and thefts, a Mayhem card's draws, discards, swaps and kept or failed spell
@@ -424,13 +424,12 @@ class Table:
         self.snap(seat, snap, aim, None)
 
     def tend(self, seat: int) -> None:
-        """A creature that tends heals its wizard or one of their creatures at the start of their turn: the most hurt."""
+        """Each creature that tends heals its wizard or one of their creatures at the start of their turn: the most hurt."""
         for u in [u for u in self.t["units"] if u["owner"] == seat]:
-            tends = self.p.card[u["card"] or ""].get("tends") if u["card"] else None
-            if tends and not self.t["over"]:
+            if u["card"] and self.p.card[u["card"]].get("tends") and not self.t["over"]:
                 hurt = [b for b in self.side(seat) if not self.barrier(b) and self.hp(b) < self.most(b)]
                 if hurt:
-                    self.act("heal", by=seat, target=min(hurt, key=self.hp), amount=tends)
+                    self.act("tend", by=seat, unit=u["id"], target=min(hurt, key=self.hp))
 
     # -- whom a spell may be cast at
 

@@ -127,6 +127,7 @@ class Spell(TypedDict):
     weak: NotRequired[list[str]]  # a summon's creature takes weak_multiplier times from spells holding these
     immune: NotRequired[list[str]]  # ... and nothing from spells holding these
     soaks: NotRequired[bool]  # whatever its creature attacks becomes wet
+    tends: NotRequired[int]  # its creature heals this much from its wizard or one of their creatures, once a turn
 
 
 class Death(TypedDict):
@@ -195,6 +196,7 @@ class Creature(units.Unit):
     frozen: int
     barrier: Barrier | None
     rooted: NotRequired[int]  # turns of its wizard it is held by roots
+    tended: NotRequired[int]  # the turn it last tended its side
 
 
 class DeckCount(TypedDict):
@@ -275,6 +277,8 @@ def _spell(game: Game, c: Constants, card: Card, elements: list[str]) -> Spell:
     if card.type == SUMMON_TYPE:
         spell["weak"], spell["immune"] = list(card.get("weak") or ()), list(card.get("immune") or ())
         spell["soaks"] = bool(card.get("soaks"))
+        if card.get("tends"):
+            spell["tends"] = card["tends"]
         spell["attack"], spell["health"] = card.get("attack", 0), card.get("health", 1)
         spell["creature"], spell["haste"] = creature_name(c, card.name), bool(card.get("haste"))
         spell["grows"], spell["grows_with"] = card.get("grows"), card.get("grows_with")
@@ -1669,6 +1673,46 @@ def _describe_snap(data: Mapping[str, Any], state: State) -> str:
     return _sentences([said, *_changes_text(data.get("changes", {}), state)])
 
 
+def _parse_tend(state: State, action: Sent) -> Data:
+    return {"unit": units.find(state["tracker"]["units"], action.get("unit"))["id"], **_target(state, action)}
+
+
+def _apply_tend(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    """A creature whose card tends ("At the start of your turn, heal 1 damage from you or one of
+    your creatures") heals its wizard or one of their creatures, once in each of their turns."""
+    t, target = state["tracker"], _ref(data)
+    unit = units.get(t["units"], data["unit"])
+    if unit is None:
+        return state, {}
+    card = _spell_of(state, unit.get("card"))
+    amount = card.get("tends", 0) if card else 0
+    if strict:
+        _refuse_if_over(state)
+        called = units.called(state, unit)
+        if not amount:
+            raise Invalid(f"{called} tends nobody: its card says nothing of it")
+        if t["player"] != unit["owner"]:
+            raise Invalid(f"{called} tends at the start of {name(state, unit['owner'])}'s turn, and it is not their turn")
+        if unit.get("tended") == t["turn"]:
+            raise Invalid(f"{called} has tended this turn already")
+        if not _exists(state, target) or _owner(state, target) != unit["owner"]:
+            raise Invalid(f"{called} tends only {name(state, unit['owner'])} or one of their creatures")
+        if target[0] == "player":
+            _alive(state, target[1], "cannot be healed: dead is dead")
+        _no_barrier(state, target, "healed")
+    before = state
+    state = _units(state, unit["id"], {**unit, "tended": t["turn"]})
+    state = _cure(state, target, amount)
+    return state, {"amount": amount, "changes": _changes(before, state)}
+
+
+def _describe_tend(data: Mapping[str, Any], state: State) -> str:
+    unit = units.get(state["tracker"]["units"], data["unit"])
+    who = units.called(state, unit) if unit else "A creature"
+    return _sentences([f"{who} tends {_called(state, _ref(data))} for {data.get('amount', 0)}",
+                       *_changes_text(data.get("changes", {}), state)])
+
+
 def _start_of_turn(state: State, who: int, landed: list[list[Any]]) -> State:
     """What happens as a wizard's turn starts: their slowed spells land, their beams burn, their robes burn (unless wet)."""
     t = state["tracker"]
@@ -1729,6 +1773,7 @@ TRACKER: Tracker[State] = Tracker(
         "summon": Action(_parse_summon, _apply_summon, _describe_summon),
         "cast": Action(_parse_cast, _apply_cast, _describe_cast, draw=_draw_cast, ordered=True, undoable=False, shown=True),
         "snap": Action(_parse_snap, _apply_snap, _describe_snap),
+        "tend": Action(_parse_tend, _apply_tend, _describe_tend),
         "attack": Action(lambda s, a: {**_dying(_parse_attack)(s, a), "card_effects": True}, _apply_attack, _describe_attack),
         "remove": Action(_parse_unit, _apply_remove, _describe_remove),
         "damage": Action(_dying(_parse_amount), _apply_damage, _describe_damage),
