@@ -51,13 +51,14 @@ def bench_load() -> None:
 
 def main() -> int:
     bench_load()
-    from . import companion, hostile, lab, live, press
+    from . import companion, engine, hostile, lab, live, press
 
     ok = press.main()
     ok = companion.main() and ok
     ok = live.main() and ok
     ok = hostile.main() and ok
     ok = lab.main() and ok
+    ok = engine.main() and ok
     print("all bounds met" if ok else "SOME BOUNDS NOT MET")
     return 0 if ok else 1
 

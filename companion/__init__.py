@@ -21,6 +21,7 @@ from flask import Flask, g, jsonify, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from spellpress.core import Game, load_games
+from spellpress.core.games import RULESETS
 
 from . import api, errors, pages
 from .catalog import Catalog
@@ -82,7 +83,8 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
     store = store_for(app.config)
     catalog = Catalog(Path(app.config["CARDS"]), {g.slug: g for g in loaded}, app.config["RELOAD_EVERY"])
     app.extensions["spellpress"] = Companion(catalog, store, Hub(store, beat=app.config["STREAM_KEEPALIVE"]))
-    app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder))
+    app.config["GAMES_JS"] = games_script()
+    app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder), app.config["GAMES_JS"])
 
     errors.register(app)
     app.register_blueprint(api.bp)
@@ -159,12 +161,18 @@ def _logged(response):
     return response
 
 
-def _asset_version(static: Path) -> str:
-    """A digest of the static files, so that phones fetch them again after an upgrade."""
+def _asset_version(static: Path, games_js: str) -> str:
+    """A digest of the static files and the games' renderers, so that phones fetch them again after an upgrade."""
     digest = hashlib.sha256()
     for path in sorted(static.iterdir()):
         digest.update(path.name.encode() + path.read_bytes())
+    digest.update(games_js.encode())
     return digest.hexdigest()[:12]
+
+
+def games_script() -> str:
+    """Every registered game's phone renderer (its folder's phone.js), as one script: made once, at start."""
+    return "\n".join(script for ruleset in RULESETS.values() if (script := ruleset.phone_script) is not None)
 
 
 CSP = (

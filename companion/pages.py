@@ -20,7 +20,8 @@ bp = Blueprint("pages", __name__)
 @bp.app_context_processor
 def _assets():
     version = current_app.config["ASSET_VERSION"]
-    return {"asset": lambda name: url_for("static", filename=name, v=version)}
+    return {"asset": lambda name: url_for("static", filename=name, v=version),
+            "games_js": lambda: url_for("pages.games_script", v=version)}
 
 
 def _base_url() -> str:
@@ -99,6 +100,12 @@ def board(table_id: str):
     """The players and counters alone, for a page whose table gained a player."""
     now = _table(table_id)
     return render_template("_board.html", version=now.version, **_board_context(now.public))
+
+
+@bp.get("/games.js")
+def games_script():
+    """Every game's tracker renderer (each game folder's phone.js), made once when the app starts."""
+    return Response(current_app.config["GAMES_JS"], mimetype="text/javascript", headers={"Cache-Control": "max-age=3600"})
 
 
 @bp.get("/manifest.webmanifest")

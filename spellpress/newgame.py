@@ -5,7 +5,7 @@ rulebook template and its playmat (from the templates/ beside the game's directo
 a game of another folder can be copied too), each renamed to the new slug and every reference
 to the old one's layouts pointed at the copies; the copy keeps the game's ruleset, so it is a
 variant that plays by the same rules. Without one, a game of YAML alone (the generic ruleset) is written:
-one deck of three cards, two counters and a rules section, drawn with the shared layouts
+one deck of three cards, two counters, how the game ends and a rules section, drawn with the shared layouts
 (the project's templates/card.yaml and back.yaml, else the package's: spellpress/defaults/).
 Nothing that exists is overwritten: a name already taken is refused before anything is written.
 """
@@ -96,8 +96,14 @@ constants:
   hand_size: 3
 
 counters:
-  - {{id: health, label: Health, scope: player, start: starting_health, min: 0}}
+  - {{id: health, label: Health, scope: player, start: starting_health, min: 0, max: starting_health}}
   - {{id: round, label: Round, scope: table, start: 1, min: 1}}
+
+# How the game ends, as the table and the balance lab play it: a player at 0 health is out, and
+# the last one standing wins (or, say, win: {{counter: gold, at_least: 10}}).
+end:
+  out: {{counter: health, at_most: 0}}
+  win: last_standing
 """,
         "decks.yaml": """# Card types (the layout that draws them and the fields they carry) and the decks.
 card_types:

@@ -120,6 +120,28 @@ def test_the_same_seed_gives_the_same_bytes_with_any_number_of_workers(capsys):
     assert sum(s["wins"] for s in report["seats"]) + report["no_winner"] + report["unfinished"] == 120
 
 
+def test_a_rule_the_lab_leaves_out_is_named_and_counted_in_the_share(labgames, tmp_path):
+    """A turn step the lab does not play weighs in `modelled` as a card would, and every report
+    (text, JSON, PDF) names it."""
+    from spellpress.lab.pdf import write
+    from spellpress.lab.report import as_text
+
+    game = labgames["powermage-54"]
+    lab = replace(powermage_54.LAB, unmodelled_rules=("the card exchange (step 2 of a turn)",))
+    plan = Plan(lab, lab.prepare(game), 1, 2, ("random", "random"))
+    report = build(game, lab, plan, run(plan, 3))
+    applied, unapplied = lab.modelled(game)
+    assert report["unmodelled_rules"] == ["the card exchange (step 2 of a turn)"]
+    assert report["modelled"] == round(len(applied) / (len(applied) + len(unapplied) + 1), 4) < 1
+    assert "rule not modelled: the card exchange (step 2 of a turn)" in as_text(report)
+    write(report, tmp_path / "r.pdf")
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(tmp_path / "r.pdf"))
+    text = " ".join(page.get_textpage().get_text_range() for page in pdf)
+    assert "the card exchange (step 2 of a turn)" in text and "0 cards and 1 rule not yet" in text
+
+
 def test_unmodelled_cards_are_named_in_every_report(capsys, labgames):
     game = labgames["powermage-54"]
     unapplied = []  # every card is applied now (tests/test_lab_cards.py)

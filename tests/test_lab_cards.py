@@ -11,6 +11,7 @@ import pytest
 from spellpress.core import ValidationFailed, load_game, load_games
 from spellpress.core.games.powermage_54 import lab as powermage_54
 from spellpress.core.games.sorcerer_duel import lab as sorcerer_duel
+from spellpress.core.games.sorcerer_duel.ruleset import NO_SORCERER
 from spellpress.lab.engine import Plan, run
 
 
@@ -44,14 +45,14 @@ def test_sorcerer_duel_thorn_darts_alone_as_worked_by_hand(labgames, sorcerer, t
     25 darts cast."""
     game = labgames["sorcerer-duel"]
     c, dart = game.constants, game.card("thorn-dart")
-    p = sorcerer_duel.prepare(game)
-    fx = dict(p.sorcerers)[sorcerer] if sorcerer else {}
+    told = sorcerer or NO_SORCERER
+    bonus = game.card(sorcerer).get("spell_bonus") or 0 if sorcerer else 0
     casts = c.mana_per_turn // dart["cost"]
-    per_turn = casts * dart["damage"] + fx.get("spell_bonus", 0)
+    per_turn = casts * dart["damage"] + bonus
     assert 2 * math.ceil(c.starting_health / per_turn) - 1 == turns
-    darts = tuple("thorn-dart" for _ in range(30))
-    p = replace(p, c=c.model_copy(update={"max_conversions": 0}), decks=(darts, darts),
-                sorcerers=((sorcerer or "none", fx), (sorcerer or "none", fx)))
+    darts = ("thornwood", tuple("thorn-dart" for _ in range(30)))  # the deck that holds the dart, for both
+    variant = replace(game, constants=c.model_copy(update={"max_conversions": 0}))
+    p = replace(sorcerer_duel.prepare(variant), decks=(darts, darts), sorcerers=(told, told))
     plan = Plan(sorcerer_duel.LAB, p, 3, 2, ("greedy", "greedy"))
     tally = run(plan, 20)
     assert tally.games == 20 and tally.turns == {turns: 20}

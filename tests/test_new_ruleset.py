@@ -1,9 +1,11 @@
 """A sixth game's code is one folder and one line (README: "Add a ruleset").
 
 The test does what the README says, in a copy of the package: it writes a game package under
-`spellpress/core/games/`, adds its line to the registry, and then, in a fresh interpreter, a game
-in YAML that names the new ruleset loads, has its constants checked, and is played at a table by
-the new tracker through the same reducer as the five games.
+`spellpress/core/games/` (its rules, its tracker, its lab and its phone renderer), adds its line
+to the registry, and then, in a fresh interpreter, a game in YAML that names the new ruleset
+loads, has its constants checked, is played at a table by the new tracker through the same
+reducer as the five games, is played a hundred times by the balance lab through that same
+engine (each game replayed at the table move for move), and its renderer reaches the phones.
 """
 
 import json
@@ -22,7 +24,8 @@ INIT = '''
 from ...ruleset import Ruleset
 from .ruleset import SLUG, Constants, check
 
-RULESET = Ruleset(slug=SLUG, constants=Constants, check=check, tracker_module=f"{__name__}.tracker")
+RULESET = Ruleset(slug=SLUG, constants=Constants, check=check, tracker_module=f"{__name__}.tracker",
+                  lab_module=f"{__name__}.lab", phone=__name__)
 '''
 
 RULESET = '''
@@ -53,7 +56,7 @@ def rules(game, created):
 
 
 def parse(state, action):
-    return {"by": player(state, action.get("by")), "at": player(state, action.get("at"), "at"),
+    return {"zapper": player(state, action.get("zapper")), "at": player(state, action.get("at"), "at"),
             "bolt": card_of(state["rules"]["bolts"], action.get("bolt"), "bolt")["id"]}
 
 
@@ -64,11 +67,49 @@ def apply(state, data, strict):
 
 
 def describe(data, state):
-    return f"{name(state, data['by'])} zaps {name(state, data['at'])}: {data['from']} to {data['to']}"
+    return f"{name(state, data['zapper'])} zaps {name(state, data['at'])}: {data['from']} to {data['to']}"
 
 
-TRACKER = Tracker(rules=rules, initial=lambda state: state, settle=lambda state: state,
-                  actions={"zap": Action(parse, apply, describe)})
+def initial(state):
+    return {**state, "tracker": {"over": False, "winner": None}}
+
+
+def settle(state):
+    standing = [i for i, p in enumerate(state["players"]) if p["counters"]["sparks"] > 0]
+    over = len(standing) <= 1
+    return {**state, "tracker": {"over": over, "winner": standing[0] if over and standing else None}}
+
+
+TRACKER = Tracker(rules=rules, initial=initial, settle=settle, actions={"zap": Action(parse, apply, describe)})
+'''
+
+LAB = '''
+from ...engine import Lab, Match, Outcome, randbelow_of
+
+
+def play(game, rng, k, policies, cap, record):
+    m = Match(game, k, randbelow_of(rng), record=record)
+    bolts = [b["id"] for b in m.state["rules"]["bolts"]]
+    turns = 0
+    while not m.tracked["over"] and turns < cap:
+        me = turns % k
+        m.act("zap", by=me, zapper=me, at=1 - me, bolt=rng.choice(bolts))
+        turns += 1
+    return Outcome(winner=m.tracked["winner"], finished=m.tracked["over"], first=0, turns=turns, rounds=0, match=m)
+
+
+LAB = Lab(ruleset="spark-duel", policies={"random": "zaps with any bolt"}, prepare=lambda game: game, play=play,
+          modelled=lambda game: ([c.id for c in game.cards], []), first_rule="seat 1 zaps first", turn_cap=100)
+'''
+
+PHONE = '''
+"use strict";
+(function ({ h, button }) {
+  function sparks(ctx, panel) {
+    panel.append(button("Zap", () => ctx.act({ type: "zap", zapper: ctx.me, at: 1 - ctx.me, bolt: "little-spark" })));
+  }
+  window.SpellpressTrackers.register("spark-duel", { render: sparks });
+})(window.SpellpressTrackers.parts);
 '''
 
 GAME = {
@@ -112,20 +153,33 @@ from spellpress.core.table import Event
 
 game = load_game(Path(sys.argv[1]))
 state = table.fold([Event(1, "create", table.start(game, ["Ann", "Ben"]))])
-kind, data = table.decide(state, 1, {"type": "zap", "by": 0, "at": 1, "bolt": "big-spark"}, lambda n: 0)
+kind, data = table.decide(state, 1, {"type": "zap", "zapper": 0, "at": 1, "bolt": "big-spark"}, lambda n: 0)
 event = Event(2, kind, data, by=0)
 state = table.evolve(state, event)
+
+from spellpress.core.engine import check
+from spellpress.core.games import RULESETS
+from spellpress.lab.engine import game_rng
+from spellpress.lab.run import simulate
+from companion import games_script
+
+lab = RULESETS["spark-duel"].lab
+replayed = [check(lab.play(game, game_rng(seed, 0), 2, ("random", "random"), 100, True).match) for seed in range(20)]
 print(json.dumps({"sparks": [p["counters"]["sparks"] for p in state["players"]],
-                  "log": table.describe(event, state), "actions": table.actions(state)}))
+                  "log": table.describe(event, state), "actions": table.actions(state),
+                  "lab": simulate(game, 100, 1)["games"], "divergences": [str(d) for d in replayed if d],
+                  "phone": 'register("spark-duel"' in games_script()}))
 """
 
 
 def _new_game_package(root: Path, registered: bool) -> None:
     shutil.copytree(PACKAGE, root / "spellpress", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(PACKAGE.parent / "companion", root / "companion", ignore=shutil.ignore_patterns("__pycache__"))
     games = root / "spellpress" / "core" / "games"
     folder = games / "spark_duel"
     folder.mkdir()
-    for name, text in {"__init__.py": INIT, "ruleset.py": RULESET, "tracker.py": TRACKER}.items():
+    for name, text in {"__init__.py": INIT, "ruleset.py": RULESET, "tracker.py": TRACKER, "lab.py": LAB,
+                       "phone.js": PHONE}.items():
         (folder / name).write_text(text)
     if registered:
         registry = games / "__init__.py"
@@ -156,6 +210,8 @@ def test_a_new_game_is_one_folder_and_one_line(tmp_path):
     assert played["sparks"] == [10, 7]
     assert played["log"] == "Ann zaps Ben: 10 to 7"
     assert "zap" in played["actions"]
+    assert played["lab"] == 100 and played["divergences"] == []
+    assert played["phone"]
 
 
 def test_without_its_line_the_ruleset_is_unknown_and_validation_says_so(tmp_path):

@@ -10,6 +10,8 @@ fails with the game, the players, the policy, the seed and the move.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from spellpress.core import load_games
@@ -24,7 +26,12 @@ LABBED = sorted(slug for slug, ruleset in RULESETS.items() if ruleset.lab is not
 
 @pytest.fixture(scope="module")
 def games(cards_dir):
-    return {g.ruleset: g for g in load_games(cards_dir) if g.ruleset in LABBED}
+    """A game of each labbed ruleset: cards/'s, else the tests' own small one (tests/fixtures/games:
+    no game of cards/ is of YAML alone)."""
+    found = {g.ruleset: g for g in load_games(cards_dir) if g.ruleset in LABBED}
+    for g in load_games(Path(__file__).parent / "fixtures" / "games"):
+        found.setdefault(g.ruleset, g)
+    return found
 
 
 def _cases():

@@ -3,7 +3,7 @@
 const CACHE = "spellpress-{{ config.ASSET_VERSION }}";
 const SHELL = [
   "{{ asset('app.css') }}", "{{ asset('app.js') }}", "{{ asset('trackers.js') }}", "{{ asset('rules.js') }}",
-  "{{ asset('theme.js') }}",
+  "{{ asset('theme.js') }}", "{{ games_js() }}",
   "{{ asset('icon.svg') }}", "{{ asset('icon-192.png') }}", "/",
 ];
 
@@ -22,7 +22,7 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
-  if (url.pathname.startsWith("/static/")) {
+  if (url.pathname.startsWith("/static/") || url.pathname === "/games.js") {  // versioned: the cache first
     event.respondWith(caches.match(event.request).then((hit) => hit || fetch(event.request)));
     return;
   }

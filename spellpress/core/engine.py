@@ -255,3 +255,4 @@ class Lab:
     seat_plays: Callable[[Game, int], str] | None = None  # what seat s plays with, where seats differ (a deck)
     coop: bool = False  # the party wins or loses together: the report gives a clear rate, not seats' win rates
     unmodelled_rules: tuple[str, ...] = ()  # rules of the rulebook the lab does not play (said in the report)
+    refuses: Callable[[Game], str | None] | None = None  # why it cannot play a game of its ruleset (None: it can)

@@ -24,6 +24,7 @@ from .models import (
     Deck,
     DecksFile,
     DeckSpec,
+    End,
     FieldSpec,
     FieldValue,
     Game,
@@ -31,6 +32,7 @@ from .models import (
     GlossaryFile,
     RuleSection,
     RulesFile,
+    Threshold,
     art_fit,
     art_focus,
     field_says,
@@ -152,6 +154,7 @@ class _GameLoader:
         rules = self._render_rules(rules_spec, rules_doc, context)
         glossary = self._glossary(context)
         counters = self._counters(spec, game_doc, context)
+        end = self._end(spec, game_doc, context, counters)
         game = Game(
             slug=self.root.name,
             root=self.root,
@@ -173,6 +176,7 @@ class _GameLoader:
             ink=spec.ink,
             targets=tuple(dict.fromkeys(spec.targets)),
             balance=spec.balance,
+            end=end,
             balance_at=types.MappingProxyType({key: (game_doc.shown, *game_doc.position(("balance", key)))
                                                for key in spec.balance.model_fields_set}),
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
@@ -460,20 +464,8 @@ class _GameLoader:
         self._unique([c.id for c in spec.counters], doc, ("counters",), "id", "counter id")
         counters = []
         for i, c in enumerate(spec.counters):
-            values: dict[str, int | None] = {}
-            for bound in ("start", "min", "max"):
-                written: int | str | None = getattr(c, bound)
-                if not isinstance(written, str):
-                    values[bound] = written
-                    continue
-                value = _constant(written, context)  # the name of a constant
-                if isinstance(value, int) and not isinstance(value, bool):
-                    values[bound] = value
-                else:
-                    hint = did_you_mean(written, [k for k, v in context.items() if isinstance(v, int)])
-                    not_whole = f"'{written}' is not a whole-number constant{hint}"
-                    self.problems.append(doc.problem(("counters", i, bound), not_whole))
-                    values[bound] = None
+            values = {bound: self._number(getattr(c, bound), doc, ("counters", i, bound), context)
+                      for bound in ("start", "min", "max")}
             lo, hi, start = values["min"], values["max"], values["start"]
             if start is not None and ((lo is not None and start < lo) or (hi is not None and start > hi)):
                 self.problems.append(doc.problem(("counters", i, "start"), f"start ({start}) lies outside min..max ({lo}..{hi})"))
@@ -481,6 +473,89 @@ class _GameLoader:
                 continue
             counters.append(Counter(c.id, c.label, c.scope, start, lo, hi, c.step))
         return tuple(counters)
+
+
+    def _number(self, written: int | str | None, doc: Document, loc: Loc, context: dict[str, Any]) -> int | None:
+        """A number written as itself or as the name of a whole-number constant; None (and a
+        problem, for a name that is no such constant) if it cannot be told."""
+        if not isinstance(written, str):
+            return written
+        value = _constant(written, context)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        hint = did_you_mean(written, [k for k, v in context.items() if isinstance(v, int)])
+        self.problems.append(doc.problem(loc, f"'{written}' is not a whole-number constant{hint}"))
+        return None
+
+    def _end(self, spec: GameFile, doc: Document, context: dict[str, Any], counters: tuple[Counter, ...]) -> End | None:
+        """game.yaml's `end:` with its numbers resolved, or None; a problem for each way it would
+        not work (a counter the game lacks or that belongs to the table, a value nobody starts
+        short of or can reach, the last one standing where nobody goes out)."""
+        end = spec.end
+        if end is None:
+            return None
+        generic = GameFile.model_fields["ruleset"].default
+        if spec.ruleset != generic:
+            self.problems.append(doc.problem(("end",), f"end says how a game of YAML alone ends; the ruleset "
+                                             f"'{spec.ruleset}' has its own end in its rules: take end out", key=True))
+            return None
+        written = [c.id for c in spec.counters]
+        out = self._threshold(end.out.counter, end.out.at_most, ("end", "out"), "at_most", doc, context, counters,
+                              written) if end.out else None
+        reach = None
+        if end.win is not None and end.win.counter is not None and end.win.at_least is not None:
+            reach = self._threshold(end.win.counter, end.win.at_least, ("end", "win"), "at_least", doc, context, counters,
+                                    written)
+        if end.win is not None and end.win.last_standing and end.out is None:
+            self.problems.append(doc.problem(("end", "win"), "the last one standing wins only where players go out: "
+                                             "say when with out: {counter: health, at_most: 0}"))
+        for found, bound in ((out, "at_most"), (reach, "at_least")):
+            counter = next((c for c in counters if found and c.id == found.counter), None)
+            if found is None or counter is None:
+                continue
+            where = ("end", "out" if bound == "at_most" else "win", bound)
+            never = _never(counter, found.value, bound)
+            if never:
+                self.problems.append(doc.problem(where, never))
+        if (end.out and out is None) or (end.win and end.win.counter and reach is None):
+            return None  # its problems are said above: the game is not made
+        return End(out=out, reach=reach)
+
+    def _threshold(self, counter_id: str, written: int | str, loc: Loc, bound: str, doc: Document,
+                   context: dict[str, Any], counters: tuple[Counter, ...], ids: list[str]) -> Threshold | None:
+        """A player's counter and its value in `end:`; None and a problem for a counter the game
+        lacks (`ids`: those game.yaml writes), one that belongs to the table, or a name that is no
+        whole-number constant (a counter written but not made has its own problem said)."""
+        value = self._number(written, doc, loc + (bound,), context)
+        counter = next((c for c in counters if c.id == counter_id), None)
+        if counter is None and counter_id in ids:
+            return None
+        if counter is None:
+            hint = did_you_mean(counter_id, ids) or (f"; its counters are {one_of(ids)}" if ids else "; it has no counters")
+            self.problems.append(doc.problem(loc + ("counter",), f"the game counts no '{counter_id}'{hint}"))
+            return None
+        if counter.scope != "player":
+            self.problems.append(doc.problem(loc + ("counter",), f"'{counter_id}' belongs to the whole table (scope: "
+                                             f"{counter.scope}); a player goes out or wins by a counter of their own"))
+            return None
+        return None if value is None else Threshold(counter_id, value)
+
+
+def _never(counter: Counter, value: int, bound: str) -> str | None:
+    """Why a counter held to `value` (at or below it for `at_most`, at or above for `at_least`)
+    would end the game at once or never; None if it may end it in play."""
+    c = f"'{counter.id}'"
+    if bound == "at_most":
+        if counter.start <= value:
+            return f"every player would start out: {c} starts at {counter.start}, at most {value} is out"
+        if counter.min is not None and counter.min > value:
+            return f"nobody would ever be out: {c} stops at {counter.min} (its min), above {value}"
+        return None
+    if counter.start >= value:
+        return f"every player would have won at the start: {c} starts at {counter.start}, at least {value} wins"
+    if counter.max is not None and counter.max < value:
+        return f"nobody could ever win: {c} stops at {counter.max} (its max), below {value}"
+    return None
 
 
 def _words(text: str) -> str:

@@ -1,7 +1,8 @@
 """The typed, immutable models of a game, and the schema of each file in `cards/<slug>/`.
 
 A game directory holds:
-- `game.yaml`: identity, elements, the ruleset's constants, the counters the companion tracks;
+- `game.yaml`: identity, elements, the ruleset's constants, the counters the companion tracks (and,
+  for a game of YAML alone, how it ends);
 - `decks.yaml`: card types (template and fields) and decks (name, back, card types);
 - one or more card files whose top-level keys are deck ids, each a list of cards;
 - `rules.yaml`: rule text sections, whose numbers are jinja2 references to the constants;
@@ -127,6 +128,60 @@ class Balance(Model):
     max_unfinished: Share = 0.01
 
 
+LAST_STANDING = "last_standing"
+
+
+class OutSpec(Model):
+    """When a player is out of the game: their own counter `counter` at or below `at_most`."""
+
+    counter: Ident
+    at_most: IntOrConstant
+
+
+class WinSpec(Model):
+    """Who wins: the last player standing (written `win: last_standing`), or the first player still
+    in whose own counter `counter` reaches `at_least` (`win: {counter: points, at_least: 10}`)."""
+
+    last_standing: Flag = False
+    counter: Ident | None = None
+    at_least: IntOrConstant | None = None
+
+    @pydantic.model_validator(mode="before")
+    @classmethod
+    def _written_short(cls, value: Any) -> Any:
+        if value == LAST_STANDING:
+            return {LAST_STANDING: True}
+        if not isinstance(value, dict):
+            raise ValueError(f"win is '{LAST_STANDING}', or a counter to reach, like {{counter: points, at_least: 10}}; "
+                             f"got {describe(value)}{did_you_mean(value, [LAST_STANDING])}")
+        return value
+
+    @pydantic.model_validator(mode="after")
+    def _one_way(self) -> Self:
+        if self.last_standing == (self.counter is not None):
+            raise ValueError(f"win is '{LAST_STANDING}', or a counter to reach, like {{counter: points, at_least: 10}}: "
+                             "one of the two")
+        if (self.counter is None) != (self.at_least is None):
+            raise ValueError("a counter to reach needs both: {counter: points, at_least: 10}")
+        return self
+
+
+class EndSpec(Model):
+    """How a game of YAML alone (the generic ruleset) ends: when a player is out, who wins, or both.
+    Where players go out, the last one standing wins whatever `win` says (nobody plays on alone);
+    at a table of one, being out ends the game with no winner."""
+
+    out: OutSpec | None = None
+    win: WinSpec | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _says_something(self) -> Self:
+        if self.out is None and self.win is None:
+            raise ValueError("say how the game ends: when a player is out (out: {counter: health, at_most: 0}), "
+                             f"who wins (win: {LAST_STANDING}, or win: {{counter: points, at_least: 10}}), or both")
+        return self
+
+
 class GameFile(Model):
     title: Text
     ruleset: Ident = "generic"  # a game of YAML alone (core/games/generic) unless it names one
@@ -143,6 +198,7 @@ class GameFile(Model):
     ink: Ink = "full"  # what `spellpress build` prints in unless --ink says otherwise
     targets: Annotated[tuple[Target, ...], pydantic.Field(min_length=1)] = ("home",)  # unless --target says otherwise
     balance: Balance = Balance()  # what `validate --balance` holds the game to
+    end: EndSpec | None = None  # a game of YAML alone: when a player is out, and who wins
 
 
 # ---------------------------------------------------------------------------- decks.yaml
@@ -389,6 +445,24 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class Threshold:
+    """A player's counter and a value it is held to, its constant references resolved."""
+
+    counter: str
+    value: int
+
+
+@dataclass(frozen=True)
+class End:
+    """How a game of YAML alone ends (models.EndSpec): a player is out with `out`'s counter at or
+    below its value; the first player still in with `reach`'s counter at or above its value wins;
+    where players go out, the last one standing wins."""
+
+    out: Threshold | None
+    reach: Threshold | None
+
+
+@dataclass(frozen=True)
 class Game:
     slug: str
     root: Path
@@ -411,6 +485,7 @@ class Game:
     ink: str = "full"  # the game's own ink mode (models.Ink)
     targets: tuple[str, ...] = ("home",)  # what a build makes of it when --target is not given (models.Target)
     balance: Balance = Balance()  # game.yaml's `balance:` (validate --balance)
+    end: End | None = None  # game.yaml's `end:`: how a game of YAML alone ends (None: it never does)
     # where game.yaml writes each of balance's keys: key -> (file, line, column); a default is written nowhere
     balance_at: Mapping[str, tuple[str, int, int]] = field(default_factory=dict, compare=False)
     # layout name -> 'file:line:column' where decks.yaml first names it, for a layout that is missing

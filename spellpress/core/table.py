@@ -236,7 +236,7 @@ def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> tuple[str, Data
     tracker = _tracker_of(state)
     if tracker is not None and who is not None:
         gone = _gone(tracker, state, who)
-        if gone and spec["id"] == tracker.life and delta > 0:
+        if gone and spec["id"] == _life(tracker, state) and delta > 0:
             raise Conflict(f"{name(state, who)} is {gone}, and a + does not bring them back: "
                            f"use Bring back on {name(state, who)}'s card, which asks first and writes it in the log")
     routed = tracker.govern(state, spec["id"], who, delta) if tracker is not None and tracker.govern else None
@@ -247,6 +247,13 @@ def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> tuple[str, Data
         return kind, _run(state, kind, own, sent, randbelow)
     before = (state["players"][who]["counters"] if who is not None else state["counters"])[spec["id"]]
     return "adjust", {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
+
+
+def _life(tracker: AnyTracker, state: Table) -> str | None:
+    """The player counter that puts a player out of the game (the tracker's `life`); None if none does."""
+    life = tracker.life
+    named: str | None = life(state) if callable(life) else life
+    return named
 
 
 def _gone(tracker: AnyTracker, state: Table, who: int) -> str | None:
@@ -261,7 +268,8 @@ def _bring_back(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     """A player out of the game (dead, a ghost, defeated) back in it, with the life typed: only
     this, never a `+`, and the log says who did it."""
     tracker = _tracker_of(state)
-    if tracker is None or tracker.life is None:
+    life = _life(tracker, state) if tracker is not None else None
+    if tracker is None or life is None:
         raise Invalid("in this game nobody is put out of it, so there is nobody to bring back")
     if finished(state):
         raise Conflict("the game is over: reopen it (under Table) first, then bring the player back")
@@ -269,7 +277,7 @@ def _bring_back(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     gone = _gone(tracker, state, who)
     if gone is None:
         raise Conflict(f"{name(state, who)} is still in the game: there is nobody to bring back")
-    spec = counter_spec(state, tracker.life)
+    spec = counter_spec(state, life)
     low = max(spec["step"], (spec["min"] or 0) + spec["step"])
     high = spec["max"] if spec["max"] is not None else spec["start"]
     to = whole(action.get("to", low), f"the {spec['label'].lower()} they come back with", low, high)
@@ -565,8 +573,9 @@ def evolve(state: Table | None, event: Event) -> Table:
     if tracker is None:
         return new
     new = _settled(tracker, new)
-    if tracker.life is not None and new.get("life") != tracker.life:
-        new["life"] = tracker.life  # which counter a phone's "Bring back" raises
+    life = _life(tracker, new)
+    if life is not None and new.get("life") != life:
+        new["life"] = life  # which counter a phone's "Bring back" raises
     fields = new.get("tracker")
     if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
         new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place

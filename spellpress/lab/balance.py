@@ -36,9 +36,11 @@ class Checked:
 
 def note_unplayed(game: Game) -> str | None:
     """What to say of a game the lab cannot play (None: it can)."""
-    if game.ruleset in LABS:
-        return None
-    return f"note: {game.slug}: not checked for balance: the lab cannot play its ruleset '{game.ruleset}' yet"
+    lab = LABS.get(game.ruleset)
+    if lab is None:
+        return f"note: {game.slug}: not checked for balance: the lab cannot play its ruleset '{game.ruleset}' yet"
+    refused = lab.refuses(game) if lab.refuses else None
+    return f"note: {game.slug}: not checked for balance: {refused}" if refused else None
 
 
 def check(game: Game, games: int = GAMES, seed: int = SEED, workers: int = WORKERS) -> Checked:

@@ -18,6 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from ..core.play.words import plural
 from ..press.fonts import pdf_name
 
 INK, BAR, EVEN = colors.HexColor("#222222"), colors.HexColor("#4c6ef5"), colors.HexColor("#868e96")
@@ -45,7 +46,9 @@ def verdicts(r: dict[str, Any]) -> list[str]:
     lines.append(f"A game lasts {t['median']} turns at the median (p10 {t['p10']}, p90 {t['p90']}).")
     if r["unfinished"]:
         lines.append(f"{r['unfinished']} of {r['games']} games did not end within {r['turn_cap']} turns.")
-    lines.append(f"Modelled: {r['modelled'] * 100:.0f}% of the unique cards; {len(r['unmodelled'])} not yet.")
+    rules = r.get("unmodelled_rules", [])
+    left = plural(len(r["unmodelled"]), "card") + (f" and {plural(len(rules), 'rule')}" if rules else "")
+    lines.append(f"Modelled: {r['modelled'] * 100:.0f}% of the unique cards{' and rules' if rules else ''}; {left} not yet.")
     return lines
 
 
@@ -112,9 +115,12 @@ def write(report: dict[str, Any], path: Path) -> None:
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f1f3f5")]),
     ]))
     story.append(table)
-    if r["unmodelled"]:
+    if r["unmodelled"] or r.get("unmodelled_rules"):
         story.append(Paragraph("Not modelled yet", sub))
-        story.append(Paragraph(escape(", ".join(c["name"] for c in r["unmodelled"])), body))
+        if r["unmodelled"]:
+            story.append(Paragraph(escape(", ".join(c["name"] for c in r["unmodelled"])), body))
+        for rule in r.get("unmodelled_rules", []):
+            story.append(Paragraph(escape(rule), body))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".pdf.tmp")
     SimpleDocTemplate(str(tmp), pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm, bottomMargin=16 * mm,

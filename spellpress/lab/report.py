@@ -71,8 +71,9 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
                          "edge": _r(first["rate"] - 1 / k) if first["rate"] is not None else None},
         "length": {"turns": _spread(tally.turns), "rounds": _spread(tally.rounds)},
         "figures": {name: {"total": tally.figures[name], "per_game": _r(tally.figures[name] / n)} for name in sorted(tally.figures)},
-        "modelled": _r(len(applied) / (len(applied) + len(unapplied))) if applied or unapplied else 1.0,
+        "modelled": _modelled(applied, unapplied, lab.unmodelled_rules),
         "unmodelled": [{"id": cid, "name": names.get(cid, cid)} for cid in unapplied],
+        "unmodelled_rules": list(lab.unmodelled_rules),
         "cards": cards,
     }
     if lab.coop:  # the party wins or loses together: no seat wins alone
@@ -82,6 +83,13 @@ def build(game: Game, lab: Lab, plan: Plan, tally: Tally) -> dict[str, Any]:
         report = {**report, "clear_rate": clear["rate"], "clear_ci95": clear["ci95"], "cleared": tally.cleared,
                   "policies_by_seat": list(plan.policies)}
     return report
+
+
+def _modelled(applied: list[str], unapplied: list[str], rules: tuple[str, ...]) -> float:
+    """The share of the game the lab plays: its unique cards applied, of the unique cards and the
+    rules (turn steps) it leaves out; a rule left out weighs as much as a card."""
+    whole = len(applied) + len(unapplied) + len(rules)
+    return _r(len(applied) / whole) if whole else 1.0
 
 
 def as_json(report: dict[str, Any]) -> str:
@@ -116,7 +124,10 @@ def as_text(report: dict[str, Any]) -> str:
         rates = f"{_pct(c['win_rate_played'])} / {_pct(c['win_rate_not_played'])}"
         lines.append(f"{c['name'][:26]:<26} {c['drawn']:>7} {c['played']:>8}  {rates}")
     names = ", ".join(c["name"] for c in r["unmodelled"]) or "none"
-    lines += ["", f"modelled: {r['modelled'] * 100:.0f}% of the unique cards; not modelled ({len(r['unmodelled'])}): {names}"]
+    rules = r.get("unmodelled_rules", [])
+    lines += ["", f"modelled: {r['modelled'] * 100:.0f}% of the unique cards{' and rules' if rules else ''}; "
+                  f"cards not modelled ({len(r['unmodelled'])}): {names}"]
+    lines += [f"rule not modelled: {rule}" for rule in rules]
     return "\n".join(lines) + "\n"
 
 

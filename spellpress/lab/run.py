@@ -19,6 +19,9 @@ def lab_for(game: Game) -> Lab:
     if lab is None:
         raise LabError(f"the lab cannot play {game.slug} yet (its ruleset '{game.ruleset}'); "
                        f"it plays {', '.join(sorted(LABS))}")
+    refused = lab.refuses(game) if lab.refuses else None
+    if refused:
+        raise LabError(f"the lab cannot play {refused}")
     return lab
 
 

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from spellpress.core.games import RULESETS
+
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
 
 
@@ -302,6 +304,20 @@ def test_the_pages_and_install_files_are_served(client):
     qr = client.get(f"/join/{t['code']}/qr.svg")
     assert qr.mimetype == "image/svg+xml" and qr.data.startswith(b"<?xml") and b"<svg" in qr.data
     assert client.get("/join/!!/qr.svg").status_code == 404
+
+
+def test_each_games_phone_renderer_comes_from_its_folder_to_every_page(client):
+    """A game's folder holds its phone renderer (phone.js); the pages load them all as one
+    versioned script, which the service worker keeps for offline use."""
+    t = start(client, "sorcerer-duel", ["Ann", "Ben"])
+    page = client.get(f"/t/{t['id']}").data.decode()
+    src = page.split('<script src="/games.js')[1].split('"')[0]
+    script = client.get("/games.js" + src)
+    assert script.status_code == 200 and script.mimetype == "text/javascript"
+    text = script.data.decode()
+    for ruleset in RULESETS.values():
+        assert (f'register("{ruleset.slug}"' in text) == (ruleset.phone is not None), ruleset.slug
+    assert "/games.js" + src in client.get("/sw.js").data.decode()
 
 
 def test_the_stream_sends_the_state_then_each_change(client):

@@ -179,3 +179,33 @@ def test_two_phones_play_the_draw_pile_of_a_game_of_yaml_alone(goblin_cards, tmp
         expect(ann.locator("#tracker")).to_contain_text("3 cards left · 1 discarded")
     finally:
         server.stop()
+
+
+def test_the_phones_show_who_is_out_and_name_the_winner(goblin_cards, tmp_path, phone):
+    """A game of YAML alone that says how it ends (`end:`): its phones say how, mark who is out
+    (with Bring back), name the winner and rest the piles."""
+    from playwright.sync_api import expect
+    from test_tracker_browser import fits_the_phone, seated
+
+    game = goblin_cards / "goblin-market" / "game.yaml"
+    game.write_text(game.read_text() + "end:\n  out: {counter: gold, at_most: 0}\n  win: {counter: gold, at_least: 12}\n")
+    server = Server(tmp_path / "companion.db", goblin_cards).start()
+    try:
+        _, t = server.call("POST", "/api/tables", {"game": "goblin-market", "players": ["Ann", "Bea", "Cy"]})
+        ann = seated(phone(), server, t["id"], t["token"], 0)
+        expect(ann.locator('#tracker [data-act="how-it-ends"]')).to_have_text(
+            "Out at Gold 0 or less \u00b7 first to 12 Gold wins \u00b7 the last one standing wins")
+        call = lambda action: server.call("POST", f"/api/tables/{t['id']}/actions", action, t["token"])  # noqa: E731
+        assert call({"type": "adjust", "player": 1, "counter": "gold", "delta": -5})[0] == 200
+        bea = ann.locator('.player[data-index="1"]')
+        expect(bea.locator(".chip")).to_have_text("out")
+        expect(bea.locator('[data-act="bring-back"]')).to_be_visible()
+        assert call({"type": "adjust", "player": 1, "counter": "gold", "delta": 1})[0] == 409, "a + does not bring Bea back"
+        fits_the_phone(ann)
+        assert call({"type": "adjust", "player": 2, "counter": "gold", "delta": 7})[0] == 200
+        expect(ann.locator("#tracker .banner")).to_have_text("Cy wins!")
+        expect(ann.locator("#table-sub")).to_have_text("Cy wins!")
+        expect(ann.locator('#tracker [data-act="draw"]')).to_have_count(0)
+        expect(ann.locator('#tracker [data-act="new-game"]')).to_be_visible()
+    finally:
+        server.stop()

@@ -133,6 +133,9 @@ def test_sorcerer_duels_hasty_creatures_arrive_ready_without_being_told(games):
         for card in hasty + slow[:1]:
             t = Table(game, [{"name": "Ann", "options": {"deck": deck}}, "Ben"])
             t.act({"type": "start_turn", "player": 0})
+            if card.get("needs_how") == "died":  # its requirement: one of your creatures has died lately
+                t.act({"type": "summon", "player": 0, "name": "Imp", "attack": 1, "health": 1})
+                t.act({"type": "remove", "unit": t.t["units"][0]["id"]})
             if card["cost"]:
                 t.act({"type": "adjust", "player": 0, "counter": "mana", "delta": card["cost"]})
             t.act({"type": "summon", "player": 0, "card": card.id})

@@ -307,16 +307,26 @@ def test_a_round_of_powermage_54_and_the_empty_deck(server, phone, games):
     ben = max(0, c.starting_points - attack["value"] * thump["multiplier"])
     expect(num(ann, 1, "points")).to_have_text(str(ben))
 
-    ann.locator('[data-act="heal"]').click()
+    ann.locator('[data-act="heal"]').click()  # the attack was Ann's action play: it is Ben's turn now
     choose(ann, "Cy", "player")
     choose(ann, health.name, "health")
     submit(ann)
-    cy = c.starting_points + health["value"]
-    expect(num(ann, 2, "points")).to_have_text(str(cy))
+    expect(ann.locator("#toast")).to_contain_text("it is Ben's turn")
+    expect(num(ann, 2, "points")).to_have_text(str(c.starting_points))
+    ann.locator('[data-act="heal"]').click()
+    choose(ann, "Ben", "player")
+    choose(ann, health.name, "health")
+    submit(ann)
+    ben += health["value"]
+    expect(num(ann, 1, "points")).to_have_text(str(ben))
+    expect(ann.locator(".t-title")).to_have_text("Turn 3: Cy")
+    ann.locator('[data-act="end-turn"]').click()  # Cy has no action play
+    submit(ann)
+    expect(ann.locator(".t-title")).to_have_text("Turn 4: Ann")
 
     ann.locator('[data-act="halve"]').click()
     submit(ann)
-    for i, points in enumerate((c.starting_points, ben, cy)):
+    for i, points in enumerate((c.starting_points, ben, c.starting_points)):
         expect(num(ann, i, "points")).to_have_text(str(points // c.empty_deck_divisor))
     expect(ann.locator("#undo-what")).to_contain_text("The draw deck ran out")
     fits_the_phone(ann)

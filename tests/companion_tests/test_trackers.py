@@ -891,7 +891,7 @@ def test_attacks_and_healing_use_the_cards_values(games):
     blocked = t.act({"type": "attack", "attacker": 1, "target": 0, "attack": cards["attack"][0].id,
                      "defense": cards["defense"][-1].id, "defense_thump": thump.id, "defense_powermage": mages[1].id}, version=False)
     assert blocked.data["damage"] == max(0, cards["attack"][0]["value"] - cards["defense"][-1]["value"] * thump["multiplier"])
-    healed = t.act({"type": "heal", "player": 1, "health": cards["health"][0].id}, version=False)
+    healed = t.act({"type": "heal", "player": 0, "health": cards["health"][0].id}, version=False)  # Ann's turn again
     assert healed.data["amount"] == cards["health"][0]["value"]
     t.refused({"type": "attack", "attacker": 0, "target": 0, "attack": attack.id}, Invalid, "attack themselves")
     t.refused({"type": "attack", "attacker": 0, "target": 1, "attack": defense.id}, Invalid, "no such attack card")

@@ -17,7 +17,7 @@ The state an action reads and returns is described in `state`; the API never sen
 `hidden`, and events keep their secret draws under `data["hidden"]`, left out of the log.
 
 One door: a tracker governs the counters its rules are about. `life` names the player counter
-that puts a player out of the game at 0, and `gone` says what they are then ("dead", "a ghost"):
+that puts a player out of the game at 0 (or its value in the game's YAML), and `gone` says what they are then ("dead", "a ghost"):
 a `+` on it is refused, and only the table's logged "bring back" raises it again. `govern` turns
 a plain `−` or `+` on a counter into the tracker's own action (a `−` on a wizard behind a barrier
 is damage through the barrier), so no number it keeps moves around its rules.
@@ -65,7 +65,9 @@ class Tracker(Generic[S]):
     actions: Mapping[str, Action[S]]
     # what an event kept hidden that the log may show now
     reveal: Callable[[Mapping[str, Any], S], Mapping[str, Any]] = field(default=_nothing_revealed)
-    life: str | None = None  # the player counter at whose 0 a player is out of the game
+    # the player counter at whose 0 a player is out of the game; or (state) -> it, where the
+    # game's YAML names it (a game of YAML alone), None where nobody goes out
+    life: str | Callable[[S], str | None] | None = None
     gone: Callable[[S, int], str | None] | None = None  # (state, player) -> "dead", "a ghost"...; None if in the game
     # (state, counter, player or None, delta) -> the tracker action (type, what a phone would send)
     # that a plain change of the counter is, or None to let it through as it is; a refusal raises

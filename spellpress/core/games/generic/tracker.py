@@ -4,17 +4,34 @@ The order of a pile is drawn on the server when the pile is first drawn from or 
 kept hidden; each draw reveals its top card. Drawn cards lie face up until discarded; a reshuffle
 gathers every card of the deck (face up and discarded ones too) and shuffles them anew. The cards
 are the deck's as the table was started, so editing the YAML changes new tables, not this one.
+
+A game whose `game.yaml` says how it ends (`end:`, models.EndSpec) is played to that end: a player
+whose `out` counter is at or below its value is out of the game (a + on it is refused, the table's
+"bring back" revives them); the first player still in whose `win` counter reaches its value wins,
+and where players go out the last one standing wins. Then the game is over, and its piles rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Never, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from ...models import Game
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import choice
-from ...play.state import RandBelow, TableState, name, player, shuffled, with_hidden, with_tracker
+from ...play.state import (
+    RandBelow,
+    TableState,
+    name,
+    pad_players,
+    player,
+    settled,
+    settled_players,
+    shuffled,
+    value,
+    with_hidden,
+    with_tracker,
+)
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import plain_text, plural
 
@@ -33,8 +50,19 @@ class DeckRules(TypedDict):
     pile: list[str]  # every copy's card id, in the YAML's order: what a shuffle shuffles
 
 
+class Threshold(TypedDict):
+    counter: str  # a player counter's id
+    value: int
+
+
+class End(TypedDict):
+    out: Threshold | None  # a player with this counter at or below its value is out
+    reach: Threshold | None  # the first player still in with this counter at or above its value wins
+
+
 class Rules(TypedDict):
     decks: dict[str, DeckRules]
+    end: NotRequired[End]  # a game whose YAML says how it ends (a table started before ends never did)
 
 
 class Pile(TypedDict):
@@ -46,13 +74,20 @@ class Pile(TypedDict):
 
 class Fields(TypedDict):
     piles: dict[str, Pile]
+    over: bool
+    winner: int | None
+
+
+class Mine(TypedDict):
+    out: bool  # out of the game: the `out` counter at or below its value
 
 
 class Hidden(TypedDict):
     piles: dict[str, list[str]]  # each pile's order, top first
 
 
-State = TableState[Fields, Never, Rules, Hidden]
+State = TableState[Fields, Mine, Rules, Hidden]
+PLAYER: Mine = {"out": False}
 
 
 def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
@@ -63,17 +98,56 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
                              for c in deck.cards]
         pile = [c.id for c in deck.cards for _ in range(c.count)][:MAX_PILE]
         decks[deck.id] = {"name": deck.name, "cards": cards, "pile": pile}
-    return {"decks": decks}
+    if game.end is None:
+        return {"decks": decks}
+    out, reach = game.end.out, game.end.reach
+    return {"decks": decks, "end": {"out": {"counter": out.counter, "value": out.value} if out else None,
+                                     "reach": {"counter": reach.counter, "value": reach.value} if reach else None}}
 
 
 def initial(state: State) -> State:
     piles: dict[str, Pile] = {d: {"left": len(r["pile"]), "shuffled": False, "face_up": [], "discard": []}
                               for d, r in state["rules"]["decks"].items()}
-    return {**state, "tracker": {"piles": piles}, "hidden": {"piles": {}}}
+    return {**state, "tracker": {"piles": piles, "over": False, "winner": None}, "hidden": {"piles": {}}}
+
+
+def _end(state: State) -> End:
+    return state["rules"].get("end") or {"out": None, "reach": None}
+
+
+def _is_out(state: State, i: int) -> bool:
+    out = _end(state)["out"]
+    return out is not None and value(state, out["counter"], i) <= out["value"]
 
 
 def settle(state: State) -> State:
-    return state
+    """Who is out, and whether the game is over and who won, from the counters as they stand."""
+    state = pad_players(state, PLAYER)
+    state = settled_players(state, lambda i, p: {**p["tracker"], "out": _is_out(state, i)})
+    end = _end(state)
+    standing = [i for i, p in enumerate(state["players"]) if not p["tracker"]["out"]]
+    reach = end["reach"]
+    reached = [i for i in standing if reach is not None and value(state, reach["counter"], i) >= reach["value"]]
+    # one left of two or more is the last one standing; at a table of one, being out ends it
+    last = end["out"] is not None and len(standing) < min(2, len(state["players"]))
+    winner = reached[0] if reached else (standing[0] if last and standing else None)
+    return settled(state, lambda t: {**t, "over": bool(reached) or last, "winner": winner})
+
+
+def _gone(state: State, i: int) -> str | None:
+    return "out of the game" if _is_out(state, i) else None
+
+
+def _life(state: State) -> str | None:
+    out = _end(state)["out"]
+    return out["counter"] if out else None
+
+
+def _refuse_if_over(state: State) -> None:
+    t = state["tracker"]
+    if t.get("over") and not state.get("reopened"):
+        won = f"{name(state, t['winner'])} has won" if t["winner"] is not None else "nobody is left standing"
+        raise Conflict(f"the game is over ({won}), so its piles rest; reopen it (under Table) to play on")
 
 
 def _deck(state: State, action: Sent) -> str:
@@ -108,6 +182,8 @@ def _draw_order(state: State, inputs: Data, randbelow: RandBelow) -> Data:
 
 
 def _apply_draw(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    if strict:
+        _refuse_if_over(state)
     deck = data["deck"]
     order = data.get("hidden", {}).get("order") or state["hidden"]["piles"].get(deck, [])
     if not order:
@@ -141,6 +217,8 @@ def _parse_discard(state: State, action: Sent) -> Data:
 
 
 def _apply_discard(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    if strict:
+        _refuse_if_over(state)
     deck, card = data["deck"], data["card"]
     face_up = state["tracker"]["piles"][deck]["face_up"]
     if strict and not face_up:
@@ -172,6 +250,8 @@ def _reshuffle_order(state: State, inputs: Data, randbelow: RandBelow) -> Data:
 
 
 def _apply_reshuffle(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    if strict:
+        _refuse_if_over(state)
     deck = data["deck"]
     order = list(data.get("hidden", {}).get("order", []))
     state = with_hidden(state, lambda h: {**h, "piles": {**h["piles"], deck: order}})
@@ -192,6 +272,8 @@ TRACKER: Tracker[State] = Tracker(
     rules=rules,
     initial=initial,
     settle=settle,
+    life=_life,
+    gone=_gone,
     actions={
         # A draw reveals a card: it is shown to every phone, and undo does not take it back.
         "draw": Action(_parse_draw, _apply_draw, _describe_draw, draw=_draw_order, ordered=True, undoable=False, shown=True),

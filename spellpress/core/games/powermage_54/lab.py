@@ -1,17 +1,21 @@
-"""PowerMage 54 in the lab: draw (or exchange), one action play, the answer to an attack, the
-hand limit and the halving on an empty draw deck, with the number cards (attack, defense,
-health, thump), and every action card and PowerMage by its declared `effect` (the ruleset's
-EFFECTS): Annihilator's pair, Spellblade played as a card, Magnifier's multiplier, Blister's
-unblockable attack (and Annihilator cancelling it), Turnabout's and Lifeweaver's gain, Mirror
-Warden's redirection, Hoarder's larger hand, another turn, and the cards that take, swap,
-discard or reshuffle. The sums are the ruleset's (`strength`, `answered`, `may_thump`,
-`keep_limit`, `halved`, `points_after`, `defeated`, `over_hand_limit`).
+"""PowerMage 54 in the lab: the game played through its tracker (core/engine.py's `Match`), with
+what a table cannot know: the hands, the draw deck's order, the discard pile, and the policies.
+
+Every play is a tracker move, as a phone would send it: an attack (Annihilator's pair,
+Spellblade played as a card, a thump or Magnifier, and the answer: a block, Turnabout's or
+Lifeweaver's gain, Mirror Warden sending it on), a Health card, an action card or a PowerMage's
+ability (`play`: Soul Swap's trade of points, Blister's unblockable attack and its answer,
+another turn, and the cards whose effect is on hands alone, logged as played), the end of a turn
+with no action play (an exchange names its shown cards), and the halving when a card must be
+drawn from an empty draw deck (then the discard pile becomes the draw deck). The tracker keeps
+the points, the defeated, whose turn it is, the turns and rounds, and the winner; the lab reads
+them from the table. It applies only the effects on hidden cards (taking, swapping, discarding,
+reshuffling, a fresh hand, Hoarder's larger hand) and the hand limit, kept at the end of a
+player's own turn (game.yaml).
 
 The lab's players see every hand, so Scrying Glass (`see-hand`) changes nothing they know: it
 is played and discarded, its whole effect. The rulebook states no first-player rule: seat 1
-plays first, and the first player's edge is seat 1's. The halving is applied when a card must be
-drawn from an empty draw deck (then the discard pile becomes the draw deck); the hand limit is
-kept at the end of a player's own turn (game.yaml).
+plays first, and the first player's edge is seat 1's.
 """
 
 from __future__ import annotations
@@ -22,24 +26,14 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from ...engine import Lab, Outcome
+from ...engine import Lab, Match, Outcome, randbelow_of
 from ...models import Game
 from ...play.state import shuffled
-from .ruleset import (
-    EFFECTS,
-    Constants,
-    answered,
-    defeated,
-    halved,
-    keep_limit,
-    may_thump,
-    over_hand_limit,
-    points_after,
-    strength,
-)
+from .ruleset import AIMED, EFFECTS, Constants, keep_limit, may_thump, over_hand_limit, strength
 
 SLUG = "powermage-54"
 ATTACK, DEFENSE, HEALTH, THUMP, ACTION, POWERMAGE = "attack", "defense", "health", "thump", "action", "powermage"
+POINTS = "points"  # the tracker's counter
 NUMBERED = (ATTACK, DEFENSE, HEALTH, THUMP)  # decks.yaml's number cards, applied by their value
 POLICIES = {
     "random": "any legal choice, uniformly: draw or exchange, any play or none, any answer or none, any card to give",
@@ -52,12 +46,11 @@ POLICIES = {
              "the halving alone takes"),
 }
 TAKE = ("take-attack-or-defense", "take-from-discard", "take-powermage", "take-blind", "ruin", "discard-powermage")
-AIMED = ("take-blind", "discard-powermage", "swap-hands", "swap-points", "take-powermage", "unblockable",
-         "take-attack-or-defense", "ruin")  # effects aimed at another player
 
 
 @dataclass(frozen=True)
 class Prepared:
+    game: Game
     c: Constants
     deck: tuple[str, ...]  # the draw deck, one id per copy, in the YAML's order
     kind: dict[str, str]  # card id -> type
@@ -76,6 +69,7 @@ def prepare(game: Game) -> Prepared:
         if need is not None:
             number[card.id] = int(card[need])
     return Prepared(
+        game=game,
         c=c,
         deck=tuple(card.id for card in cards for _ in range(card.count)),
         kind={card.id: card.type for card in cards},
@@ -176,10 +170,11 @@ def _plays(p: Prepared, v: View, me: int, alive: list[int]) -> list[Play]:
 
 
 def _answers(p: Prepared, v: View, me: int, alive: list[int], reached: list[int], unblockable: bool) -> list[Play | None]:
+    out: list[Play | None]
     if unblockable:
-        return [("cancel", x) for x in v.of(POWERMAGE) if x in p.cancels] + [
-            ("give", x) for x in v.of(POWERMAGE)] + [("take",)]
-    out: list[Play | None] = [None]
+        out = [("cancel", x) for x in v.of(POWERMAGE) if x in p.cancels]
+        return out + [("give", x) for x in v.of(POWERMAGE)] + [("take",)]
+    out = [None]
     out += [("block", s, m) for s in _sets(p, v, DEFENSE) for m in _multipliers(p, v, s, True)]
     out += [("gain", x) for x in v.with_("gain")]
     out += [("redirect", x, q) for x in v.with_("redirect") for q in alive if q != me and q not in reached]
@@ -326,23 +321,46 @@ class Idle(Random):
 BY_NAME: dict[str, Random] = {"random": Random(), "greedy": Greedy(), "idle": Idle()}
 
 
+def _shown(p: Prepared, hand: list[str], cards: tuple[str, ...], mult: str | None) -> str | None:
+    """The PowerMage a player shows for a thump (one held and not played; rather not the one that
+    pairs the cards), where the rules ask for one."""
+    if mult is None or p.effect.get(mult) == "multiply" or not p.c.thump_needs_powermage:
+        return None
+    if len(cards) == 1 and p.effect.get(cards[0]) == "as-card":
+        return None  # thumped alone (Spellblade)
+    held = [x for x in hand if p.kind[x] == POWERMAGE and x not in cards]
+    return min(held, key=lambda x: (p.effect.get(x) == "two-cards", x))
+
+
+def _played(prefix: str, cards: tuple[str, ...], mult: str | None, shown: str | None) -> dict[str, Any]:
+    """An attack's cards (`prefix` "") or a block's ("defense") as the tracker's `attack` names them."""
+    def key(part: str) -> str:
+        return f"{prefix}_{part}" if prefix else part
+
+    sent = {prefix or "attack": cards[0], key("second"): cards[1] if len(cards) > 1 else None, key("thump"): mult, key("powermage"): shown}
+    return {name: x for name, x in sent.items() if x is not None}
+
+
 def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:
     c = p.c
     who = [BY_NAME[name] for name in policies]
+    m = Match(p.game, k, randbelow_of(rng), None, record)
     deck, discard = shuffled(p.deck, rng.randrange), list[str]()
     hands: list[list[str]] = [[] for _ in range(k)]
-    points = [c.starting_points] * k
-    out = Outcome(winner=None, finished=False, first=0, turns=0, rounds=0, played=[Counter() for _ in range(k)])
+    out = Outcome(winner=None, finished=False, first=0, turns=0, rounds=0, played=[Counter() for _ in range(k)], match=m)
+
+    def points() -> list[int]:
+        return [m.counter(POINTS, s) for s in range(k)]
 
     def alive() -> list[int]:
-        return [s for s in range(k) if not defeated(points[s])]
+        return [s for s in range(k) if not m.mine(s)["defeated"]]
 
     def draw(seat: int) -> None:
         nonlocal deck, discard
+        if m.tracked["over"]:
+            return
         if not deck:  # the draw deck ran out: everyone's points are halved, the discard pile is shuffled in
-            for s in alive():
-                points[s] = halved(points[s], c.empty_deck_divisor)
-            out.figures["halvings"] += 1
+            m.act("halve", by=seat)
             deck, discard = shuffled(discard, rng.randrange), []
             if not deck:
                 return
@@ -364,35 +382,48 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
         source.remove(card)
         hands[seat].append(card)
 
-    def attack_with(seat: int, target: int, amount: int) -> None:
-        """An attack of `amount` reaches `target`, who answers it once (and may send it on)."""
-        reached: list[int] = []
+    def attack(seat: int, target: int, cards: tuple[str, ...], mult: str | None) -> None:
+        """An attack reaches `target`, who answers it once (and may send it on), then the table plays it."""
+        amount = _value(p, cards, mult)
+        sent: dict[str, Any] = {"attacker": seat, "target": target, **_played("", cards, mult, _shown(p, hands[seat], cards, mult))}
+        spend(seat, _spent(p, hands[seat], cards, mult))
+        reached, redirects = [target], list[dict[str, Any]]()
         while True:
+            ans = who[target].answer(p, rng, hands, target, points(), alive(), reached, amount, False)
+            if ans is None or ans[0] != "redirect":
+                break
+            spend(target, [ans[1]])  # the whole attack goes on to another player
+            redirects.append({"card": ans[1], "to": ans[2]})
+            target = ans[2]
             reached.append(target)
-            ans = who[target].answer(p, rng, hands, target, points, alive(), reached, amount, False)
-            if ans is None:
-                points[target] = answered(points[target], amount, 0, False)
-            elif ans[0] == "block":
-                points[target] = answered(points[target], amount, _value(p, ans[1], ans[2]), False)
-                spend(target, _spent(p, hands[target], ans[1], ans[2]))
-            elif ans[0] == "gain":
-                points[target] = answered(points[target], amount, 0, True)
-                spend(target, [ans[1]])
-            else:  # redirect: the whole attack goes on to another player
-                spend(target, [ans[1]])
-                target = ans[2]
-                if target in reached:
-                    points[target] = answered(points[target], amount, 0, False)
-                    return
-                continue
-            return
+        if redirects:
+            sent["redirects"] = redirects
+        if ans is not None and ans[0] == "block":
+            sent.update(_played("defense", ans[1], ans[2], _shown(p, hands[target], ans[1], ans[2])))
+            spend(target, _spent(p, hands[target], ans[1], ans[2]))
+        elif ans is not None and ans[0] == "gain":
+            sent["gain"] = ans[1]
+            spend(target, [ans[1]])
+        m.act("attack", by=seat, **sent)
 
-    def use(seat: int, card: str, target: int | None) -> bool:
-        """An action card or a PowerMage's ability played on a seat's turn; True: it takes another turn."""
+    def use(seat: int, card: str, target: int | None) -> None:
+        """An action card or a PowerMage's ability played on a seat's turn: the table plays its
+        effect on points and turns; the lab, its effect on hidden cards."""
         nonlocal deck, discard
         effect, hand = p.effect[card], hands[seat]
         spend(seat, [card])
         out.figures["effects played"] += 1
+        sent: dict[str, Any] = {"player": seat, "card": card}
+        if target is not None:
+            sent["target"] = target
+        if effect == "unblockable" and target is not None:
+            ans = who[target].answer(p, rng, hands, target, points(), alive(), [target], p.number[card], True)
+            if ans is not None and ans[0] == "give":
+                sent["give_up"] = ans[1]
+                lose(target, [ans[1]])
+            elif ans is not None and ans[0] == "cancel":  # Annihilator cancels it and stays in hand
+                sent["cancel"] = ans[1]
+        m.act("play", by=seat, **sent)
         if effect == "reshuffle":
             deck, discard = shuffled(deck + discard, rng.randrange), []
         elif effect == "new-hand":
@@ -410,13 +441,11 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
         elif effect == "silence":
             for s in range(k):
                 lose(s, [x for x in hands[s] if p.kind[x] == THUMP])
-        elif effect == "extra-turn":
-            return True
         elif target is not None:
-            aimed(seat, effect, card, target)
-        return False
+            hidden(seat, effect, target)
 
-    def aimed(seat: int, effect: str, card: str, target: int) -> None:
+    def hidden(seat: int, effect: str, target: int) -> None:
+        """An aimed card's effect on the hands."""
         theirs = hands[target]
         if effect == "take-blind" and theirs:  # chosen face down: any card, as likely as any other
             take(seat, theirs, theirs[rng.randrange(len(theirs))])
@@ -436,24 +465,11 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
             lose(target, [x for x in theirs if p.kind[x] in (ATTACK, DEFENSE)])
         elif effect == "swap-hands":
             hands[seat], hands[target] = theirs, hands[seat]
-        elif effect == "swap-points":
-            points[seat], points[target] = points[target], points[seat]
-        elif effect == "unblockable":
-            ans = who[target].answer(p, rng, hands, target, points, alive(), [target], p.number[card], True)
-            if ans is not None and ans[0] == "give":
-                lose(target, [ans[1]])
-            elif ans is None or ans[0] != "cancel":  # Annihilator cancels it and stays in hand
-                points[target] = points_after(points[target], -p.number[card])
 
-    for seat in range(k):
-        for _ in range(c.starting_hand):
-            draw(seat)
-    seat, standing = 0, alive()
-    while len(standing) > 1 and out.turns < cap:
-        out.turns += 1
+    def turn(seat: int) -> None:
+        """A seat's turn: its draw or exchange, then its action play, then the hand limit."""
         me = who[seat]
         swap = me.exchange(p, rng, hands[seat])
-        again = False
         if swap is not None:
             lose(seat, swap)
             for _ in swap:
@@ -461,19 +477,23 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
         else:
             for _ in range(c.draws_per_turn):
                 draw(seat)
-        standing = alive()
-        if swap is None and seat in standing and len(standing) > 1:
-            act = me.play(p, rng, hands, seat, points, standing, discard, deck)
-            hand = hands[seat]
+        if m.tracked["over"] or m.mine(seat)["defeated"]:
+            return  # the halving ended the game, or this player's part in it: the turn has passed
+        if swap is not None:
+            m.act("end_turn", by=seat, player=seat, exchanged=swap)
+        else:
+            act = me.play(p, rng, hands, seat, points(), alive(), discard, deck)
             if act[0] == "heal":
-                points[seat] = points_after(points[seat], _value(p, (act[1],), act[2]))
+                shown = _shown(p, hands[seat], (act[1],), act[2])
                 spend(seat, [act[1], *([act[2]] if act[2] else [])])
+                sent = {"player": seat, "health": act[1], "thump": act[2], "powermage": shown}
+                m.act("heal", by=seat, **{key: x for key, x in sent.items() if x is not None})
             elif act[0] == "attack":
-                amount = _value(p, act[2], act[3])
-                spend(seat, _spent(p, hand, act[2], act[3]))
-                attack_with(seat, act[1], amount)
+                attack(seat, act[1], act[2], act[3])
             elif act[0] == "card":
-                again = use(seat, act[1], act[2])
+                use(seat, act[1], act[2])
+            else:
+                m.act("end_turn", by=seat, player=seat)
         hand = hands[seat]
         holds = me.holds(p, hand)
         if holds is not None and over_hand_limit(len(hand), c.hand_limit):  # the card that holds more is at work
@@ -481,22 +501,22 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
         extra = over_hand_limit(len(hand), keep_limit(c.hand_limit, holds))
         if extra:
             lose(seat, me.trim(p, rng, hand, extra))
-        for s in range(k):
-            if defeated(points[s]) and hands[s]:
+
+    for seat in range(k):
+        for _ in range(c.starting_hand):
+            draw(seat)
+    for _ in range(cap):
+        current = m.tracked["player"]
+        turn(out.first if current is None else current)
+        for s in range(k):  # the defeated are out of the game, and so are their cards
+            if m.mine(s)["defeated"] and hands[s]:
                 lose(s, list(hands[s]))
-        standing = alive()
-        if len(standing) <= 1:
+        if m.tracked["over"]:
             break
-        if again and seat in standing:
-            continue
-        nxt = next(s for s in [*range(seat + 1, k), *range(seat + 1)] if s in standing)
-        if nxt <= seat:
-            out.rounds += 1
-        seat = nxt
-    standing = alive()
-    out.finished = len(standing) <= 1
-    out.winner = standing[0] if len(standing) == 1 else None
-    out.rounds += out.finished
+    t = m.tracked
+    out.finished, out.winner, out.turns, out.rounds = t["over"], t["winner"], t["turns"], t["rounds"]
+    if t["halvings"]:
+        out.figures["halvings"] = t["halvings"]
     return out
 
 

@@ -71,6 +71,10 @@ EFFECTS: dict[str, tuple[str, str | None]] = {
     "hold-more": (HELD, "holds"), "gain": (ATTACKED, None), "redirect": (ATTACKED, None),
 }
 NUMBERS = ("forfeit", "worth", "times", "holds")
+AS_CARD, MULTIPLY, TWO_CARDS = "as-card", "multiply", "two-cards"  # the effects that change an attack's sums
+# the effects aimed at another player, who is named when the card is played
+AIMED = ("take-blind", "discard-powermage", "swap-hands", "swap-points", "take-powermage", "unblockable",
+         "take-attack-or-defense", "ruin")
 
 
 def _check_effect(card: Card, report: Report) -> None:
@@ -167,12 +171,27 @@ Played = Mapping[str, Any]
 
 
 def played(card: Card) -> dict[str, Any]:
-    """A card of the game as the plays read it."""
+    """A card of the game as the plays read it: an action card or a PowerMage with its effect and
+    the number the effect needs (Spellblade's worth, Magnifier's times, Blister's forfeit)."""
     entry: dict[str, Any] = {"id": card.id, "name": card.name, "count": card.count}
     for key in ("value", "multiplier"):
         if card.get(key) is not None:
             entry[key] = card.get(key)
+    effect = card.get("effect")
+    if effect in EFFECTS:
+        entry["effect"] = effect
+        entry["timing"], number = EFFECTS[effect]
+        if number is not None and card.get(number) is not None:
+            entry[number] = card.get(number)
+    if card.get("cancels_unblockable"):
+        entry["cancels_unblockable"] = True
     return entry
+
+
+def worth(card: Played) -> int:
+    """What a card attacks or blocks with: its value, or the worth of a PowerMage played as a card."""
+    number: int = card["value"] if "value" in card else card["worth"]
+    return number
 
 
 def _within_the_deck(cards: tuple[Played | None, ...]) -> None:
@@ -187,28 +206,46 @@ def _within_the_deck(cards: tuple[Played | None, ...]) -> None:
             raise Invalid(f"{card['name']} is used {n} times here, but the deck holds {held}")
 
 
-def _multiplier(needs_powermage: bool, thump: Played | None, powermage: Played | None, what: str) -> int | None:
-    """A thump's multiplier, refused without the PowerMage the YAML asks for."""
+def _multiplier(needs_powermage: bool, thump: Played | None, powermage: Played | None, what: str,
+                cards: tuple[Played, ...] = ()) -> int | None:
+    """A thump's multiplier, refused without the PowerMage the YAML asks for (unless the one card
+    it multiplies is a PowerMage played as a card); or a multiplying PowerMage's (Magnifier), for
+    one card, in place of a thump card."""
     if thump is None:
         return None
-    if needs_powermage and powermage is None:
+    if thump.get("effect") == MULTIPLY:
+        if len(cards) > 1:
+            raise Invalid(f"{thump['name']} multiplies one Attack or Defense card, not two: a pair takes a thump card")
+        times: int = thump["times"]
+        return times
+    alone = len(cards) == 1 and cards[0].get("effect") == AS_CARD
+    if not may_thump(needs_powermage, powermage is not None, alone):
         raise Invalid(f"the {what} thump needs a PowerMage shown first: say which PowerMage was shown")
     multiplier: int = thump["multiplier"]
     return multiplier
 
 
 def attack(needs_powermage: bool, card: Played, thump: Played | None = None, powermage: Played | None = None,
-           defense: Played | None = None, defense_thump: Played | None = None, defense_powermage: Played | None = None) -> Clash:
-    """An attack as played: its sums, or Invalid with the reason it cannot be played so."""
-    _within_the_deck((thump, defense_thump, powermage, defense_powermage))
+           defense: Played | None = None, defense_thump: Played | None = None, defense_powermage: Played | None = None,
+           second: Played | None = None, defense_second: Played | None = None, returned: bool = False) -> Clash:
+    """An attack as played: its sums, or Invalid with the reason it cannot be played so. `second`
+    and `defense_second` are the second cards of a pair (Annihilator's), one multiplier for both.
+    `returned`: the attack was sent back to its attacker, whose shown PowerMage is in hand again."""
+    again = None if returned else powermage
+    _within_the_deck((thump, defense_thump, again, defense_powermage, card, second, defense, defense_second))
     if defense_thump is not None and defense is None:
         raise Invalid("a defense thump multiplies a defense card: name the defense card too")
-    return clash(card["value"], _multiplier(needs_powermage, thump, powermage, "attack's"),
-                 defense["value"] if defense else 0, _multiplier(needs_powermage, defense_thump, defense_powermage, "defense's"))
+    if defense_second is not None and defense is None:
+        raise Invalid("a second defense card is half of a pair: name the first defense card too")
+    cards = tuple(c for c in (card, second) if c is not None)
+    guards = tuple(c for c in (defense, defense_second) if c is not None)
+    hit = strength(tuple(worth(c) for c in cards), _multiplier(needs_powermage, thump, powermage, "attack's", cards))
+    block = strength(tuple(worth(c) for c in guards), _multiplier(needs_powermage, defense_thump, defense_powermage, "defense's", guards))
+    return Clash(hit, block, max(0, hit - block))
 
 
 def heal(needs_powermage: bool, card: Played, thump: Played | None = None, powermage: Played | None = None) -> int:
     """The points a health card gives as played, or Invalid with the reason it cannot be played so."""
     _within_the_deck((thump, powermage))
     value: int = card["value"]
-    return thumped(value, _multiplier(needs_powermage, thump, powermage, "health card's"))
+    return thumped(value, _multiplier(needs_powermage, thump, powermage, "health card's", (card,)))

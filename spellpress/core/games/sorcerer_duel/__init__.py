@@ -13,6 +13,7 @@ RULESET = Ruleset(
     check=check,
     options=options,
     tracker_module=f"{__name__}.tracker",
+    phone=__name__,
     helpers_module=f"{__name__}.helpers",
     lab_module=f"{__name__}.lab",
 )

@@ -63,6 +63,7 @@ def check(game: Game, report: Report) -> None:
 # The sorcerer's effect fields (decks.yaml declares them; each prints its own sentence).
 SORCERER_EFFECTS = ("spell_bonus", "blocker_regains", "extra_conversions", "extra_death_draws", "haste_up_to",
                     "blocker_draws")
+NO_SORCERER = "none"  # a seat whose sorcerer the table is not told: its effect is played by hand
 DEATH_AMOUNTS = ("damage", "draw", "heal")  # the death effects that need a `death_amount`
 # what a requirement's text says for each way `needs_how` meets it
 NEEDS_WORDS = {"destroy": "destroy", "have": "have", "died": "died"}

@@ -14,6 +14,7 @@ RULESET = Ruleset(
     options=options,
     die=lambda game: game.constants_as(Constants).die_sides,
     tracker_module=f"{__name__}.tracker",
+    phone=__name__,
     helpers_module=f"{__name__}.helpers",
     lab_module=f"{__name__}.lab",
 )

@@ -1,0 +1,79 @@
+"""The long run of the differential test (tests/test_one_engine.py, issue 25): 10,000 seeded lab
+games of each game the lab plays, spread over every player count its YAML allows and every policy,
+each replayed move by move through the companion's reducer and compared after every move. Any
+divergence fails the run, named by game, players, policy, seed and move; it also prints how long a
+game takes to play (recorded) and to replay at the table.
+
+Run alone with `.venv/bin/python -m benchmarks.engine`; `make bench` runs it with the others.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from itertools import product
+from pathlib import Path
+
+from spellpress.core import load_games
+from spellpress.core.engine import check, outcome_agrees
+from spellpress.core.games import RULESETS
+from spellpress.lab.engine import game_rng
+
+CARDS = Path(__file__).resolve().parent.parent / "cards"
+GAMES = int(os.environ.get("SPELLPRESS_ENGINE_GAMES", 10_000))
+WORKERS = 2
+SHOWN = 5  # divergences printed a game
+
+
+def _cases(slug: str, low: int, high: int, policies: list[str]) -> list[tuple[str, int, str, int]]:
+    """GAMES (slug, players, policy, seed) cases, as even as may be over player counts and policies."""
+    kinds = list(product(range(low, high + 1), policies))
+    return [(slug, *kinds[i % len(kinds)], i // len(kinds)) for i in range(GAMES)]
+
+
+def _one(case: tuple[str, int, str, int]) -> tuple[float, float, str | None]:
+    slug, players, policy, seed = case
+    lab = RULESETS[slug].lab
+    assert lab is not None
+    start = time.perf_counter()
+    outcome = lab.play(_PREPARED[slug], game_rng(seed, players), players, (policy,) * players, lab.turn_cap, True)
+    played = time.perf_counter() - start
+    if outcome.match is None:
+        return played, 0.0, f"{slug}: the lab did not play through the engine"
+    found = check(outcome.match)
+    replayed = time.perf_counter() - start - played
+    wrong = str(found) if found else outcome_agrees(outcome)
+    where = f"{slug}, {players} players, policy {policy}, seed {seed}: {wrong}" if wrong else None
+    return played, replayed, where
+
+
+_GAMES = {g.ruleset: g for g in load_games(CARDS)}
+_PREPARED = {slug: RULESETS[slug].lab.prepare(g) for slug, g in _GAMES.items() if RULESETS[slug].lab}
+
+
+def main() -> bool:
+    ok = True
+    print(f"one engine: {GAMES:,} lab games of each game over its player counts and policies, each replayed "
+          f"at the table move by move ({WORKERS} processes)")
+    with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
+        for slug, game in _GAMES.items():
+            lab = RULESETS[slug].lab
+            if lab is None:
+                continue
+            start = time.perf_counter()
+            results = pool.map(_one, _cases(slug, game.players.min, game.players.max, sorted(lab.policies)), chunksize=50)
+            wall = time.perf_counter() - start
+            wrong = [where for _, _, where in results if where]
+            ok = ok and not wrong
+            play = sum(r[0] for r in results) / len(results) * 1000
+            replay = sum(r[1] for r in results) / len(results) * 1000
+            print(f"  {game.slug:<15} {len(results):>6} games  {len(wrong):>4} divergences  play {play:6.2f} ms/game "
+                  f"(recorded), replay {replay:6.2f} ms/game  {wall:6.1f} s")
+            for where in wrong[:SHOWN]:
+                print(f"    {where}")
+    return ok
+
+
+if __name__ == "__main__":
+    raise SystemExit(0 if main() else 1)
