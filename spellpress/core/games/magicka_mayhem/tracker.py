@@ -871,15 +871,19 @@ def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     state = with_tracker(state, lambda f: {**f, "turn": turn, "player": who, "first": first, "turns": f.get("turns", 0) + 1,
                                            "rounds": rounds, "cast": []})
     landed: list[list[Any]] = []
+    begun = state
     state = _start_of_turn(state, who, landed)
-    return state, {"turn": turn, "started": who, "skipped": skipped, "from": start, **({"landed": landed} if landed else {})}
+    changes = _changes(begun, state)
+    said = {"landed": landed, "changes": changes} if landed or any(changes.values()) else {}
+    return state, {"turn": turn, "started": who, "skipped": skipped, "from": start, **said}
 
 
 def _describe_turn(data: Mapping[str, Any], state: State) -> str:
     if "started" not in data:
         return f"{name(state, data['player'])}'s turn"
     skipped = "".join(f"{name(state, i)} is frozen and skips a turn. " for i in data["skipped"])
-    return f"{skipped}Turn {data['turn']}: {name(state, data['started'])}"
+    began = _changes_text(data.get("changes", {}), state)  # slowed spells, beams and burning robes, as the turn starts
+    return f"{skipped}Turn {data['turn']}: {name(state, data['started'])}" + ("" if not began else ". " + _sentences(began))
 
 
 # ---------------------------------------------------------------------------- creatures
@@ -1626,8 +1630,11 @@ def _describe_cast(data: Mapping[str, Any], state: State) -> str:
 
 
 def _parse_snap(state: State, action: Sent) -> Data:
-    snaps = [{"id": i, "name": i, **e} for i, e in state["rules"].get("effects", {}).items() if "element" in e]
-    snap = card_of(snaps, action.get("snap"), "snap spell")
+    effects, sent = state["rules"].get("effects", {}), action.get("snap")
+    snap = effects.get(sent) if isinstance(sent, str) else None
+    if snap is None or "element" not in snap:  # not a snap spell: refused with the choices
+        snap = card_of([{"id": i, **e} for i, e in effects.items() if "element" in e], sent, "snap spell")
+    snap = {"id": sent, **snap}
     extra = whole(action.get("extra", 0), "extra", 0, MAX_AMOUNT)
     if extra and not (snap.get("heal_per_extra") or snap.get("raises_barrier")):
         raise Invalid(f"{snap['id']} takes no extra elements: its card says nothing of it")
