@@ -223,3 +223,63 @@ def test_wizards_exchange_cards_at_the_start_of_a_turn(game):
     for policy in ("greedy", "random"):
         made = sum(lab.play(p, game_rng(seed, 2), 2, (policy,) * 2, 400).figures["card exchanges"] for seed in range(10))
         assert made > 0, policy
+
+
+def _health(p):
+    return [pl["counters"]["health"] for pl in p.state["players"]]
+
+
+def test_a_beam_burns_on_its_casters_next_turns_until_a_barrier_breaks_it(game):
+    """Arcane Beam: "Lasts 3 turns, this one included." The rulebook: "A Beam Spell is disrupted
+    (thereby stopping FUTURE Damage) by a Shield Barrier. However, the Barrier is destroyed in the
+    process." The table burns it as its caster's turns start."""
+    beam, start = game.card("arcane-beam"), game.constants.starting_health
+    p = _at_maximum(game, "chicken-dance", ["Ann", "Ben"])
+    p.act("start_turn", player=ANN)
+    p.act("cast", caster=ANN, spell="arcane-beam", target=BEN)
+    for turn in range(1, beam["turns"] + 2):
+        assert _health(p)[BEN] == start - beam["damage"] * min(turn, beam["turns"])
+        p.act("start_turn", player=BEN)
+        p.act("start_turn", player=ANN)
+    p = _at_maximum(game, "chicken-dance", ["Ann", "Ben"])
+    p.act("start_turn", player=ANN)
+    p.act("cast", caster=ANN, spell="arcane-beam", target=BEN)
+    p.act("start_turn", player=BEN)
+    p.act("snap", caster=BEN, snap="shoddy-shield", target=BEN)
+    p.act("start_turn", player=ANN)
+    assert _health(p)[BEN] == start - beam["damage"] and p.state["players"][BEN]["tracker"]["barrier"] is None
+    assert p.t["beams"] == []
+
+
+def test_a_mirror_ward_deals_what_it_absorbs_to_the_spells_caster(game):
+    """Mirror Ward: "Damage it absorbs from a spell is dealt to that spell's caster." """
+    ward, fury, start = game.card("mirror-ward"), game.card("fury-of-the-wizard"), game.constants.starting_health
+    p = _at_maximum(game, "chicken-dance", ["Ann", "Ben"])
+    p.act("start_turn", player=BEN)
+    p.act("cast", caster=BEN, spell="mirror-ward", target=BEN)
+    p.act("start_turn", player=ANN)
+    p.act("cast", caster=ANN, spell="fury-of-the-wizard", target=BEN)
+    assert _health(p) == [start - ward["strength"], start - (fury["damage"] - ward["strength"])]
+
+
+def test_slow_motion_lands_the_spell_as_its_casters_next_turn_starts(game):
+    """Slow Motion: "The spell crawls across the table and lands at the start of the caster's next turn." """
+    fury, start = game.card("fury-of-the-wizard"), game.constants.starting_health
+    p = _at_maximum(game, "slow-motion", ["Ann", "Ben"])
+    p.act("start_turn", player=ANN)
+    p.act("cast", caster=ANN, spell="fury-of-the-wizard", target=BEN)
+    p.act("start_turn", player=BEN)
+    assert _health(p) == [start, start] and p.t["pending"]
+    started = p.act("start_turn", player=ANN)
+    assert _health(p) == [start, start - fury["damage"]] and not p.t["pending"]
+    assert started["changes"]["health"] == [[BEN, start, start - fury["damage"]]]
+
+
+def test_wizard_swap_trades_places_in_the_order_of_play(game):
+    """Wizard Swap: "the caster and the target trade places at the table, and with them their turns
+    in the order of play." """
+    p = _at_maximum(game, "wizard-swap", ["Ann", "Ben", "Cat", "Dee"])
+    p.act("start_turn", player=ANN)
+    p.act("cast", caster=ANN, spell="fury-of-the-wizard", target=CAT)
+    assert p.t["order"] == [CAT, BEN, ANN, DEE] and p.t["next"] == DEE
+    p.refused("start_turn", "after Ann's turn comes Dee's, not Ben's", player=BEN)
