@@ -244,7 +244,7 @@ class Table:
         """A move at the table; the cards of the creatures it destroyed go to the spell discards."""
         before = {u["id"]: u["card"] for u in self.t["units"]}
         data = self.m.act(kind, by=by, **sent)
-        if len(self.t["units"]) != len(before) or kind == "summon":
+        if len(self.t["units"]) < len(before) + (kind == "summon"):
             now = {u["id"] for u in self.t["units"]}
             for uid, card in before.items():
                 if uid not in now:
