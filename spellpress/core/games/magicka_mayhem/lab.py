@@ -240,10 +240,17 @@ class Table:
     def t(self) -> Any:
         return self.m.tracked
 
-    def act(self, kind: str, by: int | None = None, **sent: Any) -> Data:
-        """A move at the table; the cards of the creatures it destroyed go to the spell discards."""
+    def act(self, kind: str, by: int | None = None, why: str | None = None, **sent: Any) -> Data:
+        """A move at the table; the cards of the creatures it destroyed go to the spell discards.
+        The wizards' health it took is counted as damage under `why`, what it gave as healing."""
         before = {u["id"]: u["card"] for u in self.t["units"]}
+        healths = [self.hp(s) for s in range(self.k)]
         data = self.m.act(kind, by=by, **sent)
+        for s, health in enumerate(healths):
+            after = self.hp(s)
+            if after != health:
+                self.out.figures[f"damage: {why or kind}" if after < health else "healing"] += abs(after - health)
+                self.out.figures["wizards killed"] += health > 0 >= after
         if len(self.t["units"]) < len(before) + (kind == "summon"):
             now = {u["id"] for u in self.t["units"]}
             for uid, card in before.items():
@@ -369,9 +376,7 @@ class Table:
             self.out.figures["creatures summoned"] += 1
             self.out.figures["creatures grown at casting"] += bool(made.get("extra"))
             return
-        healths = [self.hp(s) for s in range(self.k)]
-        data = self.act("cast", by=seat, caster=seat, spell=card.id, target=target)
-        self.out.figures["damage: " + self.p.why[card.id]] += sum(max(0, h - self.hp(s)) for s, h in enumerate(healths))
+        data = self.act("cast", by=seat, why=self.p.why[card.id], caster=seat, spell=card.id, target=target)
         hit = any(m["hit"] for m in data["musters"])
         self.out.figures["Mayhem Muster: Mayhem" if hit else "Mayhem Muster: goes on as cast"] += 1
         mayhem = self.p.card[data["mayhem"]] if data["mayhem"] else None
@@ -410,7 +415,7 @@ class Table:
         self.out.played[seat][snap.id] += 1
         grows = spent and snap.id in self.p.grows
         extra = self.extra(spent, self.p.cost[snap.id], snap["element"]) if grows else 0
-        self.act("snap", by=seat, caster=seat, snap=snap.id, target=aim, extra=extra)
+        self.act("snap", by=seat, why=f"snap spells ({snap['element']})", caster=seat, snap=snap.id, target=aim, extra=extra)
 
     def free_snap(self, seat: int) -> None:
         sides = self.sides(seat)
@@ -546,7 +551,7 @@ class Table:
             payment = act[3] if act[3] is not None else self.payment(self.hands[seat].elements, self.p.cost[act[1].id])
             (self.cast if act[0] == "spell" else self.snap)(seat, act[1], act[2], payment)
         else:
-            self.act("attack", by=seat, unit=act[1], target=act[2])
+            self.act("attack", by=seat, why="creatures", unit=act[1], target=act[2])
 
     def exchange(self, seat: int) -> None:
         """Step 2 of a Spellmageddon turn: the policy may trade cards in at one of the exchange
@@ -790,7 +795,7 @@ def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap
         t.turn(t.t["player"], started)
         if t.t["over"] or t.t["turns"] >= cap or t.t["next"] is None:
             break
-        started = t.act("start_turn", player=t.t["next"])
+        started = t.act("start_turn", why="beams, burns and slowed spells", player=t.t["next"])
     tracked = t.t
     out.first, out.turns, out.rounds = tracked["first"], tracked["turns"], tracked["rounds"]
     out.finished, out.winner, out.match = tracked["over"], tracked["winner"], t.m
