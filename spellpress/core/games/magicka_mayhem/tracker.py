@@ -291,7 +291,20 @@ def _json(field: Any) -> Any:
     return list(field) if isinstance(field, tuple) else field
 
 
+_READ: dict[str, tuple[Game, Rules | None]] = {}  # each game's rules, as last read from it (by its slug)
+
+
 def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
+    """The game's rules for a table: read once from a loaded game (the lab starts thousands of
+    tables of it; a state is never changed in place, so they may share them), again when it is
+    loaded anew."""
+    found = _READ.get(game.slug)
+    if found is None or found[0] is not game:
+        found = _READ[game.slug] = (game, _rules(game))
+    return found[1]
+
+
+def _rules(game: Game) -> Rules | None:
     c = game.constants_as(Constants)
     if not any(counter.id == HEALTH and counter.scope == "player" for counter in game.counters):
         return None
