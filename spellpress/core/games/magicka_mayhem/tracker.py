@@ -93,7 +93,7 @@ from .ruleset import Constants, creature_name
 
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
 ITS_WIZARD, CREATURES = DEATH_ITS_WIZARD, DEATH_CREATURES
-MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
+MAYHEM_DECK = MAYHEM_TYPE = "mayhem"  # the deck of Mayhem cards, and their card type (decks.yaml)
 
 
 class Level(TypedDict):
@@ -347,7 +347,7 @@ SPELL_EFFECTS = ("cost", "damage", "wet", "wet_bonus", "wet_multiplier", "frozen
 SNAP_EFFECTS = ("element", "damage", "wet", "heal", "heal_per_extra", "raises_barrier")
 MAYHEM_EFFECTS = ("lands_on", "times", "divided_by", "plus", "inverts", "bounce_divided_by", "bubble", "fails",
                   "delayed", "caster", "burns", "burn_turns", "others_heal", "downpour", "swaps_seats")
-_EFFECTS = {"spell": SPELL_EFFECTS, SNAP_TYPE: SNAP_EFFECTS, MAYHEM_DECK: MAYHEM_EFFECTS}
+_EFFECTS = {"spell": SPELL_EFFECTS, SNAP_TYPE: SNAP_EFFECTS, MAYHEM_TYPE: MAYHEM_EFFECTS}
 
 
 
