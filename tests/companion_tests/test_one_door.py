@@ -155,6 +155,7 @@ def test_a_growing_summon_grows_from_the_extra_elements_paid(games):
     for card in growing:
         paid = [singles[e].id for e in card["cost"]] + [singles[card["grows_with"]].id] * 2
         t = Table(game, names(2))
+        t.turn_of(0)
         made = t.act({"type": "summon", "owner": 0, "card": card.id, "paid": paid})
         unit = t.t["units"][0]
         more = {"attack": 0, "health": 0, card["grows"]: 2 * growth}
@@ -162,6 +163,7 @@ def test_a_growing_summon_grows_from_the_extra_elements_paid(games):
         assert unit["max"] == unit["health"] and made.data["extra"] == 2
         assert f"2 extra {card['grows_with']} paid" in t.text(made)
         typed = Table(game, names(2))
+        typed.turn_of(0)
         typed.act({"type": "summon", "owner": 0, "card": card.id, "extra": 2})
         assert typed.t["units"][0]["attack"] == unit["attack"] and typed.t["units"][0]["health"] == unit["health"]
         t.refused({"type": "summon", "owner": 0, "card": card.id, "paid": paid[1:-2]}, Invalid, "short")
@@ -174,6 +176,7 @@ def test_healing_never_takes_a_creature_above_the_health_it_arrived_with(games):
     game = games["magicka-mayhem"]
     card = next(c for c in game.cards if c.type == "summon" and c["health"] > 2)
     t = Table(game, names(2))
+    t.turn_of(0)
     t.act({"type": "summon", "owner": 0, "card": card.id})
     uid = t.t["units"][0]["id"]
     t.act({"type": "damage", "target": uid, "amount": 2})
@@ -186,6 +189,7 @@ def test_a_heal_logged_before_the_cap_replays_as_it_was(games):
     game = games["magicka-mayhem"]
     card = next(c for c in game.cards if c.type == "summon")
     t = Table(game, names(2))
+    t.turn_of(0)
     t.act({"type": "summon", "owner": 0, "card": card.id})
     uid = t.t["units"][0]["id"]
     t.add("heal", {"target": uid, "amount": 3, "who": "Ann's creature", "from": card["health"], "to": card["health"] + 3})
@@ -197,6 +201,7 @@ def _death(game, does, to):
 
 
 def _destroy(t, card, owner=0):
+    t.turn_of(owner)
     t.act({"type": "summon", "owner": owner, "card": card.id})
     uid = t.t["units"][-1]["id"]
     return t.act({"type": "damage", "target": uid, "amount": t.t["units"][-1]["health"]})
@@ -242,6 +247,7 @@ def test_a_death_that_destroys_sets_off_the_next(games):
     golem, sprite = _death(game, "damage", "every creature"), _death(game, "zap", "every wet wizard")
     assert sprite["health"] <= golem["death_amount"] + 1
     t = Table(game, names(2))
+    t.turn_of(1)
     t.act({"type": "summon", "owner": 1, "card": sprite.id})
     sprite_id = t.t["units"][-1]["id"]
     if sprite["health"] > golem["death_amount"]:
@@ -259,7 +265,9 @@ def test_a_creature_destroyed_in_an_older_log_replays_without_its_death(games):
     game = games["magicka-mayhem"]
     golem = _death(game, "damage", "every creature")
     t = Table(game, names(2))
+    t.turn_of(0)
     t.act({"type": "summon", "owner": 0, "card": golem.id})
+    t.turn_of(1)
     t.act({"type": "summon", "owner": 1, "name": "Pet Rock", "attack": 1, "health": 1})
     uid = t.t["units"][0]["id"]
     t.add("damage", {"target": uid, "amount": golem["health"]})  # as logged before deaths were the tracker's

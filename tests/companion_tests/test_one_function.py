@@ -83,6 +83,7 @@ def walk_mm_can_cast(game):
                 hand = rng.sample(pool, size)
                 answer = ask(game, "can-cast", {"spell": card.id, "hand": hand})
                 t = Table(game, names(2))
+                t.turn_of(0)
                 refused, event = _refusal(t, {"type": "summon", "owner": 0, "card": card.id, "paid": hand})
                 if not answer["paid"]:
                     assert refused and refused.endswith("short"), (card.id, hand, refused)
@@ -114,6 +115,7 @@ def walk_mm_snap_vs_spell(game):
     for snap, spell, shield in itertools.product(snaps, spells, (False, True)):
         answer = ask(game, "snap-vs-spell", {"snap": snap.id, "spell": spell.id, "shield": shield})
         t = Table(game, names(2), {"mode": modes[0]} if modes else None)
+        t.turn_of(0)
         refused, event = _refusal(t, {"type": "muster", "caster": 0, "target": 1, "spell": spell.id,
                                       "interaction": answer["outcome"], "draw": False})
         if not answer["mayhem"]:

@@ -109,7 +109,7 @@ def test_each_draw_is_numbered_so_a_repeat_is_new(client):
 
 # One change of each game's own, then a plain one: a game that has begun.
 PLAY = {
-    "magicka-mayhem": [{"type": "muster", "caster": 0, "target": 1, "version": None}],
+    "magicka-mayhem": [{"type": "start_turn", "player": 0}, {"type": "muster", "caster": 0, "target": 1, "version": None}],
     "spellchamber": [{"type": "start_round", "version": None}],
     "powermage-54": [{"type": "halve", "version": None}],
     "powers-combined": [{"type": "adjust", "counter": "runes", "delta": 2}, {"type": "spend_rune"}],

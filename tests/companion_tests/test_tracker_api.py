@@ -80,6 +80,7 @@ def test_a_stale_shot_gets_409_and_changes_nothing(client):
 
 def test_a_stale_muster_gets_409_and_changes_nothing(client):
     t = start(client, "magicka-mayhem", ["Ann", "Ben"])
+    act(client, t, {"type": "start_turn", "player": 0})
     act(client, t, {"type": "adjust", "player": 1, "counter": "health", "delta": -3})
     before = now(client, t)
     stale = act(client, t, {"type": "muster", "caster": 0, "target": 1, "version": 1})

@@ -449,3 +449,37 @@ def test_a_level_of_powers_combined(server, phone, games):
     second = c.levels[1]
     expect(ann.locator(".t-sub")).to_contain_text(f"Level 2: {second.name} \u00b7 add {second.modifiers} modifier")
     fits_the_phone(ann)
+
+
+def test_a_magicka_spell_card_and_a_snap_spell_cast_from_a_phone(server, phone, games):
+    """The phone casts a spell card spell whole (the server musters it and applies its card) and a
+    snap spell, on the caster's turn; the log says what each did."""
+    game = games["magicka-mayhem"]
+    minimum = next(lv for lv in game.constants.mayhem_levels if lv.method == "die")
+    _, t = server.call("POST", "/api/tables", {"game": "magicka-mayhem", "players": ["Ann", "Ben"], "options": {"mayhem": minimum.id}})
+    ann = seated(phone(), server, t["id"], t["token"], 0)
+    server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "start_turn", "player": 0}, t["token"])
+    expect(ann.locator(".t-turn")).to_contain_text("Turn 1: Ann")
+    ann.locator('.player[data-index="0"] [data-act="wizard"]').click()
+    choose(ann, "Cast a spell card")
+    choose(ann, game.card("fury-of-the-wizard").name)
+    choose(ann, "Ben")
+    cast = _logged(ann, server, t["id"], "cast")
+    assert cast["data"]["spell"] == "fury-of-the-wizard" and cast["data"]["target"] == 1
+    ann.locator('.player[data-index="0"] [data-act="wizard"]').click()
+    choose(ann, "Cast a snap spell")
+    choose(ann, game.card("baby-boulder").name)
+    choose(ann, "Ben")
+    snap = _logged(ann, server, t["id"], "snap")
+    assert snap["data"]["snap"] == "baby-boulder" and snap["data"]["target"] == 1
+    fits_the_phone(ann)
+
+
+def _logged(page, server, table_id, kind):
+    """The table's first event of `kind`, once the phone's tap has reached the server."""
+    for _ in range(50):
+        found = [e for e in server.call("GET", f"/api/tables/{table_id}/log")[1]["events"] if e["type"] == kind]
+        if found:
+            return found[0]
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no {kind} reached the table")

@@ -69,6 +69,12 @@ class Table:
     def counter(self, name, i=None):
         return self.state["counters"][name] if i is None else self.state["players"][i]["counters"][name]
 
+    def turn_of(self, who):
+        """Plays on, turn by turn in order, until it is `who`'s turn (a Magicka spell card spell,
+        a summons among them, is cast on its caster's turn)."""
+        while self.t["player"] != who:
+            self.act({"type": "start_turn", "player": who if self.t["player"] is None else self.t["next"]})
+
 
 def rules(game):
     return ruleset_of(game).tracker.rules(game, {})
@@ -457,6 +463,7 @@ def test_maximum_mayhem_always_hits(games):
     always = level(game, "always")
     for seed in range(20):
         t = Table(game, names(2), {"mayhem": always.id}, rolls=random.Random(seed).randrange)
+        t.act({"type": "start_turn", "player": 0})
         event = t.act({"type": "muster", "caster": 0, "target": 1})
         assert [m["hit"] for m in event.data["musters"]] == [True]
         assert event.data["musters"][0]["card"]["id"] in mayhem_deck(game)
@@ -469,6 +476,7 @@ def test_a_levels_chance_is_the_yamls(games, method):
     hits = Counter()
     for roll in range(chosen.out_of):
         t = Table(game, names(2), {"mayhem": chosen.id}, rolls=lambda n, roll=roll: roll % n)
+        t.act({"type": "start_turn", "player": 0})
         event = t.act({"type": "muster", "caster": 0, "target": 1, "draw": False})
         muster = event.data["musters"][0]
         hits[muster["hit"]] += 1
@@ -484,6 +492,7 @@ def test_the_table_can_set_its_own_chance(games):
     t = Table(game, names(2), rolls=lambda n: n - 1)
     t.act({"type": "mayhem_level", "level": custom.id, "hits": 3, "out_of": 4})
     assert t.t["level"] == {"id": custom.id, "name": custom.name, "method": "custom", "hits": 3, "out_of": 4}
+    t.act({"type": "start_turn", "player": 0})
     event = t.act({"type": "muster", "caster": 0, "target": 1, "draw": False})
     assert event.data["musters"][0] == {"player": 0, "roll": 4, "hit": False}
     t.refused({"type": "mayhem_level", "level": level(game, "coin").id, "hits": 1}, Invalid, "own chance")
@@ -496,12 +505,14 @@ def test_the_mayhem_deck_is_drawn_through_and_reshuffled_when_empty(games):
     t = Table(game, names(2), {"mayhem": level(game, "always").id})
     drawn = []
     for i in range(len(deck)):
+        t.act({"type": "start_turn", "player": i % 2})
         event = t.act({"type": "muster", "caster": i % 2, "target": (i + 1) % 2})
         drawn.append(event.data["musters"][0]["card"]["id"])
         assert t.t["deck"] == {"size": len(deck), "left": len(deck) - i - 1, "discard": i + 1}
         assert t.t["last_muster"]["musters"][0]["card"]["text"]
     assert Counter(drawn) == Counter(deck), "each card as often as the YAML counts it"
-    again = t.act({"type": "muster", "caster": 0, "target": 1})
+    t.act({"type": "start_turn", "player": len(deck) % 2})
+    again = t.act({"type": "muster", "caster": len(deck) % 2, "target": 1 - len(deck) % 2})
     assert again.data["shuffled"] == 1 and "shuffled" in t.text(again)
     assert t.t["deck"] == {"size": len(deck), "left": len(deck) - 1, "discard": 1}
     assert "hidden" not in table.public(t.state) and "hidden" not in table.log_entry(again, t.state, set())["data"]
@@ -522,6 +533,7 @@ def test_countered_spells_muster_for_both_reflected_for_the_caster_disrupted_not
     vs = next(m.id for m in game.constants.modes if m.id in INTERACTIVE_MODES)
     t = Table(game, names(3), {"mode": vs, "mayhem": level(game, "always").id})
     spell = counterable(game).id
+    t.act({"type": "start_turn", "player": 0})
     countered = t.act({"type": "muster", "caster": 0, "target": 2, "interaction": "countered", "spell": spell})
     assert [m["player"] for m in countered.data["musters"]] == [0, 2]
     reflected = t.act({"type": "muster", "caster": 0, "target": 2, "interaction": "reflected", "spell": spell})
@@ -616,6 +628,7 @@ def test_a_barrier_absorbs_up_to_its_strength_and_blocks_healing_and_freezing(ga
 def test_a_creature_can_hold_a_barrier_and_dies_at_zero(games):
     game = games["magicka-mayhem"]
     t = Table(game, names(2))
+    t.act({"type": "start_turn", "player": 1})
     uid = t.act({"type": "summon", "owner": 1, "name": "Golem", "attack": 1, "health": 2}).data["unit"]
     t.act({"type": "shield", "target": uid, "shields": game.constants.barrier.shield_cost})
     t.act({"type": "damage", "target": uid, "amount": game.constants.barrier.strength + 1})
@@ -647,6 +660,7 @@ def test_wet_frozen_and_zapped(games):
 
 def test_magicka_undo_takes_back_a_change_but_never_a_muster(games):
     t = Table(games["magicka-mayhem"], names(2))
+    t.act({"type": "start_turn", "player": 0})
     t.act({"type": "summon", "owner": 0, "name": "Imp", "attack": 1, "health": 1})
     muster = t.act({"type": "muster", "caster": 0, "target": 1})
     assert t.state["undo"]["text"].startswith("Ann summoned Imp")

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ...models import Card, Game
 from ...play.errors import Invalid
@@ -232,13 +232,26 @@ class Hit:
     steps: tuple[str, ...]  # the working, for a player
 
 
-def hit(c: Constants, attack: Attack, target: Target) -> Hit:
+class HitRules(Protocol):
+    """The numbers an attack landing needs: the game's constants, or the table's rules."""
+
+    @property
+    def zap_damage(self) -> int: ...
+    @property
+    def interaction_threshold(self) -> int: ...
+    @property
+    def weak_multiplier(self) -> int: ...
+    @property
+    def freeze_turns(self) -> int: ...
+
+
+def hit(c: HitRules, attack: Attack, target: Target) -> Hit:
     """An attack landing on a target: wet bonus and wet effects (none through a barrier), the
     wet or frozen multiplier (once), weak or immune, then the barrier."""
     return _hit(c, attack, target, True)
 
 
-def hit_unexplained(c: Constants, attack: Attack, target: Target) -> Hit:
+def hit_unexplained(c: HitRules, attack: Attack, target: Target) -> Hit:
     """`hit` without its working (no steps): the lab lands hundreds of thousands of them."""
     return _hit(c, attack, target, False)
 
@@ -248,7 +261,7 @@ def _held(cost: tuple[str, ...], threshold: int) -> tuple[str, ...]:
     return held(cost, threshold)
 
 
-def _hit(c: Constants, attack: Attack, target: Target, explain: bool) -> Hit:
+def _hit(c: HitRules, attack: Attack, target: Target, explain: bool) -> Hit:
     damage, steps = attack.damage, [f"Damage: {attack.damage}."] if explain else []
     if target.wet and attack.wet_bonus:
         damage += attack.wet_bonus
@@ -292,7 +305,7 @@ def _hit(c: Constants, attack: Attack, target: Target, explain: bool) -> Hit:
     return Hit(damage, absorbed, left, wet, frozen, effects, spared, tuple(steps))
 
 
-def _wet_damage(c: Constants, attack: Attack, effect: str, damage: int) -> int:
+def _wet_damage(c: HitRules, attack: Attack, effect: str, damage: int) -> int:
     """The damage once `effect` has landed on a wet target: a snap spell's zap replaces its
     damage and its drying or freezing deals none; a spell card's zap adds to its damage."""
     if effect == "zaps":
@@ -300,7 +313,7 @@ def _wet_damage(c: Constants, attack: Attack, effect: str, damage: int) -> int:
     return 0 if attack.instead and effect != "wets" else damage
 
 
-def _effect(c: Constants, effect: str) -> str:
+def _effect(c: HitRules, effect: str) -> str:
     turns = f" for {c.freeze_turns} turn{'s' * (c.freeze_turns != 1)}" if effect == "freezes" else ""
     return WET_EFFECTS[effect] + turns
 

@@ -152,10 +152,15 @@
   async function magickaWizard(ctx, i) {
     const mine = ctx.state.players[i].tracker;
     const choices = mine.dead ? [] : statusChoices(mine);
-    if (!mine.dead) choices.push({ value: "summon", label: "Summon a creature card\u2026" }, { value: "custom", label: "Summon another creature\u2026" });
+    if (!mine.dead) {
+      choices.push({ value: "cast", label: "Cast a spell card\u2026", sub: "on their turn: mustered, and its card applied" },
+        { value: "snap", label: "Cast a snap spell\u2026" });
+      choices.push({ value: "summon", label: "Summon a creature card\u2026" }, { value: "custom", label: "Summon another creature\u2026" });
+    }
     if (!choices.length) return ctx.toast(`${ctx.name(i)} is dead; their creatures fight on.`);
     const choice = await pick(ctx.name(i), choices);
     if (!choice) return;
+    if (choice === "cast" || choice === "snap") return castSheet(ctx, i, choice);
     if (choice === "summon") {
       const summons = ctx.state.rules.spells.filter((s) => s.summon);
       const id = await pick(`${ctx.name(i)} summons`, summons.map((s) => ({
@@ -185,6 +190,35 @@
     } else statusAction(ctx, choice, i, mine, ctx.name(i));
   }
 
+  function targets(ctx, keep) {
+    // Whom a spell may land on: the living wizards and every creature in play.
+    const t = ctx.state.tracker;
+    return [
+      ...playerOptions(ctx, (i, p) => !p.tracker.dead && keep(i)),
+      ...t.units.filter((u) => keep(u.owner)).map((u) => ({ value: u.id, label: `${ctx.name(u.owner)}'s ${u.name}`, sub: `health ${u.health}` })),
+    ];
+  }
+
+  async function castSheet(ctx, i, kind) {
+    const { rules } = ctx.state;
+    const spells = kind === "cast"
+      ? rules.spells.filter((s) => !s.summon).map((s) => ({ value: s.id, label: s.name, sub: s.cost.join(" \u00b7 "), text: s.text || null }))
+      : Object.entries(rules.effects || {}).filter(([, e]) => e.element).map(([id, e]) => ({ value: id, label: e.name, sub: `${rules.snap_cost || 2} ${e.element}` }));
+    const spell = await pick(`${ctx.name(i)} casts`, spells);
+    if (spell === null || spell === undefined) return;
+    const target = await pick("At\u2026", targets(ctx, () => true));
+    if (target === null || target === undefined) return;
+    if (kind === "cast") return ctx.act({ type: "cast", caster: i, spell, target });
+    const effect = rules.effects[spell];
+    let extra = 0;
+    if (effect.heal_per_extra || effect.raises_barrier) {
+      const values = await ask({ title: effect.name, fields: [{ name: "extra", type: "number", label: `Extra ${effect.element} paid`, min: 0, max: 20, value: 0 }], submit: "Cast" });
+      if (!values) return;
+      extra = values.extra;
+    }
+    ctx.act({ type: "snap", caster: i, snap: spell, target, extra });
+  }
+
   async function magickaUnit(ctx, unit) {
     const label = `${ctx.name(unit.owner)}'s ${unit.name}`;
     const choices = [
@@ -193,6 +227,8 @@
       ...statusChoices(unit),
       { value: "remove", label: "Leaves play" },
     ];
+    const card = ctx.state.rules.spells.find((s) => s.id === unit.card);
+    if (card && card.tends) choices.unshift({ value: "tend", label: `Tend (heal ${card.tends})\u2026`, sub: "once in each of its wizard's turns" });
     const choice = await pick(label, choices);
     if (!choice) return;
     if (choice === "attack") {
@@ -203,6 +239,9 @@
       ];
       const target = await pick(`${unit.name} attacks\u2026`, targets);
       if (target !== null) ctx.act({ type: "attack", unit: unit.id, target });
+    } else if (choice === "tend") {
+      const target = await pick(`${unit.name} tends\u2026`, targets(ctx, (owner) => owner === unit.owner));
+      if (target !== null && target !== undefined) ctx.act({ type: "tend", unit: unit.id, target });
     } else if (choice === "remove") ctx.act({ type: "remove", unit: unit.id });
     else statusAction(ctx, choice, unit.id, unit, label);
   }

@@ -18,12 +18,25 @@ health it arrived with. When it is destroyed, its card's `death` happens to its 
 that destroys in turn has its own death happen after. A shield barrier, on any wizard or creature,
 absorbs damage up to its strength; a target behind one cannot be healed, frozen, zapped, dried
 or made wet. A frozen wizard skips their next turn.
+
+Turns go clockwise in the order of play (a start of turn that skips a living, unfrozen wizard is
+refused); a round begins when play comes round to the first player's seat, or past it. Spell
+card spells, summons and musters are made on their caster's turn alone; snap spells at any time.
+A spell card spell may be cast whole (`cast`): its Muster, the Mayhem card drawn, and what the
+card's fields do (decks.yaml: damage and the wet effects by the helpers' `hit`, weak and immune
+creatures, areas, splashes, chains, drains, boosts, beams that burn on the caster's next turns,
+barriers that mirror or chill, roots), changed as the Mayhem card's fields say (whom it lands on,
+times, divided, plus, inverted, a bounce, a bubble, failing, slowed to the caster's next turn,
+the caster frozen or wet or burning, others healed, a downpour, seats traded). A snap spell
+(`snap`) deals its damage and wet effect, heals (more for each extra element paid), or raises or
+repairs a barrier. What cards do to hands is the players' own: the table keeps no hands.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from ... import ruletext
@@ -53,8 +66,11 @@ from .helpers import (
     DEATH_ITS_WIZARD,
     INTERACTIONS,
     MUSTERS,
+    SNAP_TYPE,
     SPELL_TYPES,
     SUMMON_TYPE,
+    Attack,
+    Hit,
     absorb,
     after,
     death_barrier,
@@ -63,6 +79,7 @@ from .helpers import (
     grown,
     healed,
     held,
+    hit_unexplained,
     interactive_modes,
     may_attack,
     mustered,
@@ -71,11 +88,12 @@ from .helpers import (
     reached,
     repaired,
 )
+from .helpers import Target as Struck
 from .ruleset import Constants, creature_name
 
 HEALTH = "health"  # the counter that holds a wizard's health (game.yaml's counters)
 ITS_WIZARD, CREATURES = DEATH_ITS_WIZARD, DEATH_CREATURES
-MAYHEM_DECK = "mayhem"  # the deck of Mayhem cards (decks.yaml)
+MAYHEM_DECK = MAYHEM_TYPE = "mayhem"  # the deck of Mayhem cards, and their card type (decks.yaml)
 
 
 class Level(TypedDict):
@@ -106,6 +124,10 @@ class Spell(TypedDict):
     grows: NotRequired[str | None]  # attack or health: what each extra `grows_with` paid adds to
     grows_with: NotRequired[str | None]
     death: NotRequired[Death | None]  # what happens when it is destroyed
+    weak: NotRequired[list[str]]  # a summon's creature takes weak_multiplier times from spells holding these
+    immune: NotRequired[list[str]]  # ... and nothing from spells holding these
+    soaks: NotRequired[bool]  # whatever its creature attacks becomes wet
+    tends: NotRequired[int]  # its creature heals this much from its wizard or one of their creatures, once a turn
 
 
 class Death(TypedDict):
@@ -144,11 +166,18 @@ class Rules(TypedDict):
     interactive_modes: list[str]
     elements: NotRequired[list[ElementCard]]  # the element cards a summons is paid with
     growth: NotRequired[int]  # what a growing creature gains for each extra element paid
+    weak_multiplier: NotRequired[int]
+    snap_cost: NotRequired[int]
+    # what each spell card spell, snap spell and Mayhem card does, as its card's fields say (the
+    # fields of SPELL_EFFECTS, SNAP_EFFECTS and MAYHEM_EFFECTS): a cast and a snap apply them
+    effects: NotRequired[dict[str, dict[str, Any]]]
 
 
 class Barrier(TypedDict):
     strength: int
     max: int
+    mirrors: NotRequired[bool]  # damage it absorbs from a spell is dealt to that spell's caster
+    chills: NotRequired[bool]  # a creature attacking through it is frozen
 
 
 class Status(TypedDict, total=False):
@@ -166,6 +195,8 @@ class Creature(units.Unit):
     wet: bool
     frozen: int
     barrier: Barrier | None
+    rooted: NotRequired[int]  # turns of its wizard it is held by roots
+    tended: NotRequired[int]  # the turn it last tended its side
 
 
 class DeckCount(TypedDict):
@@ -175,9 +206,16 @@ class DeckCount(TypedDict):
 
 
 class Fields(TypedDict):
-    turn: int
+    turn: int  # the number of the turn being played
     player: int | None  # whose turn it is
     next: int | None
+    first: NotRequired[int | None]  # who played the game's first turn: a round begins with them
+    turns: NotRequired[int]  # turns played (a frozen wizard's skipped turn is none)
+    rounds: NotRequired[int]  # rounds begun: play came round to the first player's seat again (or past it)
+    order: NotRequired[list[int]]  # the seats in the order of play (a Mayhem card may trade two places)
+    cast: NotRequired[list[str]]  # the spell card spells cast this turn (a boost looks at them)
+    beams: NotRequired[list[Beam]]  # beams still burning, ticked at the start of their caster's turns
+    pending: NotRequired[list[Pending]]  # slowed spells: they land at the start of their caster's next turn
     level: Level  # the table's Mayhem level
     units: list[Creature]
     next_unit: int
@@ -187,11 +225,31 @@ class Fields(TypedDict):
     over: bool
 
 
+class Beam(TypedDict):
+    caster: int
+    spell: str
+    target: int | str  # a seat or a creature's id
+    left: int  # turns it has still to burn
+    scale: list[int]  # times, divided by, plus, inverted (0 or 1): as a Mayhem card changed it
+
+
+class Pending(TypedDict):
+    caster: int
+    spell: str
+    target: int | str
+
+
+class Burn(TypedDict):
+    amount: int
+    left: int
+
+
 class Mine(TypedDict):
     dead: bool
     wet: bool
     frozen: int
     barrier: Barrier | None
+    burn: NotRequired[Burn | None]  # damage at the start of each of their next turns, unless wet
 
 
 class Hidden(TypedDict):
@@ -217,6 +275,10 @@ def _spell(game: Game, c: Constants, card: Card, elements: list[str]) -> Spell:
     spell: Spell = {"id": card.id, "name": card.name, "summon": card.type == SUMMON_TYPE, "cost": list(card.get("cost", ())),
                     "text": plain_text(card.get("text", ""), elements)}
     if card.type == SUMMON_TYPE:
+        spell["weak"], spell["immune"] = list(card.get("weak") or ()), list(card.get("immune") or ())
+        spell["soaks"] = bool(card.get("soaks"))
+        if card.get("tends"):
+            spell["tends"] = card["tends"]
         spell["attack"], spell["health"] = card.get("attack", 0), card.get("health", 1)
         spell["creature"], spell["haste"] = creature_name(c, card.name), bool(card.get("haste"))
         spell["grows"], spell["grows_with"] = card.get("grows"), card.get("grows_with")
@@ -224,7 +286,25 @@ def _spell(game: Game, c: Constants, card: Card, elements: list[str]) -> Spell:
     return spell
 
 
+def _json(field: Any) -> Any:
+    """A card's field as the table's JSON state keeps it (a cost's tuple as a list)."""
+    return list(field) if isinstance(field, tuple) else field
+
+
+_READ: dict[str, tuple[Game, Rules | None]] = {}  # each game's rules, as last read from it (by its slug)
+
+
 def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
+    """The game's rules for a table: read once from a loaded game (the lab starts thousands of
+    tables of it; a state is never changed in place, so they may share them), again when it is
+    loaded anew."""
+    found = _READ.get(game.slug)
+    if found is None or found[0] is not game:
+        found = _READ[game.slug] = (game, _rules(game))
+    return found[1]
+
+
+def _rules(game: Game) -> Rules | None:
     c = game.constants_as(Constants)
     if not any(counter.id == HEALTH and counter.scope == "player" for counter in game.counters):
         return None
@@ -242,6 +322,10 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
         "elements": [{"id": card.id, "name": card.name, "value": card["value"], "elements": list(card["elements"]), "count": card.count}
                      for card in game.cards if card.get("elements") and card.get("value")],
         "growth": c.extra_element_growth or 0,
+        "weak_multiplier": c.weak_multiplier,
+        "snap_cost": c.snap_cost,
+        "effects": {card.id: {"name": card.name, **{f: _json(card[f]) for f in fields if card.get(f) is not None}}
+                    for card in game.cards for fields in [_EFFECTS.get(card.type, ())] if fields},
         "threshold": c.interaction_threshold,
         "barrier": {
             "shield_cost": c.barrier.shield_cost, "strength": c.barrier.strength,
@@ -254,6 +338,16 @@ def rules(game: Game, created: Mapping[str, Any]) -> Rules | None:
 
 
 PLAYER: Mine = {"dead": False, "wet": False, "frozen": 0, "barrier": None}
+# The fields a cast or a snap applies, by card type (decks.yaml says what each does). A Mayhem
+# card's fields on hands (draws, discards, keeps, swaps_elements) and its free snap spell are the
+# players' own to play: a table keeps no hands.
+SPELL_EFFECTS = ("cost", "damage", "wet", "wet_bonus", "wet_multiplier", "frozen_multiplier", "area", "turns", "heal",
+                 "strength", "boost", "boost_with", "splash", "chains", "drains", "frozen_bonus", "breaks_barrier",
+                 "mirrors", "chills", "thaws", "freezes", "roots")
+SNAP_EFFECTS = ("element", "damage", "wet", "heal", "heal_per_extra", "raises_barrier")
+MAYHEM_EFFECTS = ("lands_on", "times", "divided_by", "plus", "inverts", "bounce_divided_by", "bubble", "fails",
+                  "delayed", "caster", "burns", "burn_turns", "others_heal", "downpour", "swaps_seats")
+_EFFECTS = {"spell": SPELL_EFFECTS, SNAP_TYPE: SNAP_EFFECTS, MAYHEM_TYPE: MAYHEM_EFFECTS}
 
 
 
@@ -268,6 +362,13 @@ def initial(state: State) -> State:
         "turn": 0,
         "player": None,
         "next": None,
+        "first": None,
+        "turns": 0,
+        "rounds": 0,
+        "order": list(range(len(state["players"]))),
+        "cast": [],
+        "beams": [],
+        "pending": [],
         "level": _level(r, state["options"].get("mayhem")),
         "units": [],
         "next_unit": 1,
@@ -287,11 +388,19 @@ def _standing(state: State, i: int) -> bool:
     return value(state, HEALTH, i) > 0 or bool(units.owned(state["tracker"]["units"], i))
 
 
-def _next_after(state: State, current: int | None) -> int | None:
+def _order(state: State) -> list[int]:
+    """The seats in the order of play: round the table, unless a Mayhem card traded places."""
+    order = state["tracker"].get("order") or []
     n = len(state["players"])
-    start = (current + 1) if current is not None else (state.get("first_player") or 0)
+    return order + list(range(len(order), n)) if len(order) < n else order
+
+
+def _next_after(state: State, current: int | None) -> int | None:
+    order = _order(state)
+    n = len(order)
+    at = order.index(current) + 1 if current is not None else order.index(state.get("first_player") or 0)
     for step in range(n):
-        i = (start + step) % n
+        i = order[(at + step) % n]
         if _standing(state, i):
             return i
     return None
@@ -323,6 +432,17 @@ def _refuse_if_over(state: State) -> None:
     if t["over"]:
         won = f"{name(state, t['winner'])} has won" if t["winner"] is not None else "nobody is standing"
         raise Conflict(f"the game is over: {won}")
+
+
+def _own_turn(state: State, who: int, doing: str) -> None:
+    """Spell card spells (summons among them) are cast during their caster's turn alone; snap
+    spells, which the tracker takes as their effects, may be cast at any time."""
+    current = state["tracker"]["player"]
+    if current is None:
+        raise Invalid(f"no turn has started: start {name(state, who)}'s turn first")
+    if current != who:
+        raise Invalid(f"spell card spells must be cast during the casting wizard's turn: {name(state, who)} {doing} "
+                      f"on their own turn, and it is {name(state, current)}'s")
 
 
 def _alive(state: State, i: int, doing: str) -> None:
@@ -383,6 +503,14 @@ def _hurt(state: State, target: Target, amount: int, deaths: bool = False) -> tu
         absorbed, amount, left = absorb(barrier["strength"], amount)
         state = _set(state, target, {"barrier": {**barrier, "strength": left} if left else None})
         result.update(absorbed=absorbed, barrier=left)
+    state, wounded = _wound(state, target, amount, deaths)
+    return state, {**result, **wounded}
+
+
+def _wound(state: State, target: Target, amount: int, deaths: bool = True) -> tuple[State, Data]:
+    """Damage past any barrier: a wizard's health falls (never below 0); a creature at 0 health is
+    destroyed, and its card's death happens (`deaths`)."""
+    result: Data = {}
     if target[0] == "player":
         state, before, after = move(state, HEALTH, -amount, target[1])
         result.update({"from": before, "to": after})
@@ -545,6 +673,7 @@ def _check_muster(state: State, data: Mapping[str, Any]) -> None:
                 f"{spell['name']} holds no {r['threshold']} of the same element, so it cannot be {data['interaction']}"
             )
     _alive(state, data["caster"], "cast no spells")
+    _own_turn(state, data["caster"], "musters a spell")
 
 
 def _draw_cards(hidden: Hidden, hits: int, shuffle: Callable[[list[str]], Sequence[str]]) -> tuple[Hidden, list[str], list[list[str]]]:
@@ -687,18 +816,12 @@ def _next_or_same(state: State, who: int) -> int:
     return following if following is not None else who
 
 
-def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
-    t = state["tracker"]
-    who = data["player"]
-    if strict:
-        _refuse_if_over(state)
-        if not _standing(state, who):
-            raise Invalid(f"{name(state, who)} is dead and has no creatures, so takes no turns")
-        if t["player"] == who:
-            raise Conflict(f"it is {name(state, who)}'s turn already")
-    n = len(state["players"])
+def _walk(state: State, who: int) -> tuple[State, int, list[int]]:
+    """From `who` on, clockwise: each frozen wizard skips their turn (and thaws by one), and the
+    turn goes to the first standing wizard who is not frozen. Returns the state, that wizard and
+    those who skipped."""
     skipped: list[int] = []
-    for _ in range(n * 20):  # a frozen wizard skips a turn; all frozen at once thaw in turn
+    for _ in range(len(state["players"]) * 20):  # all frozen at once thaw in turn
         if not _standing(state, who):
             who = _next_or_same(state, who)
             continue
@@ -708,19 +831,72 @@ def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         state = _set(state, ("player", who), {"frozen": frozen - 1})
         skipped.append(who)
         who = _next_or_same(state, who)
+    return state, who, skipped
+
+
+def _in_order(state: State, who: int) -> None:
+    """Play proceeds clockwise: the turn after the current one is the next standing wizard's,
+    or, past wizards who are frozen and skip it, the first one who is not."""
+    current = state["tracker"]["player"]
+    if current is None:
+        return
+    expected = _next_or_same(state, current)
+    _, lands, skipped = _walk(state, expected)
+    if who != lands and who not in skipped:
+        frozen = "".join(f" ({name(state, i)} is frozen and skips it)" for i in skipped)
+        raise Invalid(f"play proceeds clockwise: after {name(state, current)}'s turn comes {name(state, lands)}'s{frozen}, "
+                      f"not {name(state, who)}'s")
+
+
+def _new_round(state: State, first: int, before: int | None, now: int) -> bool:
+    """A round begins when play comes round to the first player's seat again, or past it (the
+    first player dead, or frozen): the turn's seat, counted from the first player's, is not
+    after the turn before's."""
+    order = _order(state)
+    n, at = len(order), order.index
+    return before is None or (at(now) - at(first)) % n <= (at(before) - at(first)) % n
+
+
+def _apply_turn(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    t = state["tracker"]
+    who: int = data["from"] if "from" in data else data["player"]  # where the walk began (logged before: the player)
+    if strict:
+        _refuse_if_over(state)
+        if not _standing(state, who):
+            raise Invalid(f"{name(state, who)} is dead and has no creatures, so takes no turns")
+        if t["player"] == who:
+            raise Conflict(f"it is {name(state, who)}'s turn already")
+        _in_order(state, who)
+        if t["player"] is not None:
+            who = _next_or_same(state, t["player"])  # the frozen on the way skip their turns too
+    start = who
+    state, who, skipped = _walk(state, who)
     turn = t["turn"] + 1
     for unit in units.owned(state["tracker"]["units"], who):
-        if unit.get("frozen", 0) > 0:
-            state = _units(state, unit["id"], {**unit, "frozen": unit["frozen"] - 1, "held": turn})
-    state = with_tracker(state, lambda f: {**f, "turn": turn, "player": who})
-    return state, {"turn": turn, "started": who, "skipped": skipped}
+        if unit.get("frozen", 0) > 0 or unit.get("rooted", 0) > 0:  # frozen or rooted: it skips this turn's attack
+            held_: Creature = {**unit, "frozen": max(0, unit["frozen"] - 1), "held": turn}
+            if unit.get("rooted"):
+                held_["rooted"] = unit["rooted"] - 1
+            state = _units(state, unit["id"], held_)
+    first = t.get("first")
+    first = who if first is None else first
+    rounds = t.get("rounds", 0) + _new_round(state, first, t["player"], who)
+    state = with_tracker(state, lambda f: {**f, "turn": turn, "player": who, "first": first, "turns": f.get("turns", 0) + 1,
+                                           "rounds": rounds, "cast": []})
+    landed: list[list[Any]] = []
+    begun = state
+    state = _start_of_turn(state, who, landed)
+    changes = _changes(begun, state)
+    said = {"landed": landed, "changes": changes} if landed or any(changes.values()) else {}
+    return state, {"turn": turn, "started": who, "skipped": skipped, "from": start, **said}
 
 
 def _describe_turn(data: Mapping[str, Any], state: State) -> str:
     if "started" not in data:
         return f"{name(state, data['player'])}'s turn"
     skipped = "".join(f"{name(state, i)} is frozen and skips a turn. " for i in data["skipped"])
-    return f"{skipped}Turn {data['turn']}: {name(state, data['started'])}"
+    began = _changes_text(data.get("changes", {}), state)  # slowed spells, beams and burning robes, as the turn starts
+    return f"{skipped}Turn {data['turn']}: {name(state, data['started'])}" + ("" if not began else ". " + _sentences(began))
 
 
 # ---------------------------------------------------------------------------- creatures
@@ -782,6 +958,7 @@ def _apply_summon(state: State, data: Data, strict: bool) -> tuple[State, Data]:
     if strict:
         _refuse_if_over(state)
         _alive(state, data["owner"], "summon no creatures")
+        _own_turn(state, data["owner"], "summons")
     t = state["tracker"]
     unit: Creature = {
         "id": units.new_id(t["units"], t["next_unit"]),
@@ -831,7 +1008,15 @@ def _apply_attack(state: State, data: Data, strict: bool) -> tuple[State, Data]:
         return state, {}
     who, attacker = _called(state, target), units.called(state, unit)
     state = _units(state, unit["id"], {**unit, "attacked": t["turn"]})
+    shielded = _holder(state, target).get("barrier")
+    chills = bool(shielded and shielded.get("chills"))
     state, result = _hurt(state, target, unit["attack"], bool(data.get("death_effects")))
+    if data.get("card_effects"):  # an attack logged before the cards' own effects were the tracker's had none
+        if chills:
+            state = _become(state, ("unit", unit["id"]), "freezes")
+        card = _spell_of(state, unit.get("card"))
+        if card and card.get("soaks"):
+            state = _become(state, target, "wets")
     return state, {"damage": unit["attack"], "who": who, "attacker": attacker, **result}
 
 
@@ -1039,6 +1224,545 @@ def _dying(parse: Callable[[State, Sent], Data]) -> Callable[[State, Sent], Data
     return lambda state, action: {**parse(state, action), "death_effects": True}
 
 
+# ---------------------------------------------------------------------------- spells cast at the table
+
+
+@dataclass(frozen=True)
+class _Numbers:
+    """The numbers a spell landing needs (helpers' HitRules), from the table's rules."""
+
+    zap_damage: int
+    interaction_threshold: int
+    weak_multiplier: int
+    freeze_turns: int
+
+
+Scale = tuple[int, int, int, bool]  # times, divided by, plus, inverted: what a Mayhem card does to amounts
+PLAIN: Scale = (1, 1, 0, False)
+
+
+def _numbers(state: State) -> _Numbers:
+    r = state["rules"]
+    return _Numbers(r["zap_damage"], r["threshold"], r.get("weak_multiplier", 1), r["freeze_turns"])
+
+
+def _effects(state: State, card: str) -> Mapping[str, Any]:
+    """What a card does, as its fields say (the rules' `effects`)."""
+    return state["rules"].get("effects", {}).get(card, {})
+
+
+def scaled(amount: int, scale: Sequence[int | bool]) -> int:
+    """An amount as a Mayhem card changes it: times, divided by (rounding down), plus; nothing stays nothing."""
+    times, div, plus = int(scale[0]), int(scale[1]), int(scale[2])
+    return amount * times // div + plus if amount > 0 else 0
+
+
+def _living(state: State, i: int) -> bool:
+    return value(state, HEALTH, i) > 0
+
+
+def _alive_wizards(state: State) -> list[int]:
+    return [i for i in _order(state) if _living(state, i)]
+
+
+def _beside(state: State, seat: int, step: int) -> int | None:
+    """The living wizard `step` seats on from `seat` in the order of play (1: left, -1: right)."""
+    order = _order(state)
+    at, n = order.index(seat), len(order)
+    for d in range(1, n):
+        i = order[(at + step * d) % n]
+        if _living(state, i):
+            return i
+    return None
+
+
+def _besides(state: State, seat: int) -> list[int]:
+    """The living wizards seated beside `seat`, each once: in a duel the one other wizard is beside
+    it on both sides, and is one wizard beside it."""
+    found = [_beside(state, seat, 1), _beside(state, seat, -1)]
+    return [i for k, i in enumerate(found) if i is not None and i != seat and i not in found[:k]]
+
+
+def _owner(state: State, target: Target) -> int:
+    if target[0] == "player":
+        return target[1]
+    return units.find(state["tracker"]["units"], target[1])["owner"]
+
+
+def _side(state: State, seat: int) -> list[Target]:
+    """A wizard, while living, and every creature they control."""
+    mine_: list[Target] = [("player", seat)] if _living(state, seat) else []
+    return mine_ + [("unit", u["id"]) for u in state["tracker"]["units"] if u["owner"] == seat]
+
+
+def _enemies(state: State, seat: int) -> list[Target]:
+    return [b for i in _order(state) if i != seat for b in _side(state, i)]
+
+
+def _present(state: State, target: Target) -> bool:
+    """A living wizard, or a creature still in play."""
+    return _living(state, target[1]) if target[0] == "player" else _exists(state, target)
+
+
+def _struck(state: State, target: Target) -> Struck:
+    """What a spell landing on the target looks at: wet, frozen, its barrier, a creature's weak and immune."""
+    holder = _holder(state, target)
+    barrier = holder.get("barrier")
+    weak: tuple[str, ...] = ()
+    immune: tuple[str, ...] = ()
+    if target[0] == "unit":
+        card = _spell_of(state, units.find(state["tracker"]["units"], target[1]).get("card"))
+        if card:
+            weak, immune = tuple(card.get("weak", ())), tuple(card.get("immune", ()))
+    return Struck(bool(holder.get("wet")), holder.get("frozen", 0) > 0, barrier["strength"] if barrier else 0, weak, immune)
+
+
+def _spell_of(state: State, card: str | None) -> Spell | None:
+    return next((s for s in state["rules"]["spells"] if s["id"] == card), None) if card else None
+
+
+def _land(state: State, target: Target, attack: Attack, caster: int | None) -> tuple[State, Hit]:
+    """A spell or snap spell landing, by the helpers' `hit`: its wet effect, the barrier, the
+    damage; a mirroring barrier deals what it absorbed to the spell's caster."""
+    h = hit_unexplained(_numbers(state), attack, _struck(state, target))
+    barrier = _holder(state, target).get("barrier")
+    status: Status = {"barrier": {**barrier, "strength": h.barrier} if barrier and h.barrier else None}
+    if "freezes" in h.effects:
+        status["wet"], status["frozen"] = False, state["rules"]["freeze_turns"]
+    elif h.effects:
+        status["wet"] = h.wet
+    state = _set(state, target, status)
+    if h.damage:
+        state, _ = _wound(state, target, h.damage)
+    if barrier and barrier.get("mirrors") and h.absorbed and caster is not None:
+        state, _ = _hurt(state, ("player", caster), h.absorbed, True)
+    return state, h
+
+
+def _harm(state: State, target: Target, amount: int) -> State:
+    """Plain damage, through the target's barrier first."""
+    if amount <= 0 or not _present(state, target):
+        return state
+    state, _ = _hurt(state, target, amount, True)
+    return state
+
+
+def _cure(state: State, target: Target, amount: int) -> State:
+    """Healing: none through a barrier, none for the dead; a creature never above the health it arrived with."""
+    if amount <= 0 or not _present(state, target) or _holder(state, target).get("barrier"):
+        return state
+    if target[0] == "player":
+        state, _, _ = move(state, HEALTH, amount, target[1])
+        return state
+    unit = units.find(state["tracker"]["units"], target[1])
+    return _units(state, unit["id"], {**unit, "health": healed(unit["health"], unit["max"], amount)})
+
+
+def _become(state: State, target: Target, effect: str) -> State:
+    """Wets, dries or freezes the target (a barrier keeps all of it out)."""
+    if not _present(state, target) or _holder(state, target).get("barrier"):
+        return state
+    holder = _holder(state, target)
+    wet, frozen = after(effect, bool(holder.get("wet")), holder.get("frozen", 0), state["rules"]["freeze_turns"])
+    return _set(state, target, {"wet": wet, "frozen": frozen})
+
+
+def _raise(state: State, target: Target, strength: int, mirrors: bool = False, chills: bool = False) -> State:
+    """A barrier of `strength` rises around the target; over a barrier, the stronger stays (as a death's does)."""
+    if strength <= 0 or not _present(state, target):
+        return state
+    old = _holder(state, target).get("barrier") or {"strength": 0, "max": 0}
+    now, most = death_barrier(old["strength"], old["max"], strength)
+    barrier: Barrier = {"strength": now, "max": most}
+    flags = {"mirrors": mirrors, "chills": chills} if strength >= old["strength"] else old
+    if flags.get("mirrors"):
+        barrier["mirrors"] = True
+    if flags.get("chills"):
+        barrier["chills"] = True
+    return _set(state, target, {"barrier": barrier})
+
+
+def _boosted(state: State, e: Mapping[str, Any]) -> bool:
+    """A boost: another spell cast this turn holds interaction_threshold of its `boost_with`."""
+    threshold = state["rules"]["threshold"]
+    return any(e["boost_with"] in held(_effects(state, prev).get("cost", ()), threshold)
+               for prev in state["tracker"].get("cast", []))
+
+
+def _on(state: State, caster: int, spell: str, target: Target, scale: Sequence[int | bool], landed: list[int]) -> State:
+    """A spell card's fields on one wizard or creature (a wizard's seat is added to `landed`: what
+    the spell does to hands is the players' to do)."""
+    e = _effects(state, spell)
+    if target[0] == "player":
+        landed.append(target[1])
+    holder = _holder(state, target)
+    damage = e["boost"] if e.get("boost") and _boosted(state, e) else e.get("damage") or 0
+    thaw = bool(e.get("frozen_bonus") and holder.get("frozen"))
+    damage += e["frozen_bonus"] if thaw else 0
+    heal = (e.get("heal") or 0) + ((e.get("wet_bonus") or 0) if e.get("heal") and holder.get("wet") else 0)
+    damage, heal = scaled(damage, scale), scaled(heal, scale)
+    if scale[3]:
+        damage, heal = heal, damage
+    if e.get("breaks_barrier"):
+        state = _set(state, target, {"barrier": None})
+    if damage or e.get("wet"):
+        attack = Attack(damage, tuple(e.get("cost", ())), e.get("wet"), wet_bonus=0 if e.get("heal") else e.get("wet_bonus") or 0,
+                        wet_multiplier=e.get("wet_multiplier") or 1, frozen_multiplier=e.get("frozen_multiplier") or 1)
+        state, h = _land(state, target, attack, caster)
+        if e.get("drains"):
+            state = _cure(state, ("player", caster), h.damage)
+        if e.get("chains"):
+            for other in [*(("player", i) for i in _alive_wizards(state)), *(("unit", u["id"]) for u in state["tracker"]["units"])]:
+                o = cast(Target, other)
+                if o != target and _present(state, o) and _holder(state, o).get("wet"):
+                    state, _ = _land(state, o, Attack(0, (), "zaps", instead=True), caster)
+        if e.get("splash"):
+            for seat in _besides(state, _owner_of(state, target, caster)):
+                state = _harm(state, ("player", seat), e["splash"])
+        if thaw and _present(state, target):
+            state = _set(state, target, {"frozen": 0})
+    if heal:
+        had = bool(_holder(state, target).get("barrier")) if _exists(state, target) else True
+        state = _cure(state, target, heal)
+        if e.get("thaws") and not had and _present(state, target):
+            state = _set(state, target, {"frozen": 0})
+    if e.get("freezes"):
+        state = _become(state, target, "freezes")
+    if e.get("strength"):
+        state = _raise(state, target, scaled(e["strength"], scale), bool(e.get("mirrors")), bool(e.get("chills")))
+    if e.get("roots") and target[0] == "unit" and _exists(state, target):
+        unit = units.find(state["tracker"]["units"], target[1])
+        state = _units(state, unit["id"], {**unit, "attack": max(0, unit["attack"] - e["roots"]), "rooted": 1})
+    return state
+
+
+def _owner_of(state: State, target: Target, fallback: int) -> int:
+    """Whose seat a target is at: a wizard's own, a creature's wizard's (one destroyed: `fallback`'s)."""
+    if target[0] == "player":
+        return target[1]
+    unit = units.get(state["tracker"]["units"], target[1])
+    return unit["owner"] if unit else fallback
+
+
+def _spread(state: State, caster: int, spell: str, landed: Target, moved: bool) -> list[Target]:
+    """Whom a spell landing on `landed` reaches: its area, around the caster or the one it landed on."""
+    area = _effects(state, spell).get("area")
+    if area == "opponents" and not moved:
+        return _enemies(state, caster)
+    if area and landed[0] == "player":
+        return _side(state, landed[1])
+    return [landed]
+
+
+def _tick(state: State, beam: Beam, landed: list[int]) -> tuple[State, bool]:
+    """One turn of a beam; False once it has ended: its target gone, or a barrier that broke it
+    (the rulebook: a beam is disrupted by a shield barrier, which is destroyed in the process)."""
+    target = _ref(beam)
+    if not _present(state, target):
+        return state, False
+    if _holder(state, target).get("barrier") and _effects(state, beam["spell"]).get("damage"):
+        return _set(state, target, {"barrier": None}), False
+    return _on(state, beam["caster"], beam["spell"], target, beam["scale"], landed), True
+
+
+def _effect(state: State, caster: int, spell: str, at: Target, scale: Scale, moved: bool, landed: list[int]) -> State:
+    """A spell landing: on each it reaches, at once, or as a beam that burns this turn and the
+    caster's next ones."""
+    turns = _effects(state, spell).get("turns")
+    for target in _spread(state, caster, spell, at, moved):
+        if not turns:
+            state = _on(state, caster, spell, target, scale, landed)
+            continue
+        beam: Beam = {"caster": caster, "spell": spell, "target": target[1], "left": turns - 1,
+                      "scale": [scale[0], scale[1], scale[2], int(scale[3])]}
+        state, burning = _tick(state, beam, landed)
+        if burning:
+            state = _burning(state, beam)
+    return state
+
+
+def _burning(state: State, beam: Beam) -> State:
+    """The state with `beam` among the beams still burning."""
+    return with_tracker(state, lambda f: {**f, "beams": [*f.get("beams", []), beam]})
+
+
+def _candidates(state: State, caster: int, target: Target) -> list[Target]:
+    """Whom the target of a spell may throw it on (Hot Potato): any other wizard or creature, not the caster."""
+    found: list[Target] = [("player", i) for i in _alive_wizards(state)]
+    found += [("unit", u["id"]) for u in state["tracker"]["units"]]
+    return [b for b in found if b != ("player", caster) and b != target]
+
+
+def _redirect(state: State, caster: int, target: Target, lands_on: str | None, pick: int | None) -> tuple[list[Target], bool]:
+    """Whom the spell lands on, as the Mayhem card's `lands_on` says, and whether it moved."""
+    if lands_on == "caster":
+        return [("player", caster)], True
+    if lands_on == "every opponent" and _owner(state, target) != caster:
+        return [("player", i) for i in _alive_wizards(state) if i != caster], True
+    if lands_on == "left of caster":
+        onto = _beside(state, caster, 1)
+        if onto is not None and ("player", onto) == target:
+            onto = _beside(state, caster, -1)
+        return ([("player", onto)], True) if onto is not None else ([target], False)
+    if lands_on == "another":
+        others = _candidates(state, caster, target)
+        return ([others[pick]], True) if others and pick is not None else ([target], False)
+    if lands_on == "every wizard":
+        return [("player", i) for i in _alive_wizards(state)], True
+    if lands_on == "strongest creature":
+        theirs = [u for u in state["tracker"]["units"] if u["owner"] == _owner(state, target)]
+        return ([("unit", max(theirs, key=lambda u: u["attack"])["id"])], True) if theirs else ([target], False)
+    return [target], False
+
+
+def _resolve(state: State, caster: int, spell: str, target: Target, mayhem: str | None, pick: int | None,
+             landed: list[int]) -> State:
+    """The spell lands, as the Mayhem card drawn (if one was) changes it, and what else the card does."""
+    g = _effects(state, mayhem) if mayhem else {}
+    if g.get("fails"):
+        return state
+    if g.get("delayed"):
+        slowed: Pending = {"caster": caster, "spell": spell, "target": target[1]}
+        return with_tracker(state, lambda f: {**f, "pending": [*f.get("pending", []), slowed]})
+    recipients, moved = _redirect(state, caster, target, g.get("lands_on"), pick)
+    scale: Scale = (g.get("times") or 1, g.get("divided_by") or 1, g.get("plus") or 0, bool(g.get("inverts")))
+    if g.get("lands_on") == "every opponent" and not moved:
+        scale = PLAIN  # "Cast at an opponent? Then it strikes EVERY opponent, with double effect": only then
+    if g.get("bubble") and _present(state, target) and not _holder(state, target).get("barrier"):
+        state = _raise(state, target, state["rules"]["barrier"]["strength"])
+    for at in recipients:
+        state = _effect(state, caster, spell, at, scale, moved, landed)
+    if g.get("bounce_divided_by") and _exists(state, target):
+        onto = _beside(state, _owner(state, target), 1)
+        if onto is not None:
+            state = _effect(state, caster, spell, ("player", onto), (1, g["bounce_divided_by"], 0, False), True, landed)
+    return _aftermath(state, caster, target, g)
+
+
+def _aftermath(state: State, caster: int, target: Target, g: Mapping[str, Any]) -> State:
+    """What a Mayhem card does besides the spell, at the table: to the caster, the others, the order of play."""
+    if g.get("caster"):
+        state = _become(state, ("player", caster), "freezes" if g["caster"] == "frozen" else "wets")
+    if g.get("burns") and _living(state, caster):
+        burn: Burn = {"amount": g["burns"], "left": g["burn_turns"]}
+        state = with_mine(state, caster, lambda m: {**m, "burn": burn})
+    for other in _alive_wizards(state):
+        if other != caster:
+            state = _cure(state, ("player", other), g.get("others_heal") or 0)
+    if g.get("downpour"):
+        for seat in _alive_wizards(state):
+            state = _become(state, ("player", seat), "wets")
+        for u in state["tracker"]["units"]:
+            state = _become(state, ("unit", u["id"]), "wets")
+    if g.get("swaps_seats") and target[0] == "player" and target[1] != caster:
+        order = list(_order(state))
+        i, j = order.index(caster), order.index(target[1])
+        order[i], order[j] = order[j], order[i]
+        state = with_tracker(state, lambda f: {**f, "order": order})
+    return state
+
+
+def _changes(before: State, now: State) -> Data:
+    """What a move did to health, as the log says it: each wizard's and creature's health that
+    moved (from, to), and the creatures it destroyed."""
+    health = [[i, value(before, HEALTH, i), value(now, HEALTH, i)] for i in range(len(now["players"]))
+              if value(before, HEALTH, i) != value(now, HEALTH, i)]
+    after_ = {u["id"]: u for u in now["tracker"]["units"]}
+    creatures = [[units.called(before, u), u["health"], after_[u["id"]]["health"]] for u in before["tracker"]["units"]
+                 if u["id"] in after_ and after_[u["id"]]["health"] != u["health"]]
+    gone = [units.called(before, u) for u in before["tracker"]["units"] if u["id"] not in after_]
+    return {"health": health, "creatures": creatures, "destroyed": gone}
+
+
+def _changes_text(data: Mapping[str, Any], state: State) -> list[str]:
+    moved = [f"{name(state, i)}: health {a} {ARROW} {b}" for i, a, b in data.get("health", [])]
+    moved += [f"{who}: health {a} {ARROW} {b}" for who, a, b in data.get("creatures", [])]
+    return moved + [f"{who} is destroyed" for who in data.get("destroyed", [])]
+
+
+def _sentences(parts: list[str]) -> str:
+    """Parts as sentences, each ended once (a card's name may end in its own "!")."""
+    return " ".join(part if part[-1:] in ".!?" else part + "." for part in parts)
+
+
+def _parse_cast(state: State, action: Sent) -> Data:
+    spell = card_of([s for s in state["rules"]["spells"] if not s["summon"]], action.get("spell"), "spell")
+    return {"caster": player(state, action.get("caster"), "caster"), "spell": spell["id"], **_target(state, action)}
+
+
+def _check_cast(state: State, data: Mapping[str, Any]) -> None:
+    _refuse_if_over(state)
+    _alive(state, data["caster"], "cast no spells")
+    _own_turn(state, data["caster"], "casts spell card spells")
+    target = _ref(data)
+    if target[0] == "player":
+        _alive(state, target[1], "are no target any more")
+
+
+def _muster_of(state: State, data: Mapping[str, Any]) -> Data:
+    """The cast's Mayhem Muster, as the muster action takes it: the target's wizard flips, the caster draws."""
+    return {"caster": data["caster"], "target": _owner(state, _ref(data)), "interaction": "none", "draw": True,
+            "spell": data["spell"], "flips": data.get("flips", []), "hidden": data.get("hidden", {})}
+
+
+def _draw_cast(state: State, inputs: Data, randbelow: RandBelow) -> Data:
+    _check_cast(state, inputs)
+    drawn = _draw_muster(state, {**_muster_of(state, inputs)}, randbelow)
+    mustered_, _ = _apply_muster(state, {**_muster_of(state, inputs), **drawn}, False)
+    card = (mustered_["tracker"]["last_muster"] or {}).get("musters", [{}])[0].get("card")
+    if card and _effects(state, card["id"]).get("lands_on") == "another":
+        others = _candidates(state, inputs["caster"], _ref(inputs))
+        if others:
+            drawn["pick"] = randbelow(len(others))
+    return drawn
+
+
+def _apply_cast(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    if strict:
+        _check_cast(state, data)
+    caster, target, before = data["caster"], _ref(data), state
+    state, mustered_ = _apply_muster(state, _muster_of(state, data), strict)
+    card = mustered_["musters"][0].get("card") if mustered_["musters"] else None
+    mayhem = card["id"] if card else None
+    landed: list[int] = []
+    if _exists(state, target):
+        state = _resolve(state, caster, data["spell"], target, mayhem, data.get("pick"), landed)
+    state = with_tracker(state, lambda f: {**f, "cast": [*f.get("cast", []), data["spell"]]})
+    return state, {"musters": mustered_["musters"], "mayhem": mayhem, "landed": landed, "changes": _changes(before, state)}
+
+
+def _describe_cast(data: Mapping[str, Any], state: State) -> str:
+    spell = next((s["name"] for s in state["rules"]["spells"] if s["id"] == data["spell"]), data["spell"])
+    target = _ref(data)
+    at = f" at {_called(state, target)}" if target != ("player", data["caster"]) else ""
+    parts = [f"{name(state, data['caster'])} cast {spell}{at}"]
+    for m in data.get("musters", []):
+        parts.append("Mayhem Muster: " + (f"Mayhem! {m['card']['name']}" if m.get("card") else "Mayhem, and the deck is empty"
+                                          if m["hit"] else "the spell goes on as cast"))
+    return _sentences(parts + _changes_text(data.get("changes", {}), state))
+
+
+def _parse_snap(state: State, action: Sent) -> Data:
+    effects, sent = state["rules"].get("effects", {}), action.get("snap")
+    snap = effects.get(sent) if isinstance(sent, str) else None
+    if snap is None or "element" not in snap:  # not a snap spell: refused with the choices
+        snap = card_of([{"id": i, **e} for i, e in effects.items() if "element" in e], sent, "snap spell")
+    snap = {"id": sent, **snap}
+    extra = whole(action.get("extra", 0), "extra", 0, MAX_AMOUNT)
+    if extra and not (snap.get("heal_per_extra") or snap.get("raises_barrier")):
+        raise Invalid(f"{snap['id']} takes no extra elements: its card says nothing of it")
+    return {"caster": player(state, action.get("caster"), "caster"), "snap": snap["id"], "extra": extra, **_target(state, action)}
+
+
+def _apply_snap(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    """A snap spell at a wizard or a creature: its damage and wet effect, its healing (more for each
+    extra Life), or a barrier raised (stronger for each extra Shield) or repaired. Snap spells may
+    be cast at any time."""
+    target, e = _ref(data), _effects(state, data["snap"])
+    if strict:
+        _refuse_if_over(state)
+        _alive(state, data["caster"], "cast no spells")
+        if target[0] == "player":
+            _alive(state, target[1], "are no target any more")
+    if not _exists(state, target):
+        return state, {}
+    now = _snapped(state, data, e)
+    return now, {"changes": _changes(state, now)}
+
+
+def _snapped(state: State, data: Data, e: Mapping[str, Any]) -> State:
+    target, r = _ref(data), state["rules"]
+    extra, cost = data["extra"], r.get("snap_cost", r["barrier"]["shield_cost"])
+    if e.get("heal"):
+        return _cure(state, target, e["heal"] + extra * (e.get("heal_per_extra") or 0))
+    if e.get("raises_barrier"):
+        b, shields = r["barrier"], cost + extra
+        barrier = _holder(state, target).get("barrier")
+        if barrier:
+            strength = repaired(barrier["strength"], barrier["max"], b["repair_per_shield"], shields)
+            return _set(state, target, {"barrier": {**barrier, "strength": strength}})
+        return _raise(state, target, raised(b["shield_cost"], b["strength"], b["per_extra_shield"], shields))
+    state, _ = _land(state, target, Attack(e.get("damage") or 0, (e["element"],) * cost, e.get("wet"), instead=True), data["caster"])
+    return state
+
+
+def _describe_snap(data: Mapping[str, Any], state: State) -> str:
+    extra = f" with {data['extra']} extra" if data.get("extra") else ""
+    snap = _effects(state, data["snap"]).get("name", data["snap"])
+    said = f"{name(state, data['caster'])} cast the snap spell {snap}{extra} at {_called(state, _ref(data))}"
+    return _sentences([said, *_changes_text(data.get("changes", {}), state)])
+
+
+def _parse_tend(state: State, action: Sent) -> Data:
+    return {"unit": units.find(state["tracker"]["units"], action.get("unit"))["id"], **_target(state, action)}
+
+
+def _apply_tend(state: State, data: Data, strict: bool) -> tuple[State, Data]:
+    """A creature whose card tends ("At the start of your turn, heal 1 damage from you or one of
+    your creatures") heals its wizard or one of their creatures, once in each of their turns."""
+    t, target = state["tracker"], _ref(data)
+    unit = units.get(t["units"], data["unit"])
+    if unit is None:
+        return state, {}
+    card = _spell_of(state, unit.get("card"))
+    amount = card.get("tends", 0) if card else 0
+    if strict:
+        _refuse_if_over(state)
+        called = units.called(state, unit)
+        if not amount:
+            raise Invalid(f"{called} tends nobody: its card says nothing of it")
+        if t["player"] != unit["owner"]:
+            raise Invalid(f"{called} tends at the start of {name(state, unit['owner'])}'s turn, and it is not their turn")
+        if unit.get("tended") == t["turn"]:
+            raise Invalid(f"{called} has tended this turn already")
+        if not _exists(state, target) or _owner(state, target) != unit["owner"]:
+            raise Invalid(f"{called} tends only {name(state, unit['owner'])} or one of their creatures")
+        if target[0] == "player":
+            _alive(state, target[1], "cannot be healed: dead is dead")
+        _no_barrier(state, target, "healed")
+    before = state
+    state = _units(state, unit["id"], {**unit, "tended": t["turn"]})
+    state = _cure(state, target, amount)
+    return state, {"amount": amount, "changes": _changes(before, state)}
+
+
+def _describe_tend(data: Mapping[str, Any], state: State) -> str:
+    unit = units.get(state["tracker"]["units"], data["unit"])
+    who = units.called(state, unit) if unit else "A creature"
+    return _sentences([f"{who} tends {_called(state, _ref(data))} for {data.get('amount', 0)}",
+                       *_changes_text(data.get("changes", {}), state)])
+
+
+def _start_of_turn(state: State, who: int, landed: list[list[Any]]) -> State:
+    """What happens as a wizard's turn starts: their slowed spells land, their beams burn, their robes burn (unless wet)."""
+    t = state["tracker"]
+    pending = [p for p in t.get("pending", []) if p["caster"] == who]
+    if pending:
+        state = with_tracker(state, lambda f: {**f, "pending": [p for p in f.get("pending", []) if p["caster"] != who]})
+        for p in pending:
+            if _present(state, _ref(p)):
+                seats: list[int] = []
+                state = _effect(state, who, p["spell"], _ref(p), PLAIN, False, seats)
+                landed += [[p["spell"], seat] for seat in seats]
+    beams = [b for b in state["tracker"].get("beams", []) if b["caster"] == who]
+    if beams:
+        state = with_tracker(state, lambda f: {**f, "beams": [b for b in f.get("beams", []) if b["caster"] != who]})
+        for beam in beams:
+            if beam["left"] <= 0:
+                continue
+            state, burning = _tick(state, beam, [])
+            if burning and beam["left"] > 1:
+                state = _burning(state, {**beam, "left": beam["left"] - 1})
+    burn = mine(state, who).get("burn")
+    if burn and burn["left"]:
+        wet = bool(mine(state, who).get("wet"))
+        left: Burn | None = None if wet or burn["left"] <= 1 else {"amount": burn["amount"], "left": burn["left"] - 1}
+        state = with_mine(state, who, lambda m: {**m, "burn": left})
+        if not wet:
+            state, _ = _hurt(state, ("player", who), burn["amount"], True)
+    return state
+
+
 # ---------------------------------------------------------------------------- one door
 
 
@@ -1067,7 +1791,10 @@ TRACKER: Tracker[State] = Tracker(
         "mayhem_level": Action(_parse_level, _apply_level, _describe_level),
         "start_turn": Action(_parse_player, _apply_turn, _describe_turn),
         "summon": Action(_parse_summon, _apply_summon, _describe_summon),
-        "attack": Action(_dying(_parse_attack), _apply_attack, _describe_attack),
+        "cast": Action(_parse_cast, _apply_cast, _describe_cast, draw=_draw_cast, ordered=True, undoable=False, shown=True),
+        "snap": Action(_parse_snap, _apply_snap, _describe_snap),
+        "tend": Action(_parse_tend, _apply_tend, _describe_tend),
+        "attack": Action(lambda s, a: {**_dying(_parse_attack)(s, a), "card_effects": True}, _apply_attack, _describe_attack),
         "remove": Action(_parse_unit, _apply_remove, _describe_remove),
         "damage": Action(_dying(_parse_amount), _apply_damage, _describe_damage),
         "heal": Action(lambda s, a: {**_parse_amount(s, a), "capped": True}, _apply_heal, _describe_heal),
