@@ -3,13 +3,14 @@ its YAML allows and with every policy, replayed move by move through the compani
 (`table.decide` and `table.evolve`, the path a phone's action takes). Every move must be accepted,
 its draws asked for as the lab drew them, and after each the table's state must equal the lab's;
 the lab's outcome (winner, end, turns, rounds) is the one the table shows at the end. A divergence
-fails with the game, the players, the policy, the seed and the move.
+fails with the game, the players, the policy, the seed, the game's number and the move.
 
 `make bench` plays 10,000 games a game the same way (benchmarks/engine.py).
 """
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ from spellpress.core.engine import check, outcome_agrees
 from spellpress.core.games import RULESETS
 from spellpress.lab.engine import game_rng
 
-GAMES_PER_CASE = 8  # per game, player count and policy: a few hundred games a game in all
+GAMES = 200  # a game, spread evenly over its player counts and policies (make bench plays 10,000)
+SEED = 25
 
 LABBED = sorted(slug for slug, ruleset in RULESETS.items() if ruleset.lab is not None)
 
@@ -34,28 +36,19 @@ def games(cards_dir):
     return found
 
 
-def _cases():
-    for slug in LABBED:
-        yield pytest.param(slug, id=slug)
-
-
-@pytest.mark.parametrize("slug", _cases())
+@pytest.mark.parametrize("slug", LABBED)
 def test_every_lab_game_replays_at_the_table_move_for_move(games, slug):
     game = games[slug]
     lab = RULESETS[slug].lab
     prepared = lab.prepare(game)
-    played = 0
-    for players in range(game.players.min, game.players.max + 1):
-        for policy in sorted(lab.policies):
-            for seed in range(GAMES_PER_CASE):
-                rng = game_rng(seed, players)
-                outcome = lab.play(prepared, rng, players, (policy,) * players, lab.turn_cap, True)
-                case = f"{slug}, {players} players, policy {policy}, seed {seed}"
-                assert outcome.match is not None, f"{case}: the lab did not play through the game's engine"
-                assert outcome.match.moves, f"{case}: no move was made"
-                found = check(outcome.match)
-                assert found is None, f"{case}: {found}"
-                disagreement = outcome_agrees(outcome)
-                assert disagreement is None, f"{case}: {disagreement}"
-                played += 1
-    assert played >= 8
+    kinds = list(product(range(game.players.min, game.players.max + 1), sorted(lab.policies)))
+    for i in range(GAMES):  # game i of one seed, as `simulate --seed` numbers its games
+        players, policy = kinds[i % len(kinds)]
+        outcome = lab.play(prepared, game_rng(SEED, i), players, (policy,) * players, lab.turn_cap, True)
+        case = f"{slug}, {players} players, policy {policy}, game {i} of seed {SEED}"
+        assert outcome.match is not None, f"{case}: the lab did not play through the game's engine"
+        assert outcome.match.moves, f"{case}: no move was made"
+        found = check(outcome.match)
+        assert found is None, f"{case}: {found}"
+        disagreement = outcome_agrees(outcome)
+        assert disagreement is None, f"{case}: {disagreement}"
