@@ -5,6 +5,7 @@ from the loaded game, never written here."""
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 
 import pytest
@@ -32,6 +33,15 @@ def seated(page, server, table_id: str, token: str, player: int):
 
 def state(server, table_id: str) -> dict:
     return server.call("GET", f"/api/tables/{table_id}")[1]["state"]
+
+
+def settled_on(server, table_id: str, done, seconds: float = 10.0) -> dict:
+    """The table's state once `done(state)` holds: a phone's tap reaches the server after its sheet closes."""
+    deadline = time.monotonic() + seconds
+    while not done(now := state(server, table_id)):
+        assert time.monotonic() < deadline, f"the table never got there: {now['tracker']}"
+        time.sleep(0.05)
+    return now
 
 
 def num(page, player: int, counter: str):
@@ -176,17 +186,17 @@ def test_the_spell_draft_laid_out_and_picked_on_a_phone_before_the_battle(server
     page = seated(phone(), server, t["id"], t["token"], 0)
     page.locator('[data-act="lay-out"]').click()
     submit(page)
-    now = state(server, t["id"])
+    now = settled_on(server, t["id"], lambda s: "grid" in s["tracker"]["draft"])
     laid = now["tracker"]["draft"]["grid"]
     assert len(laid) == now["tracker"]["draft"]["spells"] and now["tracker"]["scenario"]["spells_per_player"] * 2 == len(laid)
     expect(page.locator('[data-act="shoot"]')).to_have_count(0)
     fits_the_phone(page)
-    for _ in laid:
-        picker = state(server, t["id"])["tracker"]["draft"]["picks"][0]
+    for n in range(len(laid)):
         page.locator('[data-act="pick"]').click()
         submit(page)
         expect(page.locator("body")).to_contain_text("Holds:")
-        assert state(server, t["id"])["tracker"]["draft"]["picks"][:1] != [picker], "the draft moves on"
+        # the draft moves on: one spell held more with each pick
+        settled_on(server, t["id"], lambda s, n=n: sum(len(p["tracker"]["held"]) for p in s["players"]) == n + 1)
     expect(page.locator('[data-act="shoot"]')).to_be_visible()
     held = [len(p["tracker"]["held"]) for p in state(server, t["id"])["players"]]
     assert sum(held) == len(laid) and abs(held[0] - held[1]) <= 1, held
