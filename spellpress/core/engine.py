@@ -194,7 +194,7 @@ def replay(game: Game, created: Mapping[str, Any], moves: list[Move],
 
 def check(match: Match) -> Divergence | None:
     """Where a recorded match and the companion's table first disagree (None: nowhere)."""
-    final, found = replay(match.game, match.created, match.moves, iter(match.states))
+    _, found = replay(match.game, match.created, match.moves, iter(match.states))
     return found
 
 
