@@ -18,9 +18,10 @@ The state an action reads and returns is described in `state`; the API never sen
 
 One door: a tracker governs the counters its rules are about. `life` names the player counter
 that puts a player out of the game at 0 (or at the value the game's YAML says), and `gone` says
-what they are then ("dead", "a ghost"): a `+` on it is refused, and only the table's logged "bring back" raises it again. `govern` turns
-a plain `−` or `+` on a counter into the tracker's own action (a `−` on a wizard behind a barrier
-is damage through the barrier), so no number it keeps moves around its rules.
+what they are then ("dead", "a ghost"): a `+` on it is refused, and only the table's logged
+"bring back" raises it again. `govern` turns a plain `−` or `+` on a counter into the tracker's
+own action (a `−` on a wizard behind a barrier is damage through the barrier), so no number it
+keeps moves around its rules.
 """
 
 from __future__ import annotations
