@@ -18,6 +18,7 @@ from pathlib import Path
 from spellpress.core import load_games
 from spellpress.core.engine import check, outcome_agrees
 from spellpress.core.games import RULESETS
+from spellpress.core.play.errors import TableError
 from spellpress.lab.engine import game_rng
 
 CARDS = Path(__file__).resolve().parent.parent / "cards"
@@ -38,15 +39,19 @@ def _one(case: tuple[str, int, str, int]) -> tuple[float, float, str | None]:
     slug, players, policy, i = case
     lab = RULESETS[slug].lab
     assert lab is not None
+    case_name = f"{slug}, {players} players, policy {policy}, game {i} of seed {SEED}"
     start = time.perf_counter()
-    outcome = lab.play(_PREPARED[slug], game_rng(SEED, i), players, (policy,) * players, lab.turn_cap, True)
+    try:
+        outcome = lab.play(_PREPARED[slug], game_rng(SEED, i), players, (policy,) * players, lab.turn_cap, True)
+    except TableError as refused:  # the lab chose a move its own table refuses
+        return time.perf_counter() - start, 0.0, f"{case_name}: the lab made a move the table refuses: {refused}"
     played = time.perf_counter() - start
     if outcome.match is None:
         return played, 0.0, f"{slug}: the lab did not play through the engine"
     found = check(outcome.match)
     replayed = time.perf_counter() - start - played
     wrong = str(found) if found else outcome_agrees(outcome)
-    where = f"{slug}, {players} players, policy {policy}, game {i} of seed {SEED}: {wrong}" if wrong else None
+    where = f"{case_name}: {wrong}" if wrong else None
     return played, replayed, where
 
 

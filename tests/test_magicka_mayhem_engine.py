@@ -62,6 +62,26 @@ def test_spell_card_spells_summons_and_musters_are_cast_on_their_casters_turn(ga
     p.act("zap", target=ANN)
 
 
+def test_an_area_spell_passes_over_a_creature_destroyed_as_it_spreads(game):
+    """Tidal Wave "hits every opponent and each of their creatures": when it destroys a Magma Golem,
+    whose death deals 2 to every creature, a creature that eruption destroys is not there to be hit
+    when the wave reaches it, and the cast goes on (the table refused the whole spell: "that
+    creature or blocker is no longer in play", found by make bench's 10,000 six-player games)."""
+    p = Phones(game, ["Ann", "Ben"])
+    p.act("start_turn", player=BEN)
+    p.act("summon", owner=BEN, card="summon-magma-golem", extra=0)
+    p.act("summon", owner=BEN, card="summon-storm-sprite", extra=0)
+    golem, sprite = (u["id"] for u in p.t["units"])
+    p.act("damage", target=golem, amount=3)
+    p.act("damage", target=sprite, amount=1)
+    p.act("start_turn", player=ANN)
+    p.rolls = lambda n: n - 1  # the Muster's flip comes up tails: no Mayhem card changes the wave
+    cast = p.act("cast", caster=ANN, spell="tidal-wave", target=BEN)
+    assert not cast.get("mayhem")
+    assert p.t["units"] == []
+    assert p.state["players"][BEN]["counters"]["health"] < game.constants.starting_health
+
+
 def test_play_proceeds_clockwise_and_skips_only_the_frozen(game):
     """"Play proceeds to Wizard's left (clockwise)": Cat's turn started straight after Ann's,
     skipping a living Ben. A frozen wizard skips their next turn, so then it may."""

@@ -18,6 +18,7 @@ import pytest
 from spellpress.core import load_games
 from spellpress.core.engine import check, outcome_agrees
 from spellpress.core.games import RULESETS
+from spellpress.core.play.errors import TableError
 from spellpress.lab.engine import game_rng
 
 GAMES = 200  # a game, spread evenly over its player counts and policies (make bench plays 10,000)
@@ -44,8 +45,11 @@ def test_every_lab_game_replays_at_the_table_move_for_move(games, slug):
     kinds = list(product(range(game.players.min, game.players.max + 1), sorted(lab.policies)))
     for i in range(GAMES):  # game i of one seed, as `simulate --seed` numbers its games
         players, policy = kinds[i % len(kinds)]
-        outcome = lab.play(prepared, game_rng(SEED, i), players, (policy,) * players, lab.turn_cap, True)
         case = f"{slug}, {players} players, policy {policy}, game {i} of seed {SEED}"
+        try:
+            outcome = lab.play(prepared, game_rng(SEED, i), players, (policy,) * players, lab.turn_cap, True)
+        except TableError as refused:
+            pytest.fail(f"{case}: the lab made a move the table refuses: {refused}")
         assert outcome.match is not None, f"{case}: the lab did not play through the game's engine"
         assert outcome.match.moves, f"{case}: no move was made"
         found = check(outcome.match)

@@ -1470,6 +1470,8 @@ def _effect(state: State, caster: int, spell: str, at: Target, scale: Scale, mov
     caster's next ones."""
     turns = _effects(state, spell).get("turns")
     for target in _spread(state, caster, spell, at, moved):
+        if not _exists(state, target):  # destroyed as the spell spread (a Magma Golem's eruption): nothing to hit
+            continue
         if not turns:
             state = _on(state, caster, spell, target, scale, landed)
             continue
