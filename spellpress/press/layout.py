@@ -154,6 +154,50 @@ class Layouter:
         return Face(values, tuple(e.name for e in self.game.elements), None, deck.id, f"the back of deck '{deck.id}'",
                     (display_path(self.game.root / "decks.yaml"), 0, 0))
 
+    # -- names, checked before any drawing
+
+    def unknown_names(self, layout: Layout) -> list[tuple[tuple[str, ...], str]]:
+        """Each name a layout's boxes give that this game does not know, as (where in the layout,
+        what is wrong): a field (`field:`, `when:`, `{field}` in a text), an icon (`icon:`,
+        `end:`, `{icon}` in a text) or a constant (`{{ name }}`, a track's numbers). Drawing
+        would skip the box silently, or say the problem at every card: issue 26."""
+        found = []
+        for name, box in layout.boxes:
+            at = ("boxes", name)
+            if box.field is not None and box.field not in self.placeholders:
+                found.append((at + ("field",), self._unknown_field(box.field)))
+            for key in _when_fields(box.when or ""):
+                if key not in self.placeholders:
+                    found.append((at + ("when",), self._unknown_field(key)))
+            for key in ("icon", "end"):
+                value = getattr(box, key)
+                if value is not None and box.kind in ("icon", "art", "track") and value not in self.icons:
+                    found.append((at + (key,), f"unknown icon '{value}'{did_you_mean(value, sorted(self.icons.shapes))}: "
+                                               "an icon is one of icons.yaml's"))
+            if box.text is not None:
+                try:
+                    self.fill(box.text, Face({}, (), None, "", ""))
+                    text, _ = ruletext.render(box.text, self.game.text_context)
+                    self._known_icons(text or "")
+                except DoesNotFit as exc:
+                    found.append((at + ("text",), str(exc)))
+            for key in ("start", "stop", "mark"):
+                try:
+                    self.constant(getattr(box, key))
+                except DoesNotFit as exc:
+                    found.append((at + (key,), str(exc)))
+        return found
+
+    def _unknown_field(self, name: str) -> str:
+        return (f"unknown field '{name}'{did_you_mean(name, sorted(self.placeholders))}: a field of one of "
+                f"{self.game.slug}'s card types (decks.yaml) or one every card has (name, flavor, count, type, deck, ...)")
+
+    def _known_icons(self, text: str) -> None:
+        """Every `{icon}` of a text is an element's or one of icons.yaml's."""
+        unknown = [m for m in _ICON.findall(text) if m not in self.icon_names and m not in self.placeholders]
+        if unknown:
+            raise DoesNotFit(f"unknown inline icon '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.icon_names))}")
+
     # -- drawing
 
     def draw(self, face: Face, layout: Layout) -> Drawing:
@@ -257,7 +301,9 @@ class Layouter:
             raise DoesNotFit(errors[0].message)
         unknown = [m for m in _FIELD.findall(text) if m not in self.placeholders and m not in self.icon_names]
         if unknown:
-            raise DoesNotFit(f"unknown placeholder '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.placeholders))}")
+            raise DoesNotFit(f"unknown placeholder '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.placeholders))}: "
+                             "'{field}' shows a field of the card's type (decks.yaml), or its name, flavor, type, deck, "
+                             "game, count or identity; '{{ name }}' a constant")
         return _FIELD.sub(lambda m: str(face.values.get(m.group(1), "")) if m.group(1) in self.placeholders else m.group(0), text)
 
     def constant(self, value) -> int | None:
@@ -512,6 +558,11 @@ def greyed(item: Primitive) -> Primitive:
     if isinstance(item, (Rect, Ellipse, Poly)):
         return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
     return item  # a picture is printed as it is
+
+
+def _when_fields(condition: str) -> list[str]:
+    """The field names a box's `when` tests ('cost & kind!=gun': cost, kind)."""
+    return [part.split("!=")[0].split("=")[0].strip() for part in condition.split(" & ") if part.strip()]
 
 
 def _holds(condition: str, values: dict) -> bool:
