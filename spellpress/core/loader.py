@@ -103,6 +103,7 @@ class _GameLoader:
     def __init__(self, root: Path):
         self.root = root
         self.problems: list[Problem] = []
+        self.unsaid: set[tuple[str, str]] = set()  # (card type, field) whose `says` names an unknown constant
         self.card_at: dict[str, tuple[Document, Loc]] = {}  # card id -> where it is written
 
     # -- files
@@ -150,6 +151,7 @@ class _GameLoader:
 
         ruleset, constants = typed
         context = self._context(spec, constants, cards)
+        self.unsaid = self._check_says(decks_spec, decks_doc, context) if decks_doc is not None else set()
         decks = {d: self._deck(d, decks_spec, placed, context) for d, placed in cards.items()}
         rules = self._render_rules(rules_spec, rules_doc, context)
         glossary = self._glossary(context)
@@ -395,6 +397,31 @@ class _GameLoader:
             column = doc.column_of(line, err.needle)
         return Problem(doc.shown, line, column, format_path(loc), err.message)
 
+    def _check_says(self, spec: DecksFile, doc: Document, context: dict[str, Any]) -> set[tuple[str, str]]:
+        """Each field's `says` sentence rendered once with the constants (and the card type's
+        whole-number fields, which a card's own value fills in): a name that is neither is said
+        at the line of decks.yaml where the sentence is written, not at every card that has the
+        field (issue 26). Returns the fields whose sentence is left out of the cards for it."""
+        unsaid = set()
+        for tid, ctype in spec.card_types.items():
+            numbers = {k: 0 for k, f in ctype.fields.items() if f.type == "int" and k not in context}
+            card_context = {**context, **numbers} if numbers else context
+            # a card of the type with every field: `{field}` in a sentence is filled in before its constants
+            sample: dict[str, FieldValue] = {k: 1 if f.type == "int" else True if f.type == "flag" else k
+                                             for k, f in ctype.fields.items()}
+            for fname, fspec in ctype.fields.items():
+                says = fspec.says
+                sentences: list[tuple[Loc, str | None]] = (
+                    [((), field_says(sample, ctype, fname))] if isinstance(says, str)
+                    else [((key,), field_says({**sample, fname: key}, ctype, fname)) for key in says] if says else [])
+                for sub, sentence in sentences:
+                    _, errors = ruletext.render(sentence or "", card_context)
+                    loc: Loc = ("card_types", tid, "fields", fname, "says", *sub)
+                    self.problems += [self._text_problem(doc, loc, e) for e in errors]
+                    if errors:
+                        unsaid.add((tid, fname))
+        return unsaid
+
     def _said(self, card: Card, ctype: CardTypeSpec, doc: Document, loc: Loc) -> dict[str, FieldValue]:
         """The card's fields with its rules text (or the text field a field names `into`) holding
         what its other fields `say` (a field whose sentence the written text repeats is a
@@ -403,7 +430,7 @@ class _GameLoader:
         said: dict[str, tuple[list[str], list[str]]] = {}  # text field -> (sentences before, after)
         for fname, fspec in ctype.fields.items():
             sentence = field_says(fields, ctype, fname)
-            if sentence is None:
+            if sentence is None or (card.type, fname) in self.unsaid:  # said at its own line
                 continue
             into = fspec.into or SAID_IN
             written = str(fields.get(into) or "").strip()
