@@ -7,6 +7,7 @@ mistake in every file at once; `ValidationFailed` carries them, sorted by file a
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
 M = TypeVar("M", bound=Model)
 # A card as read, with the file and the place in it where it is written.
 Placed = tuple[Card, Document, Loc]
+_REFERENCED = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*)(?=[^{}]*\}\})")  # a name inside {{ ... }}
 
 
 def game_dirs(cards_dir: Path) -> list[Path]:
@@ -104,6 +106,7 @@ class _GameLoader:
         self.root = root
         self.problems: list[Problem] = []
         self.unsaid: set[tuple[str, str]] = set()  # (card type, field) whose `says` names an unknown constant
+        self.fields_in_text: set[tuple[str, str]] = set()  # (card type, field) a card's text prints as {{ field }}
         self.card_at: dict[str, tuple[Document, Loc]] = {}  # card id -> where it is written
 
     # -- files
@@ -182,6 +185,8 @@ class _GameLoader:
             balance_at=types.MappingProxyType({key: (game_doc.shown, *game_doc.position(("balance", key)))
                                                for key in spec.balance.model_fields_set}),
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
+            fields_at=types.MappingProxyType(_fields_at(decks_spec, decks_doc) if decks_doc else {}),
+            fields_in_text=frozenset(self.fields_in_text),
         )
         if not self.problems:
             ruleset.check(game, _Report(self, game_doc))
@@ -456,6 +461,7 @@ class _GameLoader:
             for fname, fspec in spec.card_types[card.type].fields.items():
                 source = fields.get(fname)
                 if fspec.type in ("text", "line") and isinstance(source, str):  # a text field's value is text
+                    self.fields_in_text |= {(card.type, name) for name in _REFERENCED.findall(source) if name in own}
                     text, errors = ruletext.render(source, card_context)
                     self.problems += [self._text_problem(doc, loc + (fname,), e) for e in errors]
                     fields[fname] = text or ""
@@ -694,6 +700,12 @@ def _layouts_named_at(spec: DecksFile, doc: Document) -> dict[str, str]:
     for name, loc in named:
         out.setdefault(name, "{}:{}:{}".format(doc.shown, *doc.position(loc)))
     return out
+
+
+def _fields_at(spec: DecksFile, doc: Document) -> dict[tuple[str, str], str]:
+    """Where decks.yaml declares each card type's fields: a field no layout draws is warned of there."""
+    return {(tid, fname): "{}:{}:{}".format(doc.shown, *doc.position(("card_types", tid, "fields", fname), key=True))
+            for tid, ctype in spec.card_types.items() for fname in ctype.fields}
 
 
 def _column_kinds(spec: DecksFile | None, deck_id: str) -> csvsource.Kinds:

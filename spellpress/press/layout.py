@@ -188,6 +188,28 @@ class Layouter:
                     found.append((at + (key,), str(exc)))
         return found
 
+    def undrawn_fields(self, type_id: str, layouts: list[Layout]) -> list[str]:
+        """The fields card type `type_id` declares that none of its `layouts` (its front, its
+        own back) shows: not in a box's `field`, `when` or text, nor in the text its `says`
+        sentence goes into; an element colours an `element` box or the generated art, an
+        `icon` field the art's emblem (issue 26: a declared field printed nowhere, said nowhere)."""
+        shown: set[str] = set()
+        for layout in layouts:
+            for _, box in layout.boxes:
+                shown |= {box.field} | set(_when_fields(box.when or "")) | set(_FIELD.findall(box.text or ""))
+                if box.kind == "art" or "element" in (box.fill, box.stroke, box.color):
+                    shown.add("~elements")
+                shown |= {"icon"} if box.kind == "art" else set()
+        fields = self.game.card_types[type_id].fields
+        drawn = {key for key in fields if {key, f"{key}_icons", f"{key}_or"} & shown}
+        drawn |= {key for key, spec in fields.items() if spec.type in ("element", "elements") and "~elements" in shown}
+        drawn |= {key for key in fields if (type_id, key) in self.game.fields_in_text}  # a card's text prints it
+        said = {key: spec for key, spec in fields.items() if spec.says is not None and (spec.into or "text") in drawn}
+        for spec in said.values():  # a sentence a drawn text holds shows the fields it names
+            sentences = [spec.says] if isinstance(spec.says, str) else list(spec.says.values())
+            drawn |= {name for sentence in sentences for name in _FIELD.findall(sentence)}
+        return [key for key in fields if key not in drawn and key not in said]
+
     def _unknown_field(self, name: str) -> str:
         return (f"unknown field '{name}'{did_you_mean(name, sorted(self.placeholders))}: a field of one of "
                 f"{self.game.slug}'s card types (decks.yaml) or one every card has (name, flavor, count, type, deck, ...)")

@@ -52,7 +52,9 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
         identity = game.identity if options.identity is None else options.identity
         layouter = Layouter(game, icons, ink, identity, options.allow_missing_art)
         found = len(problems)
-        layout = _checked_layouts(game, templates, layouter, options.templates, problems).get
+        layouts = _checked_layouts(game, templates, layouter, options.templates, problems)
+        layout = layouts.get
+        warnings += _undrawn_fields(game, layouts, layouter)
         memo = f"{game.slug}:{ink}"  # each ink's faces kept apart: a session may build several
         faces = FaceMemo(session.faces.get(memo, {}), game, layouter, icons, base)
         p = GamePlan(game, ink=ink, identity=identity)
@@ -117,6 +119,27 @@ def _checked_layouts(game: Game, templates: Templates, layouter: Layouter, root:
         problems += unknown
         if not unknown:
             out[name] = layout
+    return out
+
+
+def _undrawn_fields(game: Game, layouts: dict[str, Layout], layouter: Layouter) -> list[str]:
+    """A warning at each field a card type declares in decks.yaml that no layout of that type
+    draws; none for a type whose layouts have problems of their own (said already). Only in a
+    game of YAML alone (the generic ruleset), where a field does nothing unless it is printed:
+    a ruleset's engine reads its fields (a spell's `wet_multiplier`), which the card's text
+    tells in words."""
+    if game.ruleset != "generic":
+        return []
+    out = []
+    for tid, ctype in game.card_types.items():
+        names = [ctype.template, *([ctype.back] if ctype.back else [])]
+        if not all(n in layouts for n in names):
+            continue
+        for key in layouter.undrawn_fields(tid, [layouts[n] for n in names]):
+            where = game.fields_at.get((tid, key), display_path(game.root / "decks.yaml"))
+            out.append(f"{where}: card_types.{tid}.fields.{key}: no layout of card type '{tid}' draws '{key}' "
+                       f"({', '.join(names)}): show it in a box (`field: {key}` for a number or elements, "
+                       f"'{{{key}}}' in a text), or take it out if the cards need it not")
     return out
 
 
