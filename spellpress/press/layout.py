@@ -169,11 +169,13 @@ class Layouter:
             for key in _when_fields(box.when or ""):
                 if key not in self.placeholders:
                     found.append((at + ("when",), self._unknown_field(key)))
-            for key in ("icon", "end"):
+            for key in ("icon", "end", "shape"):
                 value = getattr(box, key)
-                if value is not None and box.kind in ("icon", "art", "track") and value not in self.icons:
+                drawn = box.kind in (("stat", "track") if key == "shape" else ("icon", "art", "track"))
+                if value is not None and drawn and value not in self.icons:  # a project's icons.yaml may lack it
                     found.append((at + (key,), f"unknown icon '{value}'{did_you_mean(value, sorted(self.icons.shapes))}: "
-                                               "an icon is one of icons.yaml's"))
+                                               "an icon is a name of icons.yaml (templates/icons.yaml, "
+                                               "else the package's)"))
             if box.text is not None:
                 try:
                     self.fill(box.text, Face({}, (), None, "", ""))
