@@ -422,10 +422,17 @@ class _GameLoader:
                 for sub, sentence in sentences:
                     _, errors = ruletext.render(sentence or "", card_context)
                     loc: Loc = ("card_types", tid, "fields", fname, "says", *sub)
-                    self.problems += [self._text_problem(doc, loc, e) for e in errors]
+                    self.problems += [self._at_needle(doc, self._text_problem(doc, loc, e), e) for e in errors]
                     if errors:
                         unsaid.add((tid, fname))
         return unsaid
+
+    @staticmethod
+    def _at_needle(doc: Document, problem: Problem, err: ruletext.TextError) -> Problem:
+        """The problem's column moved to its name in a one-line sentence (`{{ zap_damag }}`)."""
+        text = doc.lines[problem.line - 1] if 0 < problem.line <= len(doc.lines) else ""
+        at = text.find(err.needle, problem.column - 1) if err.needle else -1
+        return dataclasses.replace(problem, column=at + 1) if at >= 0 else problem
 
     def _said(self, card: Card, ctype: CardTypeSpec, doc: Document, loc: Loc) -> dict[str, FieldValue]:
         """The card's fields with its rules text (or the text field a field names `into`) holding
