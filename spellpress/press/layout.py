@@ -169,6 +169,7 @@ class Layouter:
             for key in _when_fields(box.when or ""):
                 if key not in self.placeholders:
                     found.append((at + ("when",), self._unknown_field(key)))
+            found += [(at + ("when",), message) for message in self._unknown_values(box.when or "")]
             for key in ("icon", "end", "shape"):
                 value = getattr(box, key)
                 drawn = box.kind in (("stat", "track") if key == "shape" else ("icon", "art", "track"))
@@ -211,6 +212,29 @@ class Layouter:
             sentences = [spec.says] if isinstance(spec.says, str) else list(spec.says.values())
             drawn |= {name for sentence in sentences for name in _FIELD.findall(sentence)}
         return [key for key in fields if key not in drawn and key not in said]
+
+    def _unknown_values(self, condition: str) -> list[str]:
+        """`when: kind=blot` is never true: a value a choice field cannot have, with the closest
+        it can (a deck's name is not checked: a layout may be shared by games)."""
+        out = []
+        for part in condition.split(" & "):
+            op = "!=" if "!=" in part else "=" if "=" in part else None
+            if op is None:
+                continue
+            key, want = (p.strip() for p in part.split(op, 1))
+            can = self._values_of(key)
+            if want and can is not None and want not in can:
+                out.append(f"'{key}' is never '{want}'{did_you_mean(want, sorted(can))}: it is one of "
+                           f"{', '.join(repr(v) for v in sorted(can))}")
+        return out
+
+    def _values_of(self, key: str) -> set[str] | None:
+        """Every value a choice field can have (of every card type that declares it); None for
+        any other field."""
+        specs = [t.fields[key] for t in self.game.card_types.values() if key in t.fields]
+        if not specs or any(spec.choices is None for spec in specs):
+            return None
+        return {c for spec in specs for c in spec.choices}
 
     def _unknown_field(self, name: str) -> str:
         return (f"unknown field '{name}'{did_you_mean(name, sorted(self.placeholders))}: a field of one of "
