@@ -87,8 +87,9 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                 warnings += [p.mat.note] if p.mat.note else []
             except ValidationFailed as failed:
                 problems += failed.problems
-        try:
-            p.tokens = tokens.lay_out(game, templates, icons, ink)
+        try:  # a token deck whose back has problems of its own is said once, above
+            if all(d.back in layouts for d in game.decks.values() if d.token is not None):
+                p.tokens = tokens.lay_out(game, templates, icons, ink)
         except ValidationFailed as failed:
             problems += failed.problems
         problems += layouter.problems
