@@ -2,7 +2,9 @@
 
 Each case in tests/fixtures/broken/<case>/ holds a directory named after its base game with the
 files that replace the base's (an empty `NAME.deleted` removes NAME), and `expected.txt`: what
-`spellpress validate cards` prints.
+`spellpress validate cards` prints. A case's `templates/` holds the layouts that replace those of
+tests/fixtures/templates (the tiny games' layouts), which it is then laid out with; a case of
+layouts alone is the game tiny-mayhem drawn with them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ CASES = sorted(p for p in (FIXTURES / "broken").iterdir() if p.is_dir())
 def build_case(case: Path, root: Path) -> Path:
     """Lay the case out as `root/cards/<base>/...`; returns `root/cards`."""
     cards = root / "cards"
-    for overlay in (p for p in case.iterdir() if p.is_dir()):
+    overlays = [p for p in case.iterdir() if p.is_dir()]
+    if [p.name for p in overlays] == ["templates"]:
+        shutil.copytree(FIXTURES / "games" / "tiny-mayhem", cards / "tiny-mayhem")
+    for overlay in overlays:
+        if overlay.name == "templates":
+            shutil.copytree(FIXTURES / "templates", root / "templates")
+            shutil.copytree(overlay, root / "templates", dirs_exist_ok=True)
+            continue
         target = cards / overlay.name
         shutil.copytree(FIXTURES / "games" / overlay.name, target)
         for f in overlay.iterdir():

@@ -40,3 +40,25 @@ def test_the_console_command_prints_the_same_with_no_traceback(tmp_path):
     assert run.returncode == 1
     assert run.stderr == (case / "expected.txt").read_text()
     assert run.stdout == ""
+
+
+def _problems(err: str) -> list[str]:
+    """The problems a command printed: its lines but the warnings and its closing count."""
+    lines = [line for line in err.splitlines() if not line.startswith("warning: ")]
+    assert lines and " problem" in lines[-1], err
+    return lines[:-1]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_build_refuses_each_broken_fixture_with_the_problems_validate_gives(case, tmp_path, monkeypatch, capsys):
+    """`validate` knows everything `build` refuses (issue 26): the same problems, exit 1, and
+    never a traceback, for every broken fixture; nothing is written."""
+    build_case(case, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "cards"]) == 1
+    validated = capsys.readouterr().err
+    assert main(["build", "--here", "--cards", "cards", "--out", "out", "--jobs", "1"]) == 1
+    built = capsys.readouterr().err
+    assert "Traceback" not in built
+    assert _problems(built) == _problems(validated) != []
+    assert not (tmp_path / "out").exists() or not any(p.is_file() for p in (tmp_path / "out").rglob("*"))

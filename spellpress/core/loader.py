@@ -7,6 +7,7 @@ mistake in every file at once; `ValidationFailed` carries them, sorted by file a
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
 M = TypeVar("M", bound=Model)
 # A card as read, with the file and the place in it where it is written.
 Placed = tuple[Card, Document, Loc]
+_REFERENCED = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*)(?=[^{}]*\}\})")  # a name inside {{ ... }}
 
 
 def game_dirs(cards_dir: Path) -> list[Path]:
@@ -103,6 +105,8 @@ class _GameLoader:
     def __init__(self, root: Path):
         self.root = root
         self.problems: list[Problem] = []
+        self.unsaid: set[tuple[str, str]] = set()  # (card type, field) whose `says` names an unknown constant
+        self.fields_in_text: set[tuple[str, str]] = set()  # (card type, field) a card's text prints as {{ field }}
         self.card_at: dict[str, tuple[Document, Loc]] = {}  # card id -> where it is written
 
     # -- files
@@ -150,6 +154,7 @@ class _GameLoader:
 
         ruleset, constants = typed
         context = self._context(spec, constants, cards)
+        self.unsaid = self._check_says(decks_spec, decks_doc, context) if decks_doc is not None else set()
         decks = {d: self._deck(d, decks_spec, placed, context) for d, placed in cards.items()}
         rules = self._render_rules(rules_spec, rules_doc, context)
         glossary = self._glossary(context)
@@ -180,6 +185,8 @@ class _GameLoader:
             balance_at=types.MappingProxyType({key: (game_doc.shown, *game_doc.position(("balance", key)))
                                                for key in spec.balance.model_fields_set}),
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
+            fields_at=types.MappingProxyType(_fields_at(decks_spec, decks_doc) if decks_doc else {}),
+            fields_in_text=frozenset(self.fields_in_text),
         )
         if not self.problems:
             ruleset.check(game, _Report(self, game_doc))
@@ -395,6 +402,38 @@ class _GameLoader:
             column = doc.column_of(line, err.needle)
         return Problem(doc.shown, line, column, format_path(loc), err.message)
 
+    def _check_says(self, spec: DecksFile, doc: Document, context: dict[str, Any]) -> set[tuple[str, str]]:
+        """Each field's `says` sentence rendered once with the constants (and the card type's
+        whole-number fields, which a card's own value fills in): a name that is neither is said
+        at the line of decks.yaml where the sentence is written, not at every card that has the
+        field (issue 26). Returns the fields whose sentence is left out of the cards for it."""
+        unsaid = set()
+        for tid, ctype in spec.card_types.items():
+            numbers = {k: 0 for k, f in ctype.fields.items() if f.type == "int" and k not in context}
+            card_context = {**context, **numbers} if numbers else context
+            # a card of the type with every field: `{field}` in a sentence is filled in before its constants
+            sample: dict[str, FieldValue] = {k: 1 if f.type == "int" else True if f.type == "flag" else k
+                                             for k, f in ctype.fields.items()}
+            for fname, fspec in ctype.fields.items():
+                says = fspec.says
+                sentences: list[tuple[Loc, str | None]] = (
+                    [((), field_says(sample, ctype, fname))] if isinstance(says, str)
+                    else [((key,), field_says({**sample, fname: key}, ctype, fname)) for key in says] if says else [])
+                for sub, sentence in sentences:
+                    _, errors = ruletext.render(sentence or "", card_context)
+                    loc: Loc = ("card_types", tid, "fields", fname, "says", *sub)
+                    self.problems += [self._at_needle(doc, self._text_problem(doc, loc, e), e) for e in errors]
+                    if errors:
+                        unsaid.add((tid, fname))
+        return unsaid
+
+    @staticmethod
+    def _at_needle(doc: Document, problem: Problem, err: ruletext.TextError) -> Problem:
+        """The problem's column moved to its name in a one-line sentence (`{{ zap_damag }}`)."""
+        text = doc.lines[problem.line - 1] if 0 < problem.line <= len(doc.lines) else ""
+        at = text.find(err.needle, problem.column - 1) if err.needle else -1
+        return dataclasses.replace(problem, column=at + 1) if at >= 0 else problem
+
     def _said(self, card: Card, ctype: CardTypeSpec, doc: Document, loc: Loc) -> dict[str, FieldValue]:
         """The card's fields with its rules text (or the text field a field names `into`) holding
         what its other fields `say` (a field whose sentence the written text repeats is a
@@ -403,7 +442,7 @@ class _GameLoader:
         said: dict[str, tuple[list[str], list[str]]] = {}  # text field -> (sentences before, after)
         for fname, fspec in ctype.fields.items():
             sentence = field_says(fields, ctype, fname)
-            if sentence is None:
+            if sentence is None or (card.type, fname) in self.unsaid:  # said at its own line
                 continue
             into = fspec.into or SAID_IN
             written = str(fields.get(into) or "").strip()
@@ -429,6 +468,7 @@ class _GameLoader:
             for fname, fspec in spec.card_types[card.type].fields.items():
                 source = fields.get(fname)
                 if fspec.type in ("text", "line") and isinstance(source, str):  # a text field's value is text
+                    self.fields_in_text |= {(card.type, name) for name in _REFERENCED.findall(source) if name in own}
                     text, errors = ruletext.render(source, card_context)
                     self.problems += [self._text_problem(doc, loc + (fname,), e) for e in errors]
                     fields[fname] = text or ""
@@ -667,6 +707,12 @@ def _layouts_named_at(spec: DecksFile, doc: Document) -> dict[str, str]:
     for name, loc in named:
         out.setdefault(name, "{}:{}:{}".format(doc.shown, *doc.position(loc)))
     return out
+
+
+def _fields_at(spec: DecksFile, doc: Document) -> dict[tuple[str, str], str]:
+    """Where decks.yaml declares each card type's fields: a field no layout draws is warned of there."""
+    return {(tid, fname): "{}:{}:{}".format(doc.shown, *doc.position(("card_types", tid, "fields", fname), key=True))
+            for tid, ctype in spec.card_types.items() for fname in ctype.fields}
 
 
 def _column_kinds(spec: DecksFile | None, deck_id: str) -> csvsource.Kinds:

@@ -490,6 +490,10 @@ class Game:
     balance_at: Mapping[str, tuple[str, int, int]] = field(default_factory=dict, compare=False)
     # layout name -> 'file:line:column' where decks.yaml first names it, for a layout that is missing
     layouts_named_at: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # (card type, field) -> 'file:line:column' where decks.yaml declares it, for a field no layout draws
+    fields_at: Mapping[tuple[str, str], str] = field(default_factory=dict, compare=False)
+    # (card type, field): a whole-number field some card's text of that type prints as `{{ field }}`
+    fields_in_text: frozenset[tuple[str, str]] = field(default=frozenset(), compare=False)
 
     def constants_as(self, schema: type[M]) -> M:
         """The constants as the ruleset's schema, which the loader read them with, types them."""

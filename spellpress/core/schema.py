@@ -137,8 +137,8 @@ def _message(kind: str, value: Any, ctx: dict[str, Any], fallback: str) -> str:
     if kind in ("literal_error", "enum"):
         expected = ctx.get("expected", "")
         choices = [c.strip().strip("'") for c in expected.replace(" or ", ",").split(",") if c.strip()]
-        hint = did_you_mean(value, choices) or f"; expected {expected}"
-        return f"unknown value {repr(value) if isinstance(value, str) else got}{hint}"
+        hint = did_you_mean(value, choices)  # the closest, and what would be right
+        return f"unknown value {repr(value) if isinstance(value, str) else got}{hint}; expected {expected}"
     if kind == "value_error":
         return str(ctx.get("error", fallback))
     return fallback

@@ -154,6 +154,98 @@ class Layouter:
         return Face(values, tuple(e.name for e in self.game.elements), None, deck.id, f"the back of deck '{deck.id}'",
                     (display_path(self.game.root / "decks.yaml"), 0, 0))
 
+    # -- names, checked before any drawing
+
+    def unknown_names(self, layout: Layout) -> list[tuple[tuple[str, ...], str]]:
+        """Each name a layout's boxes give that this game does not know, as (where in the layout,
+        what is wrong): a field (`field:`, `when:`, `{field}` in a text), an icon (`icon:`,
+        `end:`, `{icon}` in a text) or a constant (`{{ name }}`, a track's numbers). Drawing
+        would skip the box silently, or say the problem at every card: issue 26."""
+        found = []
+        for name, box in layout.boxes:
+            at = ("boxes", name)
+            if box.field is not None and box.field not in self.placeholders:
+                found.append((at + ("field",), self._unknown_field(box.field)))
+            for key in _when_fields(box.when or ""):
+                if key not in self.placeholders:
+                    found.append((at + ("when",), self._unknown_field(key)))
+            found += [(at + ("when",), message) for message in self._unknown_values(box.when or "")]
+            for key in ("icon", "end", "shape"):
+                value = getattr(box, key)
+                drawn = box.kind in (("stat", "track") if key == "shape" else ("icon", "art", "track"))
+                if value is not None and drawn and value not in self.icons:  # a project's icons.yaml may lack it
+                    found.append((at + (key,), f"unknown icon '{value}'{did_you_mean(value, sorted(self.icons.shapes))}: "
+                                               "an icon is a name of icons.yaml (templates/icons.yaml, "
+                                               "else the package's)"))
+            if box.text is not None:
+                try:
+                    self.fill(box.text, Face({}, (), None, "", ""))
+                    text, _ = ruletext.render(box.text, self.game.text_context)
+                    self._known_icons(text or "")
+                except DoesNotFit as exc:
+                    found.append((at + ("text",), str(exc)))
+            for key in ("start", "stop", "mark"):
+                try:
+                    self.constant(getattr(box, key))
+                except DoesNotFit as exc:
+                    found.append((at + (key,), str(exc)))
+        return found
+
+    def undrawn_fields(self, type_id: str, layouts: list[Layout]) -> list[str]:
+        """The fields card type `type_id` declares that none of its `layouts` (its front, its
+        own back) shows: not in a box's `field`, `when` or text, nor in the text its `says`
+        sentence goes into; an element colours an `element` box or the generated art, an
+        `icon` field the art's emblem (issue 26: a declared field printed nowhere, said nowhere)."""
+        shown: set[str] = set()
+        for layout in layouts:
+            for _, box in layout.boxes:
+                shown |= {box.field} | set(_when_fields(box.when or "")) | set(_FIELD.findall(box.text or ""))
+                if box.kind == "art" or "element" in (box.fill, box.stroke, box.color):
+                    shown.add("~elements")
+                shown |= {"icon"} if box.kind == "art" else set()
+        fields = self.game.card_types[type_id].fields
+        drawn = {key for key in fields if {key, f"{key}_icons", f"{key}_or"} & shown}
+        drawn |= {key for key, spec in fields.items() if spec.type in ("element", "elements") and "~elements" in shown}
+        drawn |= {key for key in fields if (type_id, key) in self.game.fields_in_text}  # a card's text prints it
+        said = {key: spec for key, spec in fields.items() if spec.says is not None and (spec.into or "text") in drawn}
+        for spec in said.values():  # a sentence a drawn text holds shows the fields it names
+            sentences = [spec.says] if isinstance(spec.says, str) else list(spec.says.values())
+            drawn |= {name for sentence in sentences for name in _FIELD.findall(sentence)}
+        return [key for key in fields if key not in drawn and key not in said]
+
+    def _unknown_values(self, condition: str) -> list[str]:
+        """`when: kind=blot` is never true: a value a choice field cannot have, with the closest
+        it can (a deck's name is not checked: a layout may be shared by games)."""
+        out = []
+        for part in condition.split(" & "):
+            op = "!=" if "!=" in part else "=" if "=" in part else None
+            if op is None:
+                continue
+            key, want = (p.strip() for p in part.split(op, 1))
+            can = self._values_of(key)
+            if want and can is not None and want not in can:
+                out.append(f"'{key}' is never '{want}'{did_you_mean(want, sorted(can))}: it is one of "
+                           f"{', '.join(repr(v) for v in sorted(can))}")
+        return out
+
+    def _values_of(self, key: str) -> set[str] | None:
+        """Every value a choice field can have (of every card type that declares it); None for
+        any other field."""
+        specs = [t.fields[key] for t in self.game.card_types.values() if key in t.fields]
+        if not specs or any(spec.choices is None for spec in specs):
+            return None
+        return {c for spec in specs for c in spec.choices}
+
+    def _unknown_field(self, name: str) -> str:
+        return (f"unknown field '{name}'{did_you_mean(name, sorted(self.placeholders))}: a field of one of "
+                f"{self.game.slug}'s card types (decks.yaml) or one every card has (name, flavor, count, type, deck, ...)")
+
+    def _known_icons(self, text: str) -> None:
+        """Every `{icon}` of a text is an element's or one of icons.yaml's."""
+        unknown = [m for m in _ICON.findall(text) if m not in self.icon_names and m not in self.placeholders]
+        if unknown:
+            raise DoesNotFit(f"unknown inline icon '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.icon_names))}")
+
     # -- drawing
 
     def draw(self, face: Face, layout: Layout) -> Drawing:
@@ -257,7 +349,9 @@ class Layouter:
             raise DoesNotFit(errors[0].message)
         unknown = [m for m in _FIELD.findall(text) if m not in self.placeholders and m not in self.icon_names]
         if unknown:
-            raise DoesNotFit(f"unknown placeholder '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.placeholders))}")
+            raise DoesNotFit(f"unknown placeholder '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.placeholders))}: "
+                             "'{field}' shows a field of the card's type (decks.yaml), or its name, flavor, type, deck, "
+                             "game, count or identity; '{{ name }}' a constant")
         return _FIELD.sub(lambda m: str(face.values.get(m.group(1), "")) if m.group(1) in self.placeholders else m.group(0), text)
 
     def constant(self, value) -> int | None:
@@ -512,6 +606,11 @@ def greyed(item: Primitive) -> Primitive:
     if isinstance(item, (Rect, Ellipse, Poly)):
         return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
     return item  # a picture is printed as it is
+
+
+def _when_fields(condition: str) -> list[str]:
+    """The field names a box's `when` tests ('cost & kind!=gun': cost, kind)."""
+    return [part.split("!=")[0].split("=")[0].strip() for part in condition.split(" & ") if part.strip()]
 
 
 def _holds(condition: str, values: dict) -> bool:

@@ -21,7 +21,7 @@ from .faces import RENDERER_VERSION, FaceMemo, FaceOut
 from .layout import Layouter
 from .options import Options
 from .session import BuildSession
-from .templates import Templates
+from .templates import Layout, Templates
 
 
 @dataclass
@@ -47,32 +47,28 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
     plans = []
     base = hashlib.sha256(f"{RENDERER_VERSION}:{fonts.fingerprint()}".encode()).hexdigest()
 
-    def layout(game: Game, name: str):
-        try:
-            return templates.get(name)
-        except ValidationFailed as failed:
-            problems.extend(_where_named(game, name, options.templates, failed.problems))
-            return None
-
     for game in games:
         ink = options.ink or game.ink
         identity = game.identity if options.identity is None else options.identity
         layouter = Layouter(game, icons, ink, identity, options.allow_missing_art)
+        found = len(problems)
+        layouts = _checked_layouts(game, templates, layouter, options.templates, problems)
+        layout = layouts.get
+        warnings += _undrawn_fields(game, layouts, layouter)
         memo = f"{game.slug}:{ink}"  # each ink's faces kept apart: a session may build several
         faces = FaceMemo(session.faces.get(memo, {}), game, layouter, icons, base)
         p = GamePlan(game, ink=ink, identity=identity)
-        found = len(problems)
         for deck in game.decks.values():
-            back = layout(game, deck.back)
+            back = layout(deck.back)
             if back is not None:
                 p.deck_backs[deck.id] = faces.draw(f"back-{deck.id}", layouter.deck_face(deck), back)
             for card in deck.cards:
                 ctype = game.card_types[card.type]
-                front = layout(game, ctype.template)
+                front = layout(ctype.template)
                 if front is not None:
                     p.fronts[card.id] = faces.draw(card.id, layouter.card_face(card), front)
                 if ctype.back:
-                    own = layout(game, ctype.back)
+                    own = layout(ctype.back)
                     if own is not None:
                         p.backs[card.id] = faces.draw(f"{card.id}-back", layouter.card_face(card), own)
                 elif deck.id in p.deck_backs:
@@ -91,16 +87,61 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                 warnings += [p.mat.note] if p.mat.note else []
             except ValidationFailed as failed:
                 problems += failed.problems
-        try:
-            p.tokens = tokens.lay_out(game, templates, icons, ink)
+        try:  # a token deck whose back has problems of its own is said once, above
+            if all(d.back in layouts for d in game.decks.values() if d.token is not None):
+                p.tokens = tokens.lay_out(game, templates, icons, ink)
         except ValidationFailed as failed:
             problems += failed.problems
         problems += layouter.problems
         warnings += layouter.warnings
         plans.append(p)
     if problems:
-        raise ValidationFailed(problems)
+        raise ValidationFailed(list(dict.fromkeys(problems)))  # a layout two games share: its problem once
     return plans, list(dict.fromkeys(warnings))
+
+
+def _checked_layouts(game: Game, templates: Templates, layouter: Layouter, root: Path,
+                     problems: list[Problem]) -> dict[str, Layout]:
+    """Every layout the game's cards and decks are drawn with, loaded and its names checked
+    before any drawing (issue 26: `validate` knows what `build` would refuse); a layout with a
+    problem is left out, so that no card drawn with it says the problem again."""
+    names = [deck.back for deck in game.decks.values()]
+    for ctype in (game.card_types[t] for t in dict.fromkeys(card.type for card in game.cards)):
+        names += [ctype.template, *([ctype.back] if ctype.back else [])]
+    out = {}
+    for name in dict.fromkeys(names):
+        try:
+            layout = templates.get(name)
+        except ValidationFailed as failed:
+            problems.extend(_where_named(game, name, root, failed.problems))
+            continue
+        unknown = templates.unknown_colours(name)
+        unknown += [templates.problem(name, loc, message) for loc, message in layouter.unknown_names(layout)]
+        problems += unknown
+        if not unknown:
+            out[name] = layout
+    return out
+
+
+def _undrawn_fields(game: Game, layouts: dict[str, Layout], layouter: Layouter) -> list[str]:
+    """A warning at each field a card type declares in decks.yaml that no layout of that type
+    draws; none for a type whose layouts have problems of their own (said already). Only in a
+    game of YAML alone (the generic ruleset), where a field does nothing unless it is printed:
+    a ruleset's engine reads its fields (a spell's `wet_multiplier`), which the card's text
+    tells in words."""
+    if game.ruleset != "generic":
+        return []
+    out = []
+    for tid, ctype in game.card_types.items():
+        names = [ctype.template, *([ctype.back] if ctype.back else [])]
+        if not all(n in layouts for n in names):
+            continue
+        for key in layouter.undrawn_fields(tid, [layouts[n] for n in names]):
+            where = game.fields_at.get((tid, key), display_path(game.root / "decks.yaml"))
+            out.append(f"{where}: card_types.{tid}.fields.{key}: no layout of card type '{tid}' draws '{key}' "
+                       f"({', '.join(names)}): show it in a box (`field: {key}` for a number or elements, "
+                       f"'{{{key}}}' in a text), or take it out if the cards need it not")
+    return out
 
 
 def _where_named(game: Game, name: str, root: Path, problems: list[Problem]) -> list[Problem]:

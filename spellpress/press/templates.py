@@ -177,12 +177,24 @@ class Templates:
         self.root = Path(root)
         self._layouts: dict[str, Layout] = {}
         self._docs: dict[Path, tuple] = {}  # layouts share parents: read each file once
+        self._chains: dict[str, list[tuple[str, Document]]] = {}  # layout name -> its files, child first
+        self._colours: dict[str, list[Problem]] = {}  # layout name -> its boxes' unknown colours
 
     def get(self, name: str) -> Layout:
         """The named layout; raises ValidationFailed with every problem in its chain."""
         if name not in self._layouts:
             self._layouts[name] = self._load(name)
         return self._layouts[name]
+
+    def unknown_colours(self, name: str) -> list[Problem]:
+        """The loaded layout's boxes' colours that are neither its palette's nor '#rrggbb': a
+        box drawn with one prints black, so plan.py refuses them before any drawing."""
+        return self._colours.get(name, [])
+
+    def problem(self, name: str, loc: tuple, message: str) -> Problem:
+        """A problem at `loc` of the loaded layout `name`, in the file of its chain that wrote it."""
+        chain = self._chains[name]
+        return _owner(loc, chain).problem(loc, message)
 
     def _chain(self, name: str, problems: list[Problem]) -> list[tuple[str, Document]]:
         """[(name, doc)] from the named layout up to its root."""
@@ -217,6 +229,7 @@ class Templates:
         chain = self._chain(name, problems)
         if problems:
             raise ValidationFailed(problems)
+        self._chains[name] = chain
         merged: dict = {}
         for _, doc in reversed(chain):  # root first
             merged = _merge(merged, doc.data)
@@ -243,6 +256,7 @@ class Templates:
         )
         problems += _outside_safe(layout, chain)
         problems += _unknown_colours(spec, chain)
+        self._colours[name] = _unknown_box_colours(spec, chain)  # said with the game's names: plan.py
         if problems:
             raise ValidationFailed(problems)
         return layout
@@ -271,11 +285,32 @@ def _unknown_colours(spec: LayoutSpec, chain) -> list[Problem]:
     problems = []
     for mode, ink in spec.inks.items():
         for name, value in ink.palette.items():
-            hexa = len(value) == 7 and value.startswith("#") and all(c in "0123456789abcdefABCDEF" for c in value[1:])
-            if not hexa and value not in spec.palette:
+            if not _is_hex(value) and value not in spec.palette:
                 loc = ("inks", mode, "palette", name)
                 problems.append(_owner(loc, chain).problem(loc, f"'{value}' is neither a colour '#rrggbb' nor a colour of "
                                                                 f"the palette{did_you_mean(value, sorted(spec.palette))}"))
+    return problems
+
+
+def _is_hex(value: str) -> bool:
+    return len(value) == 7 and value.startswith("#") and all(c in "0123456789abcdefABCDEF" for c in value[1:])
+
+
+def _unknown_box_colours(spec: LayoutSpec, chain) -> list[Problem]:
+    """A box's `fill`, `stroke` or `color` is '#rrggbb', `element` or a colour of the palette:
+    any other name printed black (issue 26: `fill: gld` made a cost circle black)."""
+    problems = []
+    known = sorted(spec.palette)
+    for name, box in spec.boxes.items():
+        for key in ("fill", "stroke", "color"):
+            value = getattr(box, key)
+            if key not in box.model_fields_set or value is None or value == "element" or _is_hex(value) or value in spec.palette:
+                continue
+            loc = ("boxes", name, key)
+            hint = did_you_mean(value, known)
+            problems.append(_owner(loc, chain).problem(loc, f"unknown colour '{value}'{hint}: a {key} is a colour of the "
+                                                            f"palette ({', '.join(known) or 'none'}), '#rrggbb' or "
+                                                            "'element' (the card's element)"))
     return problems
 
 
