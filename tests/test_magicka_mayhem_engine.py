@@ -11,8 +11,11 @@ from dataclasses import replace
 import pytest
 
 from spellpress.core import table
+from spellpress.core.engine import check
+from spellpress.core.games import RULESETS
 from spellpress.core.play.errors import Invalid
 from spellpress.core.table import Event
+from spellpress.lab.engine import game_rng
 
 SLUG = "magicka-mayhem"
 
@@ -80,6 +83,16 @@ def test_an_area_spell_passes_over_a_creature_destroyed_as_it_spreads(game):
     assert not cast.get("mayhem")
     assert p.t["units"] == []
     assert p.state["players"][BEN]["counters"]["health"] < game.constants.starting_health
+
+
+@pytest.mark.parametrize("players,number", [(6, 7168), (4, 7954)])
+def test_a_wizard_killed_on_their_own_turn_makes_no_more_moves(game, players, number):
+    """"Dead wizards cast no spells": two of make bench's 10,000 games had a wizard whose own
+    spell came back at them (their free snap spell from a Mayhem card, then another move) still
+    moving once dead, which the table refused. Those games, replayed at the table, now agree."""
+    lab = RULESETS[SLUG].lab
+    outcome = lab.play(lab.prepare(game), game_rng(1, number), players, ("greedy",) * players, lab.turn_cap, True)
+    assert check(outcome.match) is None
 
 
 def test_play_proceeds_clockwise_and_skips_only_the_frozen(game):

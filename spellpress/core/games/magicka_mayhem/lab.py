@@ -406,7 +406,7 @@ class Table:
         self.discard_random(hand.spells, self.spells, g("discards_spells") or 0)
         if g("swaps_elements") and isinstance(target, int) and target != seat:
             hand.elements, self.hands[target].elements = self.hands[target].elements, hand.elements
-        if g("free_snap") and not self.t["over"]:
+        if g("free_snap") and not self.t["over"] and self.hp(seat) > 0:  # a caster the spell killed casts nothing
             self.free_snap(seat)
 
     def snap(self, seat: int, snap: Card, aim: Ref, payment: Any) -> None:
@@ -604,7 +604,7 @@ class Table:
             self.exchange(seat)
         choose = BY_NAME[self.policies[seat]]
         for _ in range(ACTION_CAP):
-            if self.t["over"]:
+            if self.t["over"] or self.hp(seat) <= 0:  # dead on their own turn (a spell come back at them): it ends
                 break
             act = choose(self, seat)
             if act[0] == "end":
