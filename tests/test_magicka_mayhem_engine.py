@@ -87,9 +87,10 @@ def test_an_area_spell_passes_over_a_creature_destroyed_as_it_spreads(game):
 
 @pytest.mark.parametrize("players,number", [(6, 7168), (4, 7954)])
 def test_a_wizard_killed_on_their_own_turn_makes_no_more_moves(game, players, number):
-    """"Dead wizards cast no spells": two of make bench's 10,000 games had a wizard whose own
-    spell came back at them (their free snap spell from a Mayhem card, then another move) still
-    moving once dead, which the table refused. Those games, replayed at the table, now agree."""
+    """"Dead wizards cast no spells": in two of make bench's 10,000 games a wizard killed by their
+    own spell card spell still cast the free snap spell its Mayhem card gave, which the table
+    refused. (A dead wizard's creatures fight on: the wizard still stands while they do.) Those
+    games, replayed at the table, now agree."""
     lab = RULESETS[SLUG].lab
     outcome = lab.play(lab.prepare(game), game_rng(1, number), players, ("greedy",) * players, lab.turn_cap, True)
     assert check(outcome.match) is None

@@ -604,7 +604,7 @@ class Table:
             self.exchange(seat)
         choose = BY_NAME[self.policies[seat]]
         for _ in range(ACTION_CAP):
-            if self.t["over"] or self.hp(seat) <= 0:  # dead on their own turn (a spell come back at them): it ends
+            if self.t["over"]:
                 break
             act = choose(self, seat)
             if act[0] == "end":
