@@ -14,7 +14,6 @@ from pathlib import Path
 from . import images, playmat, rulebook, sheets
 from .displaylist import Drawing
 from .files import atomic_write
-from .papers import PAPERS
 
 
 @dataclass(frozen=True)
@@ -67,11 +66,11 @@ class SheetsPdf:
                 return data
         if self.layout == "printshop":
             return sheets.printshop_pdf(cards, self.size, self.title, cache, keep)
+        sheet = sheets.sheet_for(self.layout, self.paper, *self.size)
+        if sheet is None:  # the build plans no such file (kinds.py): a defect if it is asked for
+            raise ValueError(f"no {self.layout} sheet of {self.size[0]:g} x {self.size[1]:g} mm cards on {self.paper}")
         if self.layout == "fold":
-            sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRIDS[self.paper], *self.size)
             return sheets.fold_pdf(cards, sheet, self.title, cache, self.listed, self.version, keep)
-        grid = sheets.NINE_GRID if self.layout == "nine" else sheets.DUPLEX_GRIDS[self.paper]
-        sheet = sheets.Sheet(PAPERS[self.paper], grid, *self.size)
         return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command, self.listed,
                                  self.version, keep)
 

@@ -100,6 +100,8 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     title, shape = game.plan.game.title, game.once("sheet shape", lambda: _shape(game, cards))
     outputs = []
     for paper in papers:
+        if layout != "printshop" and not _sheet_fits(game, layout, paper, size, name.format(paper=paper)):
+            continue
         # its skeleton (skeleton.py): named by all it is made of but the forms of its faces
         kept = f"pdf/{_hash(repr((shape, layout, paper, size, title, offset, command, listed, version)))[:40]}.skeleton"
         outputs.append(Output(name.format(paper=paper), key, PDF,
@@ -107,6 +109,25 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
                                         listed, version, str(game.cache / kept)),
                               (*forms, kept)))
     return outputs
+
+
+def _sheet_fits(game: GameBuild, layout: str, paper: str, size: tuple[float, float, float], rel: str) -> bool:
+    """Whether the cards' size has a sheet of this layout on the paper (sheets.sheet_for); the
+    build says so when it has none, and when a sheet holds only one card."""
+    from . import sheets
+
+    sheet, (w, h, _) = sheets.sheet_for(layout, paper, *size), size
+    slug = game.plan.game.slug
+    if sheet is None:
+        why = ("nine a Letter sheet is for poker cards (63.5 x 88.9 mm)" if layout == "nine" else
+               "a fold sheet needs room for a card's front beside its back")
+        game.report.notes.append(f"{slug}: no {rel}: {why}; the cards are {w:g} x {h:g} mm")
+        return False
+    held = sheet.per_page // (2 if layout == "fold" else 1)
+    if held == 1:
+        game.report.notes.append(f"{slug}: {rel} holds one card a sheet: no more of {w:g} x {h:g} mm fit "
+                                 f"{sheet.paper.name} with bleed and crop marks")
+    return True
 
 
 def _shape(game: GameBuild, cards: str) -> str:
@@ -201,10 +222,10 @@ def reprint(game: GameBuild) -> list[Output]:
     return [Output(f"cards-reprint-{paper}.pdf", f"{key}:{offset}", PDF,
                    SheetsPdf("duplex", paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command),
                    forms)
-            for paper in game.options.papers] + [
+            for paper in game.options.papers if _sheet_fits(game, "duplex", paper, size, f"cards-reprint-{paper}.pdf")] + [
         Output(f"cards-reprint-fold-{paper}.pdf", key, PDF,
                SheetsPdf("fold", paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command), forms)
-        for paper in game.options.papers]
+        for paper in game.options.papers if _sheet_fits(game, "fold", paper, size, f"cards-reprint-fold-{paper}.pdf")]
 
 
 # -- images
