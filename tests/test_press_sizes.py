@@ -12,6 +12,7 @@ portrait 178.95 / 70 = 2.56 -> 2 and 265.95 / 120 = 2.22 -> 2 (4 cards); landsca
 """
 
 import pytest
+from PIL import Image
 from pypdf import PdfReader
 
 from spellpress.cli import main
@@ -83,7 +84,7 @@ def built(tmp_path_factory):
     for name, (w, h) in SIZES.items():
         root = game_of_size(tmp_path_factory.mktemp(name), w, h)
         build(Options(cards=root / "cards", templates=root / "templates", out=root / "build", games=("goblin-market",),
-                      kinds=("sheets", "fold", "printshop", "png", "tts"), progress=False))
+                      kinds=("sheets", "fold", "printshop", "png", "tts", "overview"), progress=False))
         out[name] = root / "build" / "goblin-market"
     return out
 
@@ -191,3 +192,33 @@ def test_a_size_that_fits_one_a_page_says_so_and_makes_no_fold_sheet(tmp_path, m
         reader = PdfReader(root / "build" / "goblin-market" / f"cards-{paper}.pdf")
         assert "one card a sheet" in reader.pages[2].extract_text()
         assert len(placed(reader.pages[2], reader, 150, 200)) == 1
+
+
+# a card's pixels on a Tabletop Simulator sheet: 409 px wide in its own shape, or 585 px high
+# (4096 // 7) where that is less; by hand, 409 * 120 / 70 = 701 > 585, so tarot is 585 * 70 / 120 = 341 wide
+TTS = {"mini": (380, 585), "bridge": (374, 585), "poker": (409, 572), "tarot": (341, 585), "square": (409, 409),
+       "landscape": (409, 292)}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_tts_sheets_and_the_overview_keep_the_cards_shape(built, size):
+    w, h = SIZES[size]
+    with Image.open(built[size] / "tts" / "actions-1.png") as sheet:
+        cw, ch = TTS[size]
+        assert sheet.size == (10 * cw, 3 * ch)  # 23 cards and the hidden one, ten a row
+        assert max(sheet.size) <= 4096 and 7 * ch <= 4096
+        assert abs(cw / ch - w / h) < 0.01
+    with Image.open(built[size] / "overview.png") as overview:
+        # one line of the deck's three faces and its back, 180 px each and 12 px apart
+        assert overview.size[0] == 12 + 4 * (180 + 12)
+        assert overview.size[1] == 12 + int(180 * h / w + 1e-6) + 28 + 12  # a gap, the cards, their copies, a gap
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_print_shop_file_and_pngs_are_the_cards_size(built, size):
+    w, h = SIZES[size]
+    reader = PdfReader(built[size] / "cards-printshop.pdf")
+    trim = reader.pages[0].trimbox
+    assert abs(float(trim.width) / MM - w) < EPS and abs(float(trim.height) / MM - h) < EPS
+    with Image.open(built[size] / "png" / "quick-strike.png") as png:
+        assert abs(png.size[0] - (w + 2 * BLEED) / 25.4 * 300) <= 1 and abs(png.size[1] - (h + 2 * BLEED) / 25.4 * 300) <= 1

@@ -253,7 +253,7 @@ def tts(game: GameBuild) -> list[Output]:
     from .jobs import Composed, Given
 
     p, outputs, index, saved = game.plan, [], [], []
-    dpi = images.tts_dpi(_card_width(game))
+    dpi = images.tts_dpi(*_card_size(game))
     for deck in [d for d in p.game.decks.values() if d.token is None]:  # tokens are no deck of cards
         slots = [card for card in deck.cards for _ in range(card.count)]
         back = p.deck_backs[deck.id]
@@ -292,16 +292,23 @@ def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> O
     from . import bandpng, images
     from .jobs import Composed
 
-    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
-    dpi = images.tts_dpi(_card_width(game))
+    card = images.tts_card(*_card_size(game))
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden, card))
+    dpi = images.tts_dpi(*_card_size(game))
     key = _hash("".join(t.name for t in [*thumbs, hidden]) + f"{dpi}:{images.PNG_VERSION}")
-    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands", dpi)),
+    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands", dpi, card)),
                   bands + _thumbnails([*thumbs, hidden]))
 
 
 def _card_width(game: GameBuild) -> float:
     """The cards' trimmed width, mm (every card of a game has its size: the sheets' grid)."""
     return next(iter(game.plan.fronts.values())).drawing.width
+
+
+def _card_size(game: GameBuild) -> tuple[float, float]:
+    """The cards' trimmed width and height, mm."""
+    d = next(iter(game.plan.fronts.values())).drawing
+    return d.width, d.height
 
 
 def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
@@ -321,10 +328,11 @@ def overview(game: GameBuild) -> list[Output]:
             for deck in p.game.decks.values()]
     # the cards' identity: each card's copies on it (none on the deck's back)
     counts = [[c.count for c in deck.cards] + [0] for deck in p.game.decks.values()] if p.identity else None
-    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows, counts)[1])
+    card = images.overview_card(*_card_size(game))
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows, counts, card)[1])
     dpi = images.overview_dpi(_card_width(game))
     key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION] + ([counts] if counts else [])))
-    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi, counts)),
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi, counts, card)),
                    bands + _thumbnails([t for row in rows for t in row]))]
 
 
