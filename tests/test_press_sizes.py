@@ -222,3 +222,23 @@ def test_the_print_shop_file_and_pngs_are_the_cards_size(built, size):
     assert abs(float(trim.width) / MM - w) < EPS and abs(float(trim.height) / MM - h) < EPS
     with Image.open(built[size] / "png" / "quick-strike.png") as png:
         assert abs(png.size[0] - (w + 2 * BLEED) / 25.4 * 300) <= 1 and abs(png.size[1] - (h + 2 * BLEED) / 25.4 * 300) <= 1
+
+
+def test_the_readme_table_says_what_the_sheets_take():
+    """README's table of sizes is the grids papers.py chooses, not numbers typed once."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    rows = [line for line in readme.splitlines() if line.startswith("| ") and " x " in line.split("|")[1]
+            and "mm" not in line.split("|")[1] and line.split("|")[1].split()[0] in SIZES]
+    assert len(rows) == len(SIZES)
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        size = cells[0].split()[0]
+        w, h = SIZES[size]
+        for cell, paper in zip(cells[1:3], ("a4", "letter")):
+            g = papers.duplex_grid(papers.PAPERS[paper], w, h, BLEED)
+            assert cell == f"{g.cols} x {g.rows} {'landscape' if g.landscape else 'portrait'}: {g.cols * g.rows}", line
+        for cell, paper in zip(cells[3:5], ("a4", "letter")):
+            f = papers.fold_grid(papers.PAPERS[paper], w, h, BLEED)
+            assert cell == str(f.cols * f.rows // 2), line
