@@ -242,3 +242,49 @@ def test_the_readme_table_says_what_the_sheets_take():
         for cell, paper in zip(cells[3:5], ("a4", "letter")):
             f = papers.fold_grid(papers.PAPERS[paper], w, h, BLEED)
             assert cell == str(f.cols * f.rows // 2), line
+
+
+def mixed_game(root):
+    """The game of YAML alone with a second deck, Events, of tarot cards (its own layouts)."""
+    game_of_size(root, *SIZES["poker"])
+    (root / "templates" / "tall.yaml").write_text("extends: card\nsize: [70, 120]\n")
+    (root / "templates" / "tall-back.yaml").write_text("extends: back\nsize: [70, 120]\n")
+    decks = root / "cards" / "goblin-market" / "decks.yaml"
+    text = decks.read_text().replace("decks:\n", "  event:\n    name: Event\n    template: tall\n    fields:\n"
+                                     "      text: {type: text, required: true}\ndecks:\n", 1)
+    decks.write_text(text + "  events:\n    name: Events\n    back: tall-back\n    types: [event]\n")
+    (root / "cards" / "goblin-market" / "events.yaml").write_text(
+        "events:\n  - id: storm\n    name: Storm\n    count: 3\n    text: Everyone loses 1 health.\n")
+    return root
+
+
+def test_each_deck_prints_at_its_own_size_on_its_own_grid(tmp_path, monkeypatch, capsys):
+    root = mixed_game(tmp_path)
+    monkeypatch.chdir(root)
+    assert main(["build", "goblin-market", "--here", "--paper", "a4"]) == 0
+    assert main(["build", "goblin-market", "--here", "--paper", "a4", "--target", "mpc"]) == 0
+    said = capsys.readouterr()
+    out = root / "build" / "goblin-market"
+    reader = PdfReader(out / "cards-a4.pdf")
+    storm = [n for n, page in enumerate(reader.pages) if any(c[0] == "storm" for c in placed(page, reader, 70, 120))]
+    assert storm, "the events are on the sheets"
+    for n, page in enumerate(reader.pages[2:], start=2):
+        landscape = float(page.mediabox.width) > float(page.mediabox.height)
+        if n in storm or n - 1 in storm:  # the tarot fronts and their backs: A4 2 x 2 portrait
+            w, h, cols, rows = 70, 120, 2, 2
+            assert not landscape
+        elif "checklist" in page.extract_text():
+            continue
+        else:  # the poker actions: A4 4 x 2 landscape
+            w, h, cols, rows = 63.5, 88.9, 4, 2
+            assert landscape
+        pw, ph = float(page.mediabox.width) / MM, float(page.mediabox.height) / MM
+        x0, y0 = (pw - cols * w) / 2, (ph - rows * h) / 2
+        cells = {(round((x - x0) / w, 3), round((y - y0) / h, 3)) for _, x, y, _ in placed(page, reader, w, h)}
+        assert cells and all(c.is_integer() and 0 <= c < cols and r.is_integer() and 0 <= r < rows for c, r in cells), n
+    with Image.open(out / "tts" / "events-1.png") as sheet:
+        assert sheet.size == (4 * 341, 585)  # three storms and the hidden card, tarot's shape
+    with Image.open(out / "tts" / "actions-1.png") as sheet:
+        assert sheet.size == (10 * 409, 3 * 572)  # 23 poker cards and the hidden one
+    assert "no files for MakePlayingCards of the deck Events" in said.err and "70 x 120 mm" in said.err
+    assert (out / "mpc" / "actions").is_dir() and not (out / "mpc" / "events").exists()

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Iterator, Sequence
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +44,7 @@ from .files import atomic_write
 from .papers import MARK_GAP, MARK_LENGTH, PAPERS, UNPRINTABLE, Grid, Paper, duplex_grid, fold_grid
 from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 
-LAYOUT_VERSION = "2"  # bump when a change here moves what is on the sheets
+LAYOUT_VERSION = "3"  # bump when a change here moves what is on the sheets
 NOTE_WIDTH = 2.6  # the margin note's line, mm across
 INK, HALO = (0, 0, 0), (1, 1, 1)
 
@@ -166,13 +167,24 @@ class Sheet:
         return (x, self.ph - y) if self.grid.landscape else (self.pw - x, y)
 
 
-def pages(cards: Sequence[SheetCard], per_page: int) -> list[list[SheetCard]]:
-    """The cards a page at a time, one back design a page: the designs in the order the cards
-    first show them, each design's cards in their order, a new design on a new page."""
-    designs: dict[str, list[SheetCard]] = {}
+Size = tuple[float, float, float]  # a card's trimmed width, height and bleed, mm
+
+
+def size_of(card: SheetCard) -> Size:
+    """A card's size: each deck's layout gives its own, and each size has its own grid."""
+    d = card.front.drawing
+    return d.width, d.height, d.bleed
+
+
+def pages(cards: Sequence[SheetCard], per_page: int | Callable[[Size], int]) -> list[list[SheetCard]]:
+    """The cards a page at a time, one back design and one size a page: the designs in the order
+    the cards first show them, each design's cards in their order, a new design on a new page;
+    `per_page` the cards a page of each size holds."""
+    designs: dict[tuple[Size, str], list[SheetCard]] = {}
     for card in cards:
-        designs.setdefault(card.design, []).append(card)
-    return [list(page) for group in designs.values() for page in chunks(group, per_page)]
+        designs.setdefault((size_of(card), card.design), []).append(card)
+    held = per_page if callable(per_page) else (lambda size: per_page)
+    return [list(page) for (size, _), group in designs.items() for page in chunks(group, held(size))]
 
 
 class SheetWriter:
@@ -309,6 +321,12 @@ class SheetWriter:
     def next_page(self) -> None:
         self.canvas.showPage()
 
+    def use(self, sheet: Sheet) -> None:
+        """Lay the next page out on `sheet`: cards of another size, on their own grid and page."""
+        if sheet is not self.sheet:
+            self.sheet = sheet
+            self.canvas.setPageSize((sheet.pw * MM, sheet.ph * MM))
+
 
 def form_cache_name(key: str) -> str:
     """The file of a face's cached form stream, by its Face.hash."""
@@ -353,14 +371,19 @@ def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
 
 def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float],
                cache: Path | None = None, command: str = "spellpress build", listed: Sequence[Listed] = (),
-               version: str = "", keep: Path | None = None) -> bytes:
-    """Calibration page pair first, then each fronts page followed by its backs page."""
+               version: str = "", keep: Path | None = None, by_size: Mapping[Size, Sheet] | None = None) -> bytes:
+    """Calibration page pair first, then each fronts page followed by its backs page; cards of
+    each size on their own sheet (`by_size`; `sheet` for the rest)."""
+    first = sheet
     w = SheetWriter(sheet, title, cache, keep)
     calibration(w, back_offset, command)
-    sheets = pages(cards, sheet.per_page)
+    sheet_of = (by_size or {}).get
+    sheets = pages(cards, lambda size: sheet_of(size, first).per_page)
     dx, dy = back_offset
-    cols = sheet.grid.cols
     for n, page in enumerate(sheets, start=1):
+        sheet = sheet_of(size_of(page[0]), first)
+        w.use(sheet)
+        cols = sheet.grid.cols
         labels = ", ".join(dict.fromkeys(c.label for c in page))
         note = (f"{title} · {labels} · sheet {n} of {len(sheets)} · print at actual size (100%), "
                 f"double-sided, flip on long edge{sheet.fit_note(sheet.per_page)}")
@@ -379,20 +402,33 @@ def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tu
             w.place(card.back, *cell, filled, dx, dy)
         w.crop_marks(filled, dx, dy)
         w.next_page()
+    w.use(first)
     checklist(w, title, listed, version)
     return w.pdf()
 
 
 def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None,
-             listed: Sequence[Listed] = (), version: str = "", keep: Path | None = None) -> bytes:
+             listed: Sequence[Listed] = (), version: str = "", keep: Path | None = None,
+             by_size: Mapping[Size, Sheet] | None = None) -> bytes:
     """Fronts in one half, their backs mirrored about the fold in the other: the right half for
-    a fold between columns, the lower half (turned half round) for a fold between rows."""
+    a fold between columns, the lower half (turned half round) for a fold between rows; cards
+    of each size on their own sheet (`by_size`; `sheet` for the rest)."""
+    first = sheet
     w = SheetWriter(sheet, title, cache, keep)
-    g = sheet.grid
-    by_rows = g.fold == "rows"
-    cols, rows = (g.cols, g.rows // 2) if by_rows else (g.cols // 2, g.rows)
-    sheets = pages(cards, cols * rows)
+    sheet_of = (by_size or {}).get
+
+    def halves(s: Sheet) -> tuple[int, int]:
+        """The columns and rows of fronts on a fold sheet."""
+        g = s.grid
+        return (g.cols, g.rows // 2) if g.fold == "rows" else (g.cols // 2, g.rows)
+
+    sheets = pages(cards, lambda size: math.prod(halves(sheet_of(size, first))))
     for n, page in enumerate(sheets, start=1):
+        sheet = sheet_of(size_of(page[0]), first)
+        w.use(sheet)
+        g = sheet.grid
+        by_rows = g.fold == "rows"
+        cols, rows = halves(sheet)
         labels = ", ".join(dict.fromkeys(c.label for c in page))
         w.margin_note(f"{title} · {labels} · sheet {n} of {len(sheets)} · print at actual size (100%), "
                       f"one-sided · fold along the dashed line, glue, then cut{sheet.fit_note(cols * rows)}")
@@ -404,6 +440,7 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
             w.place(card.back, *back, filled, turned=by_rows)
         w.crop_marks(filled, fold=g.fold)
         w.next_page()
+    w.use(first)
     checklist(w, title, listed, version)
     return w.pdf()
 
@@ -411,16 +448,26 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
 def printshop_pdf(cards: list[SheetCard], size: tuple[float, float, float], title: str,
                   cache: Path | None = None, keep: Path | None = None) -> bytes:
     """One card a page with its bleed, front then back, every copy: what print shops take.
-    Each page's TrimBox is the card and its BleedBox the whole page."""
-    width, height, bleed = size
-    page = Sheet(Paper("card", width + 2 * bleed, height + 2 * bleed), Grid(1, 1, False), width, height, bleed,
-                 check_marks=False)
-    w = SheetWriter(page, title, cache, keep)
+    Each page is its card's size (`size` when there is none) with its bleed; its TrimBox is the
+    card and its BleedBox the whole page."""
+    made: dict[Size, Sheet] = {}
+
+    def page(size: Size) -> Sheet:
+        """The page of one card of this size."""
+        if size not in made:
+            width, height, bleed = size
+            made[size] = Sheet(Paper("card", width + 2 * bleed, height + 2 * bleed), Grid(1, 1, False), width, height,
+                               bleed, check_marks=False)
+        return made[size]
+
+    w = SheetWriter(page(size_of(cards[0]) if cards else size), title, cache, keep)
     c = w.canvas
-    c.setTrimBox((bleed * MM, bleed * MM, (width + bleed) * MM, (height + bleed) * MM))
-    c.setBleedBox((0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM))
     for card in cards:
+        w.use(page(size_of(card)))
+        width, height, bleed = size_of(card)
         for face in (card.front, card.back):
+            c.setTrimBox((bleed * MM, bleed * MM, (width + bleed) * MM, (height + bleed) * MM))
+            c.setBleedBox((0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM))
             w.place(face, 0, 0, set())
             w.next_page()
     return w.pdf()
