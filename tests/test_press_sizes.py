@@ -288,3 +288,16 @@ def test_each_deck_prints_at_its_own_size_on_its_own_grid(tmp_path, monkeypatch,
         assert sheet.size == (10 * 409, 3 * 572)  # 23 poker cards and the hidden one
     assert "no files for MakePlayingCards of the deck Events" in said.err and "70 x 120 mm" in said.err
     assert (out / "mpc" / "actions").is_dir() and not (out / "mpc" / "events").exists()
+
+
+def test_a_back_of_another_size_than_its_cards_is_a_problem_where_it_is_named(tmp_path, monkeypatch, capsys):
+    root = mixed_game(tmp_path)
+    (root / "templates" / "tall-back.yaml").write_text("extends: back\n")  # poker, behind tarot fronts
+    monkeypatch.chdir(root)
+    for command in (["validate", "goblin-market"], ["build", "goblin-market", "--here"]):
+        assert main(command) == 1
+        out = capsys.readouterr()
+        said = out.out + out.err
+        assert "Traceback" not in said
+        assert ("cards/goblin-market/decks.yaml:20:11: the back 'tall-back' is 63.5 x 88.9 mm, but the cards of 'tall' "
+                "it backs are 70 x 120 mm") in said
