@@ -301,3 +301,13 @@ def test_a_back_of_another_size_than_its_cards_is_a_problem_where_it_is_named(tm
         assert "Traceback" not in said
         assert ("cards/goblin-market/decks.yaml:20:11: the back 'tall-back' is 63.5 x 88.9 mm, but the cards of 'tall' "
                 "it backs are 70 x 120 mm") in said
+
+
+def test_nine_a_letter_sheet_is_for_poker_cards_and_says_so_for_others(tmp_path, monkeypatch, capsys):
+    root = game_of_size(tmp_path, *SIZES["tarot"])
+    monkeypatch.chdir(root)
+    assert main(["build", "goblin-market", "--here", "--paper", "letter", "--letter-3x3", "--only", "sheets"]) == 0
+    said = capsys.readouterr().out
+    assert "no cards-letter-3x3.pdf: nine a Letter sheet is for poker cards (63.5 x 88.9 mm); these cards are 70 x 120 mm" in said
+    assert (root / "build" / "goblin-market" / "cards-letter.pdf").is_file()
+    assert not (root / "build" / "goblin-market" / "cards-letter-3x3.pdf").exists()

@@ -280,14 +280,15 @@ class SheetWriter:
                 c.line(x1 * MM, (s.ph - y1) * MM, x2 * MM, (s.ph - y2) * MM)
         c.setDash()
 
-    def margin_note(self, text: str, dx: float = 0.0, dy: float = 0.0) -> None:
+    def margin_note(self, text: str, dx: float = 0.0, dy: float = 0.0, cards: bool = True) -> None:
         """A line of small print up the left margin, between the printer's reach and the marks;
         where the marks fill the side margins (Letter 3 x 3, or a size whose grid leaves no more
         room), in each row's stretch of the margin, clear of the marks at the rows' cuts; on the
-        nine-a-sheet grid the sheet's trade-off down the right margin too."""
+        nine-a-sheet grid the sheet's trade-off down the right margin too. A page without
+        cards (`cards` false: the checklist) has the whole margin."""
         s = self.sheet
         marks_end = s.x0 - s.outer_x - s.gap_x - s.mark_x  # the rows' marks reach this near the paper's edge
-        if s.grid.reach is None and marks_end >= UNPRINTABLE + NOTE_WIDTH - 1e-9:
+        if not cards or (s.grid.reach is None and marks_end >= UNPRINTABLE + NOTE_WIDTH - 1e-9):
             self._note(text, UNPRINTABLE, s.ph / 2, s.ph - 2 * UNPRINTABLE - 4, dx, dy)
             return
         edge = UNPRINTABLE if s.grid.reach is None else s.grid.reach
@@ -517,7 +518,8 @@ def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str
             c.drawString((x + 13) * MM, base * MM, _fitted(card.name, regular, 8, col_w * 0.58 - 15))
             c.drawString((x + col_w * 0.58) * MM, base * MM, _fitted(card.deck, regular, 8, col_w * 0.42 - 13))
             c.drawRightString((x + col_w - 4) * MM, base * MM, f"×{card.count}")
-        w.margin_note(f"{title} · checklist: every card with the number printed on it · print at actual size (100%)")
+        w.margin_note(f"{title} · checklist: every card with the number printed on it · print at actual size (100%)",
+                      cards=False)
         w.next_page()
 
 
