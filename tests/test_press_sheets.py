@@ -210,9 +210,10 @@ def test_crop_marks_are_long_clear_of_the_bleed_printable_and_only_for_cards(eve
 
 def test_the_grids_are_the_ones_with_room_for_marks():
     need = BLEED + 1 + 5 + sheets.UNPRINTABLE
-    for paper, grid in [*sheets.DUPLEX_GRIDS.items(), *sheets.FOLD_GRIDS.items()]:
-        sheet = sheets.Sheet(PAPERS[paper], grid, CARD_W, CARD_H, BLEED)
-        assert min(sheet.x0, sheet.y0) >= need
+    for paper in PAPERS:
+        for layout in ("duplex", "fold"):
+            sheet = sheets.sheet_for(layout, paper, CARD_W, CARD_H, BLEED)
+            assert min(sheet.x0, sheet.y0) >= need
     for paper, grid in (("a4", sheets.Grid(3, 3, False)), ("letter", sheets.Grid(4, 2, True)),
                         ("letter", sheets.Grid(3, 3, False))):
         with pytest.raises(ValueError, match="crop marks need 15.525 mm"):

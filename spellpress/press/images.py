@@ -2,7 +2,8 @@
 
 Tabletop Simulator (GUIDE section 2) takes a deck sheet of at most 10 x 7 cards and 4096 px a
 side, whose last slot is the hidden card: so at most 69 cards a sheet. Cards there are trimmed,
-409 x 572 px, which is poker's shape within the size limit.
+in their own shape: 409 px wide (poker: 409 x 572 px), or 585 px high where a tall card would
+pass 4096 px in seven rows (tarot: 341 x 585 px); the overview's cards are 180 px wide.
 
 Every PNG says its resolution (pHYs), else tools take it for 72 dpi: the print shop's card
 images 300 dpi; a TTS sheet and the overview cannot hold cards at 300 dpi, so they say the
@@ -24,6 +25,7 @@ from .files import atomic_write
 
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 TTS_CARD = (409, 572)  # trimmed poker in a 10 x 7 grid within 4096 x 4096
+TTS_CARD_MAX_H = TTS_MAX_PX // TTS_ROWS  # 585 px: seven rows of cards within 4096
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot shows the hidden card
 OVERVIEW_CARD = (180, 252)
 
@@ -44,9 +46,24 @@ def face_png(drawing: Drawing) -> bytes:
     return png_bytes(raster.render(drawing), raster.PRINT_DPI, level=3)
 
 
-def tts_dpi(card_width: float) -> float:
-    """The resolution of a card (its width in mm) on a Tabletop Simulator sheet."""
-    return TTS_CARD[0] / card_width * 25.4
+def tts_card(width: float, height: float) -> tuple[int, int]:
+    """A card's pixels on a Tabletop Simulator sheet, for cards `width` x `height` mm: its own
+    shape, 409 px wide, or 585 px high if that is less (ten across and seven down stay within
+    4096 px)."""
+    w, h = TTS_CARD[0], int(TTS_CARD[0] * height / width + 1e-6)
+    if h > TTS_CARD_MAX_H:
+        w, h = int(TTS_CARD_MAX_H * width / height + 1e-6), TTS_CARD_MAX_H
+    return w, h
+
+
+def overview_card(width: float, height: float) -> tuple[int, int]:
+    """A card's pixels on the overview: 180 px wide, in its own shape."""
+    return OVERVIEW_CARD[0], int(OVERVIEW_CARD[0] * height / width + 1e-6)
+
+
+def tts_dpi(card_width: float, card_height: float = 0.0) -> float:
+    """The resolution of a card (its size in mm) on a Tabletop Simulator sheet."""
+    return tts_card(card_width, card_height or card_width * TTS_CARD[1] / TTS_CARD[0])[0] / card_width * 25.4
 
 
 def overview_dpi(card_width: float) -> float:
@@ -56,10 +73,10 @@ def overview_dpi(card_width: float) -> float:
 def thumbnails(drawing: Drawing, thumb: Path) -> None:
     """The face trimmed at Tabletop Simulator's size into `thumb`, and the overview's beside it:
     what the TTS sheets and the overview are made of."""
-    dpi = tts_dpi(drawing.width)
-    image = raster.render(drawing, dpi, bleed=False).resize(TTS_CARD, PILImage.LANCZOS)
+    dpi = tts_dpi(drawing.width, drawing.height)
+    image = raster.render(drawing, dpi, bleed=False).resize(tts_card(drawing.width, drawing.height), PILImage.LANCZOS)
     atomic_write(thumb, png_bytes(image, dpi))
-    atomic_write(small_thumb(thumb), png_bytes(image.resize(OVERVIEW_CARD, PILImage.LANCZOS),
+    atomic_write(small_thumb(thumb), png_bytes(image.resize(overview_card(drawing.width, drawing.height), PILImage.LANCZOS),
                                                overview_dpi(drawing.width)))
 
 
@@ -78,24 +95,24 @@ def tts_grid(n: int) -> tuple[int, int]:
     return cols, math.ceil((n + 1) / cols)
 
 
-def tts_bands(thumbs: list[Path], hidden: Path) -> list[tuple[str, list[Path | None]]]:
-    """A sheet's rows of cards, each with its band's cache key: cards left to right, top to
-    bottom, the hidden card in the grid's last slot."""
+def tts_bands(thumbs: list[Path], hidden: Path, card: tuple[int, int] = TTS_CARD) -> list[tuple[str, list[Path | None]]]:
+    """A sheet's rows of cards (`card` px each, tts_card), each with its band's cache key: cards
+    left to right, top to bottom, the hidden card in the grid's last slot."""
     cols, rows = tts_grid(len(thumbs))
-    assert cols * TTS_CARD[0] <= TTS_MAX_PX and rows * TTS_CARD[1] <= TTS_MAX_PX
+    assert cols * card[0] <= TTS_MAX_PX and rows * card[1] <= TTS_MAX_PX
     slots = thumbs + [None] * (cols * rows - 1 - len(thumbs)) + [hidden]
     lines = [slots[r * cols:(r + 1) * cols] for r in range(rows)]
-    return [(bandpng.key("tts", TTS_CARD, [p.name if p else None for p in line]), line) for line in lines]
+    return [(bandpng.key("tts", card, [p.name if p else None for p in line]), line) for line in lines]
 
 
-def tts_sheet(thumbs: list[Path], hidden: Path, bands: Path, dpi: float) -> bytes:
+def tts_sheet(thumbs: list[Path], hidden: Path, bands: Path, dpi: float, card: tuple[int, int] = TTS_CARD) -> bytes:
     cache = bandpng.BandCache(bands)
-    out = [(TTS_CARD[1], cache.get(key, lambda line=line: _tts_row(line))) for key, line in tts_bands(thumbs, hidden)]
-    return bandpng.png(tts_grid(len(thumbs))[0] * TTS_CARD[0], out, dpi)
+    out = [(card[1], cache.get(key, lambda line=line: _tts_row(line, card))) for key, line in tts_bands(thumbs, hidden, card)]
+    return bandpng.png(tts_grid(len(thumbs))[0] * card[0], out, dpi)
 
 
-def _tts_row(row: list[Path | None]) -> PILImage.Image:
-    w, h = TTS_CARD
+def _tts_row(row: list[Path | None], card: tuple[int, int] = TTS_CARD) -> PILImage.Image:
+    w, h = card
     band = PILImage.new("RGB", (len(row) * w, h), (0, 0, 0))
     for i, path in enumerate(row):
         if path is not None:
@@ -112,12 +129,12 @@ OVERVIEW_BACKGROUND = (40, 36, 48)
 Counts = list[list[int]]  # beside each row of thumbnails: each card's copies, 0 for none shown (a back)
 
 
-def overview_bands(rows_of_thumbs: list[list[Path]], counts: Counts | None = None
+def overview_bands(rows_of_thumbs: list[list[Path]], counts: Counts | None = None, card: tuple[int, int] = OVERVIEW_CARD
                    ) -> tuple[int, list[tuple[str, int, list[tuple[Path, int]]]]]:
     """The overview's width, and its lines of cards (a deck's row wrapped at ten), each card
     with the copies to show on it (`counts`: the cards' identity), each line with its band's
-    cache key and height: a gap above each line, and below the last."""
-    w, h, gap = *OVERVIEW_CARD, OVERVIEW_GAP
+    cache key and height: a gap above each line, and below the last. `card`: a card's pixels (overview_card)."""
+    w, h, gap = *card, OVERVIEW_GAP
     cols = max(1, min(10, max(len(r) for r in rows_of_thumbs)))
     cells = [list(zip(row, numbers)) for row, numbers in zip(rows_of_thumbs, counts or [[0] * len(r) for r in rows_of_thumbs])]
     lines = [row[i:i + cols] for row in cells for i in range(0, len(row), cols)]
@@ -126,22 +143,24 @@ def overview_bands(rows_of_thumbs: list[list[Path]], counts: Counts | None = Non
     for n, line in enumerate(lines):
         shown = [[c for _, c in line]] if any(c for _, c in line) else []  # a line without counts keeps its old key
         height = h + gap + (gap if n == len(lines) - 1 else 0) + (OVERVIEW_COUNT if shown else 0)
-        out.append((bandpng.key("overview", width, height, OVERVIEW_CARD, OVERVIEW_BACKGROUND, [p.name for p, _ in line],
+        out.append((bandpng.key("overview", width, height, card, OVERVIEW_BACKGROUND, [p.name for p, _ in line],
                                 *shown), height, line))
     return width, out
 
 
-def overview(rows_of_thumbs: list[list[Path]], bands: Path, dpi: float, counts: Counts | None = None) -> bytes:
+def overview(rows_of_thumbs: list[list[Path]], bands: Path, dpi: float, counts: Counts | None = None,
+             card: tuple[int, int] = OVERVIEW_CARD) -> bytes:
     """Every unique face small, a row per deck; on each card its copies ('×3') if counts are given."""
-    width, lines = overview_bands(rows_of_thumbs, counts)
+    width, lines = overview_bands(rows_of_thumbs, counts, card)
     cache = bandpng.BandCache(bands)
-    out = [(height, cache.get(key, lambda line=line, height=height: _overview_line(line, width, height)))
+    out = [(height, cache.get(key, lambda line=line, height=height: _overview_line(line, width, height, card)))
            for key, height, line in lines]
     return bandpng.png(width, out, dpi)
 
 
-def _overview_line(line: list[tuple[Path, int]], width: int, height: int) -> PILImage.Image:
-    w, h = OVERVIEW_CARD
+def _overview_line(line: list[tuple[Path, int]], width: int, height: int,
+                   card: tuple[int, int] = OVERVIEW_CARD) -> PILImage.Image:
+    w, h = card
     gap = OVERVIEW_GAP
     band = PILImage.new("RGB", (width, height), OVERVIEW_BACKGROUND)
     draw = ImageDraw.Draw(band)

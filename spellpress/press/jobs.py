@@ -14,7 +14,6 @@ from pathlib import Path
 from . import images, playmat, rulebook, sheets
 from .displaylist import Drawing
 from .files import atomic_write
-from .papers import PAPERS
 
 
 @dataclass(frozen=True)
@@ -67,13 +66,17 @@ class SheetsPdf:
                 return data
         if self.layout == "printshop":
             return sheets.printshop_pdf(cards, self.size, self.title, cache, keep)
+        # each size of card its own sheet (kinds.py plans no file where a size has none)
+        by_size = {size: sheets.sheet_for(self.layout, self.paper, *size)
+                   for size in dict.fromkeys([self.size, *map(sheets.size_of, cards)])}
+        missing = [size for size, sheet in by_size.items() if sheet is None]
+        if missing:
+            raise ValueError(f"no {self.layout} sheet of {missing[0][0]:g} x {missing[0][1]:g} mm cards on {self.paper}")
+        sheet = by_size[self.size]
         if self.layout == "fold":
-            sheet = sheets.Sheet(PAPERS[self.paper], sheets.FOLD_GRIDS[self.paper], *self.size)
-            return sheets.fold_pdf(cards, sheet, self.title, cache, self.listed, self.version, keep)
-        grid = sheets.NINE_GRID if self.layout == "nine" else sheets.DUPLEX_GRIDS[self.paper]
-        sheet = sheets.Sheet(PAPERS[self.paper], grid, *self.size)
+            return sheets.fold_pdf(cards, sheet, self.title, cache, self.listed, self.version, keep, by_size)
         return sheets.duplex_pdf(cards, sheet, self.title, self.back_offset, cache, self.command, self.listed,
-                                 self.version, keep)
+                                 self.version, keep, by_size)
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,8 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
     title, shape = game.plan.game.title, game.once("sheet shape", lambda: _shape(game, cards))
     outputs = []
     for paper in papers:
+        if layout != "printshop" and not _sheet_fits(game, layout, paper, cards, name.format(paper=paper)):
+            continue
         # its skeleton (skeleton.py): named by all it is made of but the forms of its faces
         kept = f"pdf/{_hash(repr((shape, layout, paper, size, title, offset, command, listed, version)))[:40]}.skeleton"
         outputs.append(Output(name.format(paper=paper), key, PDF,
@@ -107,6 +109,26 @@ def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str
                                         listed, version, str(game.cache / kept)),
                               (*forms, kept)))
     return outputs
+
+
+def _sheet_fits(game: GameBuild, layout: str, paper: str, cards: str, rel: str) -> bool:
+    """Whether every size of the cards (`cards`: their key in what the build shared) has a
+    sheet of this layout on the paper (sheets.sheet_for); the build says so when one has none,
+    and when a sheet holds only one card."""
+    from . import sheets
+
+    slug, fits = game.plan.game.slug, True
+    for w, h, bleed in dict.fromkeys(map(sheets.size_of, game.shared[cards])):
+        sheet = sheets.sheet_for(layout, paper, w, h, bleed)
+        if sheet is None:
+            why = ("nine a Letter sheet is for poker cards (63.5 x 88.9 mm)" if layout == "nine" else
+                   "a fold sheet needs room for a card's front beside its back")
+            game.report.notes.append(f"{slug}: no {rel}: {why}; these cards are {w:g} x {h:g} mm")
+            fits = False
+        elif sheet.per_page // (2 if layout == "fold" else 1) == 1:
+            game.report.notes.append(f"{slug}: {rel} holds one card a sheet: no more of {w:g} x {h:g} mm fit "
+                                     f"{sheet.paper.name} with bleed and crop marks")
+    return fits
 
 
 def _shape(game: GameBuild, cards: str) -> str:
@@ -201,10 +223,10 @@ def reprint(game: GameBuild) -> list[Output]:
     return [Output(f"cards-reprint-{paper}.pdf", f"{key}:{offset}", PDF,
                    SheetsPdf("duplex", paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command),
                    forms)
-            for paper in game.options.papers] + [
+            for paper in game.options.papers if _sheet_fits(game, "duplex", paper, cards, f"cards-reprint-{paper}.pdf")] + [
         Output(f"cards-reprint-fold-{paper}.pdf", key, PDF,
                SheetsPdf("fold", paper, cards, size, game.plan.game.title, offset, str(game.cache / "pdf"), command), forms)
-        for paper in game.options.papers]
+        for paper in game.options.papers if _sheet_fits(game, "fold", paper, cards, f"cards-reprint-fold-{paper}.pdf")]
 
 
 # -- images
@@ -232,8 +254,9 @@ def tts(game: GameBuild) -> list[Output]:
     from .jobs import Composed, Given
 
     p, outputs, index, saved = game.plan, [], [], []
-    dpi = images.tts_dpi(_card_width(game))
     for deck in [d for d in p.game.decks.values() if d.token is None]:  # tokens are no deck of cards
+        size = _card_size(game, deck)
+        dpi = images.tts_dpi(*size)
         slots = [card for card in deck.cards for _ in range(card.count)]
         back = p.deck_backs[deck.id]
         hidden = game.thumb(back)
@@ -245,10 +268,11 @@ def tts(game: GameBuild) -> list[Output]:
             cols, rows = images.tts_grid(len(fronts))
             entry = {"sheet": f"{deck.id}-{n}.png", "deck": deck.name, "cards": len(fronts), "width": cols, "height": rows,
                      "back": f"{deck.id}-back.png"}
-            outputs.append(_tts_sheet(game, f"tts/{deck.id}-{n}.png", fronts, hidden))
+            outputs.append(_tts_sheet(game, f"tts/{deck.id}-{n}.png", fronts, hidden, size))
             if own_backs:  # double-sided cards: a sheet of their backs in the same grid
                 entry["backs"] = f"{deck.id}-{n}-backs.png"
-                outputs.append(_tts_sheet(game, f"tts/{entry['backs']}", [game.thumb(p.backs[c.id]) for c in chunk], hidden))
+                outputs.append(_tts_sheet(game, f"tts/{entry['backs']}", [game.thumb(p.backs[c.id]) for c in chunk], hidden,
+                                          size))
             index.append(entry)
             saved.append((deck, entry, list(chunk)))
     data = json.dumps({"game": p.game.title, "sheets": index}, indent=2).encode()
@@ -267,20 +291,29 @@ def _tts_object(game: GameBuild, sheets: list) -> Output:
     return Output(f"tts/{slug}.json", ttsobject.digest(saved), (), Composed(ttsobject.file_bytes, (saved,)))
 
 
-def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path) -> Output:
+def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path, size: tuple[float, float]) -> Output:
     from . import bandpng, images
     from .jobs import Composed
 
-    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden))
-    dpi = images.tts_dpi(_card_width(game))
+    card = images.tts_card(*size)
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden, card))
+    dpi = images.tts_dpi(*size)
     key = _hash("".join(t.name for t in [*thumbs, hidden]) + f"{dpi}:{images.PNG_VERSION}")
-    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands", dpi)),
+    return Output(rel, key, BANDED, Composed(images.tts_sheet, (thumbs, hidden, game.cache / "bands", dpi, card)),
                   bands + _thumbnails([*thumbs, hidden]))
 
 
 def _card_width(game: GameBuild) -> float:
     """The cards' trimmed width, mm (every card of a game has its size: the sheets' grid)."""
     return next(iter(game.plan.fronts.values())).drawing.width
+
+
+def _card_size(game: GameBuild, deck=None) -> tuple[float, float]:
+    """The cards' trimmed width and height, mm: the deck's (each deck's layout gives its size),
+    else the first card's."""
+    d = (game.plan.fronts[deck.cards[0].id] if deck is not None and deck.cards else
+         next(iter(game.plan.fronts.values()))).drawing
+    return d.width, d.height
 
 
 def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
@@ -300,10 +333,11 @@ def overview(game: GameBuild) -> list[Output]:
             for deck in p.game.decks.values()]
     # the cards' identity: each card's copies on it (none on the deck's back)
     counts = [[c.count for c in deck.cards] + [0] for deck in p.game.decks.values()] if p.identity else None
-    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows, counts)[1])
+    card = images.overview_card(*_card_size(game))
+    bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _, _ in images.overview_bands(rows, counts, card)[1])
     dpi = images.overview_dpi(_card_width(game))
     key = _hash(json.dumps([[[t.name for t in row] for row in rows], dpi, images.PNG_VERSION] + ([counts] if counts else [])))
-    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi, counts)),
+    return [Output("overview.png", key, BANDED, Composed(images.overview, (rows, game.cache / "bands", dpi, counts, card)),
                    bands + _thumbnails([t for row in rows for t in row]))]
 
 
@@ -381,9 +415,12 @@ def _shop_outputs(game: GameBuild, shop: Shop) -> list[Output]:
     decks = [d for d in p.game.decks.values() if d.token is None and d.cards]
     if not decks:
         return []
-    misfit = shops.misfit(shop, p.fronts[decks[0].cards[0].id].drawing)
-    if misfit:
-        game.report.warnings.append(f"{p.game.slug}: no files for {shop.name}: {misfit}")
+    for deck in list(decks):  # each deck its size: a shop takes the decks of its product's size
+        misfit = shops.misfit(shop, p.fronts[deck.cards[0].id].drawing)
+        if misfit:
+            game.report.warnings.append(f"{p.game.slug}: no files for {shop.name} of the deck {deck.name}: {misfit}")
+            decks.remove(deck)
+    if not decks:
         return []
     w, h = shop.size_px
     lines = [f"{p.game.title} for {shop.name}: {shop.upload}",

@@ -58,6 +58,7 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
         memo = f"{game.slug}:{ink}"  # each ink's faces kept apart: a session may build several
         faces = FaceMemo(session.faces.get(memo, {}), game, layouter, icons, base)
         p = GamePlan(game, ink=ink, identity=identity)
+        seen: set[tuple[str, str]] = set()  # (front layout, back layout) pairs whose sizes were compared
         for deck in game.decks.values():
             back = layout(deck.back)
             if back is not None:
@@ -71,8 +72,12 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
                     own = layout(ctype.back)
                     if own is not None:
                         p.backs[card.id] = faces.draw(f"{card.id}-back", layouter.card_face(card), own)
+                    if front is not None and own is not None:
+                        problems.extend(_sizes_differ(game, front, own, ctype.back, seen))
                 elif deck.id in p.deck_backs:
                     p.backs[card.id] = p.deck_backs[deck.id]
+                if not ctype.back and front is not None and back is not None:
+                    problems.extend(_sizes_differ(game, front, back, deck.back, seen))
         session.faces[memo] = faces.now  # only this plan's faces: an edited card's old face is let go
         if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
             p.book = _book(game, options.templates, templates, layouter, p, problems)
@@ -142,6 +147,20 @@ def _undrawn_fields(game: Game, layouts: dict[str, Layout], layouter: Layouter) 
                        f"({', '.join(names)}): show it in a box (`field: {key}` for a number or elements, "
                        f"'{{{key}}}' in a text), or take it out if the cards need it not")
     return out
+
+
+def _sizes_differ(game: Game, front, back, named: str, seen: set[tuple[str, str]]) -> list[Problem]:
+    """A card's back is printed behind its front, on the same grid: a back layout of another
+    size than its front's is a problem where decks.yaml names the back (once a pair)."""
+    if (front.name, back.name) in seen:
+        return []
+    seen.add((front.name, back.name))
+    if (front.width, front.height) == (back.width, back.height):
+        return []
+    file, line, column = (game.layouts_named_at.get(named) or f"{display_path(Path('decks.yaml'))}:0:0").rsplit(":", 2)
+    return [Problem(file, int(line), int(column), "", (
+        f"the back '{named}' is {back.width:g} x {back.height:g} mm, but the cards of '{front.name}' it backs are "
+        f"{front.width:g} x {front.height:g} mm: a back is printed behind its front, so give both layouts one size"))]
 
 
 def _where_named(game: Game, name: str, root: Path, problems: list[Problem]) -> list[Problem]:

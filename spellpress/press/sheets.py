@@ -11,23 +11,26 @@ own other side (Spellchamber's wizards) make a group of their deck.
 
 Crop marks (GUIDE): at least 5 mm long, starting 1 mm beyond the bleed, inside the home
 printer's reach (6.35 mm from the paper's edge). So a grid needs 3.175 + 1 + 5 = 9.175 mm
-beside it, plus 6.35 mm: 15.525 mm of margin on every side. What that leaves:
+beside it, plus 6.35 mm: 15.525 mm of margin on every side. Each paper takes the grid of most
+cards of the game's size that leaves that room (papers.py); for poker cards:
 - A4 3 x 3 portrait: 9.75 mm left and right, 15.15 mm top and bottom: no.
 - A4 4 x 2 landscape: 21.5 mm left and right, 16.1 mm top and bottom: yes (8 a sheet).
 - Letter 3 x 3 portrait: 12.7 mm and 6.35 mm; Letter 4 x 2 landscape: 12.7 mm left and right:
   no. Letter 3 x 2 landscape: 44.45 mm and 19.05 mm: yes (6 a sheet).
-Fold sheets: A4 4 x 2 landscape, folded between the second and third columns, each back
-mirrored about the fold (4 cards a sheet). Letter has no room for four columns, so 3 x 2
-landscape folded between the rows, the backs in the lower row turned half round, as folding
-over a horizontal line turns them (3 cards a sheet). The margin note runs up the left margin,
-clear of the marks.
+Fold sheets take the grid of most cards with an even number of columns (folded between the
+column halves, each back mirrored about the fold) or of rows (folded between the rows, the backs
+in the lower half turned half round, as folding over a horizontal line turns them): for poker
+cards A4 4 x 2 landscape folded between the columns (4 cards a sheet), Letter 3 x 2 landscape
+folded between the rows (3 cards a sheet). The margin note runs up the left margin, clear of
+the marks; where the marks fill that margin, in the stretches beside the rows, between them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Iterator, Sequence
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,29 +41,14 @@ from reportlab.pdfgen.canvas import Canvas
 from . import fonts, rlinternals, skeleton
 from .displaylist import Drawing
 from .files import atomic_write
-from .papers import Paper
+from .papers import MARK_GAP, MARK_LENGTH, PAPERS, UNPRINTABLE, Grid, Paper, duplex_grid, fold_grid
 from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 
-LAYOUT_VERSION = "2"  # bump when a change here moves what is on the sheets
-UNPRINTABLE = 6.35  # a home printer's unprintable edge, mm (GUIDE section 2)
-MARK_GAP = 1.0  # crop marks start this far beyond the bleed, mm
-MARK_LENGTH = 5.0  # and are this long, mm
+LAYOUT_VERSION = "3"  # bump when a change here moves what is on the sheets
+NOTE_WIDTH = 2.6  # the margin note's line, mm across
 INK, HALO = (0, 0, 0), (1, 1, 1)
 
 
-@dataclass(frozen=True)
-class Grid:
-    cols: int
-    rows: int
-    landscape: bool
-    fold: str = ""  # fold sheets: 'columns' (a fold between the column halves) or 'rows'
-    # a grid for a printer that reaches this near the paper's edge (mm), where the margins are
-    # too narrow for the full bleed and marks: the outer bleed shrinks, and then the marks
-    reach: float | None = None
-
-
-DUPLEX_GRIDS = {"a4": Grid(4, 2, True), "letter": Grid(3, 2, True)}
-FOLD_GRIDS = {"a4": Grid(4, 2, True, "columns"), "letter": Grid(3, 2, True, "rows")}
 # Letter 3 x 3 portrait (spellpress build --letter-3x3), for printers that print to 5 mm of the
 # edge: 12.7 mm beside the grid leaves 7.7 mm within reach, so the outer bleed at the sides is
 # 1.7 mm and the rows' marks keep their 1 mm gap and 5 mm length; 6.35 mm above and below leave
@@ -71,6 +59,19 @@ NINE_GRID = Grid(3, 3, False, reach=5.0)
 NINE_NOTE = ("Nine a sheet, for printers that print to 5 mm of the edge:",
              "1.7 mm of bleed at the sides, none above and below;",
              "cut the columns first, a ruler laid through the top and bottom ticks")
+NINE_CARD = (63.5, 88.9)  # the nine-a-sheet grid is for poker cards
+
+
+def sheet_for(layout: str, paper: str, width: float, height: float, bleed: float) -> Sheet | None:
+    """The sheet of a layout ('duplex', 'fold' or 'nine') on a paper for cards of this size: the
+    grid of most cards with room for bleed and marks (papers.py); None where there is none (a
+    card too large for the paper, a fold sheet that holds one card, nine a sheet of no poker card)."""
+    if layout == "nine":
+        poker = abs(width - NINE_CARD[0]) < 0.05 and abs(height - NINE_CARD[1]) < 0.05
+        grid = NINE_GRID if poker and paper == "letter" else None
+    else:
+        grid = (fold_grid if layout == "fold" else duplex_grid)(PAPERS[paper], width, height, bleed)
+    return Sheet(PAPERS[paper], grid, width, height, bleed) if grid is not None else None
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,13 @@ class Sheet:
     def per_page(self) -> int:
         return self.grid.cols * self.grid.rows
 
+    def fit_note(self, cards: int) -> str:
+        """What the margin says when a sheet holds only one card (`cards` a sheet): that no
+        more of this size fit the paper with their bleed and marks."""
+        if cards != 1:
+            return ""
+        return f" · one card a sheet: no more of {self.cw:g} x {self.ch:g} mm fit {self.paper.name} with bleed and crop marks"
+
     def cell(self, col: int, row: int) -> tuple[float, float]:
         return self.x0 + col * self.cw, self.y0 + row * self.ch
 
@@ -159,13 +167,24 @@ class Sheet:
         return (x, self.ph - y) if self.grid.landscape else (self.pw - x, y)
 
 
-def pages(cards: Sequence[SheetCard], per_page: int) -> list[list[SheetCard]]:
-    """The cards a page at a time, one back design a page: the designs in the order the cards
-    first show them, each design's cards in their order, a new design on a new page."""
-    designs: dict[str, list[SheetCard]] = {}
+Size = tuple[float, float, float]  # a card's trimmed width, height and bleed, mm
+
+
+def size_of(card: SheetCard) -> Size:
+    """A card's size: each deck's layout gives its own, and each size has its own grid."""
+    d = card.front.drawing
+    return d.width, d.height, d.bleed
+
+
+def pages(cards: Sequence[SheetCard], per_page: int | Callable[[Size], int]) -> list[list[SheetCard]]:
+    """The cards a page at a time, one back design and one size a page: the designs in the order
+    the cards first show them, each design's cards in their order, a new design on a new page;
+    `per_page` the cards a page of each size holds."""
+    designs: dict[tuple[Size, str], list[SheetCard]] = {}
     for card in cards:
-        designs.setdefault(card.design, []).append(card)
-    return [list(page) for group in designs.values() for page in chunks(group, per_page)]
+        designs.setdefault((size_of(card), card.design), []).append(card)
+    held = per_page if callable(per_page) else (lambda size: per_page)
+    return [list(page) for (size, _), group in designs.items() for page in chunks(group, held(size))]
 
 
 class SheetWriter:
@@ -261,22 +280,28 @@ class SheetWriter:
                 c.line(x1 * MM, (s.ph - y1) * MM, x2 * MM, (s.ph - y2) * MM)
         c.setDash()
 
-    def margin_note(self, text: str, dx: float = 0.0, dy: float = 0.0) -> None:
+    def margin_note(self, text: str, dx: float = 0.0, dy: float = 0.0, cards: bool = True) -> None:
         """A line of small print up the left margin, between the printer's reach and the marks;
-        on a grid whose marks fill the side margins (Letter 3 x 3), in the middle row's stretch
-        of each side margin, clear of the marks at the rows' cuts, and the sheet's trade-off too."""
+        where the marks fill the side margins (Letter 3 x 3, or a size whose grid leaves no more
+        room), in each row's stretch of the margin, clear of the marks at the rows' cuts; on the
+        nine-a-sheet grid the sheet's trade-off down the right margin too. A page without
+        cards (`cards` false: the checklist) has the whole margin."""
         s = self.sheet
-        if s.grid.reach is None:
+        marks_end = s.x0 - s.outer_x - s.gap_x - s.mark_x  # the rows' marks reach this near the paper's edge
+        if not cards or (s.grid.reach is None and marks_end >= UNPRINTABLE + NOTE_WIDTH - 1e-9):
             self._note(text, UNPRINTABLE, s.ph / 2, s.ph - 2 * UNPRINTABLE - 4, dx, dy)
             return
+        edge = UNPRINTABLE if s.grid.reach is None else s.grid.reach
         rows = s.grid.rows  # a part of the note beside each row, between the marks at its cuts
         words = text.split(" · ")
         per = -(-len(words) // rows)
         parts = [" · ".join(words[i:i + per]) for i in range(0, len(words), per)]
-        for row, (left, right) in enumerate(zip(parts + [""] * rows, NINE_NOTE)):
+        right = NINE_NOTE if s.grid.reach is not None else ()
+        for row in range(rows):
             middle = s.y0 + (rows - row - 0.5) * s.ch  # read upwards: the first part beside the lowest row
-            self._note(left, s.grid.reach, middle, s.ch - 8, dx, dy)
-            self._note(right, s.pw - s.grid.reach - 2.6, middle, s.ch - 8, dx, dy)
+            self._note(parts[row] if row < len(parts) else "", edge, middle, s.ch - 8, dx, dy)
+            if row < len(right):
+                self._note(right[row], s.pw - edge - NOTE_WIDTH, middle, s.ch - 8, dx, dy)
 
     def _note(self, text: str, edge: float, middle: float, room: float, dx: float, dy: float) -> None:
         """`text` up the page from x = `edge` mm, centred on `middle`, at most `room` mm long."""
@@ -296,6 +321,12 @@ class SheetWriter:
 
     def next_page(self) -> None:
         self.canvas.showPage()
+
+    def use(self, sheet: Sheet) -> None:
+        """Lay the next page out on `sheet`: cards of another size, on their own grid and page."""
+        if sheet is not self.sheet:
+            self.sheet = sheet
+            self.canvas.setPageSize((sheet.pw * MM, sheet.ph * MM))
 
 
 def form_cache_name(key: str) -> str:
@@ -341,17 +372,22 @@ def chunks(seq: Sequence, n: int) -> Iterator[Sequence]:
 
 def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tuple[float, float],
                cache: Path | None = None, command: str = "spellpress build", listed: Sequence[Listed] = (),
-               version: str = "", keep: Path | None = None) -> bytes:
-    """Calibration page pair first, then each fronts page followed by its backs page."""
+               version: str = "", keep: Path | None = None, by_size: Mapping[Size, Sheet] | None = None) -> bytes:
+    """Calibration page pair first, then each fronts page followed by its backs page; cards of
+    each size on their own sheet (`by_size`; `sheet` for the rest)."""
+    first = sheet
     w = SheetWriter(sheet, title, cache, keep)
     calibration(w, back_offset, command)
-    sheets = pages(cards, sheet.per_page)
+    sheet_of = (by_size or {}).get
+    sheets = pages(cards, lambda size: sheet_of(size, first).per_page)
     dx, dy = back_offset
-    cols = sheet.grid.cols
     for n, page in enumerate(sheets, start=1):
+        sheet = sheet_of(size_of(page[0]), first)
+        w.use(sheet)
+        cols = sheet.grid.cols
         labels = ", ".join(dict.fromkeys(c.label for c in page))
         note = (f"{title} · {labels} · sheet {n} of {len(sheets)} · print at actual size (100%), "
-                f"double-sided, flip on long edge")
+                f"double-sided, flip on long edge{sheet.fit_note(sheet.per_page)}")
         fronts = [(i % cols, i // cols) for i in range(len(page))]
         w.margin_note(note + " · fronts")
         filled = set(fronts)
@@ -367,23 +403,36 @@ def duplex_pdf(cards: list[SheetCard], sheet: Sheet, title: str, back_offset: tu
             w.place(card.back, *cell, filled, dx, dy)
         w.crop_marks(filled, dx, dy)
         w.next_page()
+    w.use(first)
     checklist(w, title, listed, version)
     return w.pdf()
 
 
 def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | None = None,
-             listed: Sequence[Listed] = (), version: str = "", keep: Path | None = None) -> bytes:
+             listed: Sequence[Listed] = (), version: str = "", keep: Path | None = None,
+             by_size: Mapping[Size, Sheet] | None = None) -> bytes:
     """Fronts in one half, their backs mirrored about the fold in the other: the right half for
-    a fold between columns, the lower half (turned half round) for a fold between rows."""
+    a fold between columns, the lower half (turned half round) for a fold between rows; cards
+    of each size on their own sheet (`by_size`; `sheet` for the rest)."""
+    first = sheet
     w = SheetWriter(sheet, title, cache, keep)
-    g = sheet.grid
-    by_rows = g.fold == "rows"
-    cols, rows = (g.cols, g.rows // 2) if by_rows else (g.cols // 2, g.rows)
-    sheets = pages(cards, cols * rows)
+    sheet_of = (by_size or {}).get
+
+    def halves(s: Sheet) -> tuple[int, int]:
+        """The columns and rows of fronts on a fold sheet."""
+        g = s.grid
+        return (g.cols, g.rows // 2) if g.fold == "rows" else (g.cols // 2, g.rows)
+
+    sheets = pages(cards, lambda size: math.prod(halves(sheet_of(size, first))))
     for n, page in enumerate(sheets, start=1):
+        sheet = sheet_of(size_of(page[0]), first)
+        w.use(sheet)
+        g = sheet.grid
+        by_rows = g.fold == "rows"
+        cols, rows = halves(sheet)
         labels = ", ".join(dict.fromkeys(c.label for c in page))
         w.margin_note(f"{title} · {labels} · sheet {n} of {len(sheets)} · print at actual size (100%), "
-                      "one-sided · fold along the dashed line, glue, then cut")
+                      f"one-sided · fold along the dashed line, glue, then cut{sheet.fit_note(cols * rows)}")
         fronts = [(i % cols, i // cols) for i in range(len(page))]
         backs = [(col, g.rows - 1 - row) if by_rows else (g.cols - 1 - col, row) for col, row in fronts]
         filled = set(fronts) | set(backs)
@@ -392,6 +441,7 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
             w.place(card.back, *back, filled, turned=by_rows)
         w.crop_marks(filled, fold=g.fold)
         w.next_page()
+    w.use(first)
     checklist(w, title, listed, version)
     return w.pdf()
 
@@ -399,16 +449,26 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
 def printshop_pdf(cards: list[SheetCard], size: tuple[float, float, float], title: str,
                   cache: Path | None = None, keep: Path | None = None) -> bytes:
     """One card a page with its bleed, front then back, every copy: what print shops take.
-    Each page's TrimBox is the card and its BleedBox the whole page."""
-    width, height, bleed = size
-    page = Sheet(Paper("card", width + 2 * bleed, height + 2 * bleed), Grid(1, 1, False), width, height, bleed,
-                 check_marks=False)
-    w = SheetWriter(page, title, cache, keep)
+    Each page is its card's size (`size` when there is none) with its bleed; its TrimBox is the
+    card and its BleedBox the whole page."""
+    made: dict[Size, Sheet] = {}
+
+    def page(size: Size) -> Sheet:
+        """The page of one card of this size."""
+        if size not in made:
+            width, height, bleed = size
+            made[size] = Sheet(Paper("card", width + 2 * bleed, height + 2 * bleed), Grid(1, 1, False), width, height,
+                               bleed, check_marks=False)
+        return made[size]
+
+    w = SheetWriter(page(size_of(cards[0]) if cards else size), title, cache, keep)
     c = w.canvas
-    c.setTrimBox((bleed * MM, bleed * MM, (width + bleed) * MM, (height + bleed) * MM))
-    c.setBleedBox((0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM))
     for card in cards:
+        w.use(page(size_of(card)))
+        width, height, bleed = size_of(card)
         for face in (card.front, card.back):
+            c.setTrimBox((bleed * MM, bleed * MM, (width + bleed) * MM, (height + bleed) * MM))
+            c.setBleedBox((0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM))
             w.place(face, 0, 0, set())
             w.next_page()
     return w.pdf()
@@ -458,7 +518,8 @@ def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str
             c.drawString((x + 13) * MM, base * MM, _fitted(card.name, regular, 8, col_w * 0.58 - 15))
             c.drawString((x + col_w * 0.58) * MM, base * MM, _fitted(card.deck, regular, 8, col_w * 0.42 - 13))
             c.drawRightString((x + col_w - 4) * MM, base * MM, f"×{card.count}")
-        w.margin_note(f"{title} · checklist: every card with the number printed on it · print at actual size (100%)")
+        w.margin_note(f"{title} · checklist: every card with the number printed on it · print at actual size (100%)",
+                      cards=False)
         w.next_page()
 
 

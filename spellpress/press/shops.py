@@ -62,8 +62,10 @@ def misfit(shop: Shop, drawing) -> str | None:
     if shop.bleed_mm > drawing.bleed + 1e-9:
         return f"{shop.name} wants {shop.bleed_mm:.2f} mm of bleed; the layout draws {drawing.bleed:g} mm"
     if (round(w), round(h)) != shop.size_px:
-        return (f"{shop.name} takes {shop.size_px[0]} x {shop.size_px[1]} px ({shop.dpi} dpi with bleed); "
-                f"these cards come to {w:.0f} x {h:.0f} px")
+        tw, th = (px / shop.dpi * 25.4 for px in shop.trim_px)
+        return (f"{shop.name}'s product here (shops.yaml) is {tw:.1f} x {th:.1f} mm cards, {shop.size_px[0]} x "
+                f"{shop.size_px[1]} px ({shop.dpi} dpi with bleed); these cards, {drawing.width:g} x {drawing.height:g} mm, "
+                f"come to {w:.0f} x {h:.0f} px: shops.yaml lists no product of that size for it")
     return None
 
 

@@ -255,6 +255,7 @@ class Templates:
             fingerprint=hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest(),
         )
         problems += _outside_safe(layout, chain)
+        problems += _unprintable_size(layout, chain)
         problems += _unknown_colours(spec, chain)
         self._colours[name] = _unknown_box_colours(spec, chain)  # said with the game's names: plan.py
         if problems:
@@ -366,6 +367,15 @@ def _relocate(problem: Problem, chain) -> Problem:
     key = "unknown key" in problem.message
     fresh = doc.problem(loc, problem.message, key=key)
     return fresh
+
+
+def _unprintable_size(layout: Layout, chain) -> list[Problem]:
+    """A card size no paper's sheet can hold with its bleed and crop marks (papers.py), at the
+    line that gives the size, saying what fits: else `build` would have no grid to lay it out."""
+    from .papers import misfit
+
+    found = misfit(layout.width, layout.height, layout.bleed)
+    return [_owner(("size",), chain).problem(("size",), found)] if found else []
 
 
 def _outside_safe(layout: Layout, chain) -> list[Problem]:
