@@ -76,6 +76,11 @@ def files(out: Path) -> dict[str, bytes]:
             if p.is_file() and not any(part.startswith(".") for part in p.relative_to(out).parts)}
 
 
+def files_of(found: dict[str, bytes]) -> list[str]:
+    """The outputs among what `state` found."""
+    return [rel for rel in found if not any(part.startswith(".") for part in rel.split("/"))]
+
+
 def state(out: Path) -> dict[str, bytes]:
     """The outputs and the manifests: what a failed build must leave as it was."""
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
@@ -152,7 +157,7 @@ class Builds(RuleBasedStateMachine):
             assert state(self.root / "build") == before, "a build that found a problem changed the outputs"
             return
         assert not self.broken, "a broken card built"
-        self._compare()
+        self._compare(before)
 
     @rule()
     def fail_part_way(self):
@@ -167,7 +172,7 @@ class Builds(RuleBasedStateMachine):
             return
         finally:
             jobs.FacePng.__call__ = original  # type: ignore[method-assign]
-        self._compare()  # it drew no face: a good build
+        self._compare(before)  # it drew no face: a good build
 
     @rule()
     def kill(self):
@@ -186,11 +191,11 @@ class Builds(RuleBasedStateMachine):
             self.aside.add(_folder(o))
             assert state(self.root / "build") == before, "a killed build changed the outputs"
         elif state(self.root / "build") != before:  # it drew no sheets: it was a good build, or a broken one
-            self._compare()
+            self._compare(before)
 
-    def _compare(self) -> None:
-        """After a good build: every output of a clean build of these inputs and options, byte for byte; and besides
-        them only files this build does not own (other options')."""
+    def _compare(self, before: dict[str, bytes]) -> None:
+        """After a good build: every output of a clean build of these inputs and options, byte for byte; besides
+        them only files this build does not own (other options'), and those as they were `before` it."""
         o = self._options()
         self.aside.discard(_folder(o))
         kept = self.root / "build.kept"
@@ -206,6 +211,8 @@ class Builds(RuleBasedStateMachine):
         assert not differ, f"not what a clean build makes: {differ}"
         owned = [rel for rel in set(now) - set(clean) if _owns(o, rel)]
         assert not owned, f"left though this build owns them and does not make them: {sorted(owned)}"
+        others = [rel for rel in files_of(before) if not _owns(o, rel) and now.get(rel) != before[rel]]
+        assert not others, f"another option's files removed or changed: {sorted(others)}"
 
     @invariant()
     def nothing_left_aside_or_empty(self):
