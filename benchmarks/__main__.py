@@ -51,9 +51,10 @@ def bench_load() -> None:
 
 def main() -> int:
     bench_load()
-    from . import companion, engine, hostile, lab, live, press
+    from . import companion, engine, hostile, incremental, lab, live, press
 
     ok = press.main()
+    ok = incremental.main() and ok
     ok = companion.main() and ok
     ok = live.main() and ok
     ok = hostile.main() and ok

@@ -57,7 +57,10 @@ def options(ws, **kw):
 
 
 def snapshot(out):
-    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    """Every file's bytes, the cache's included; not the times the manifest last saw its files at
+    (`.cache/seen.json`, manifest.py), which differ from one build to the next by design."""
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.relative_to(out).as_posix().split("/", 1)[-1] != Manifest.SEEN}
 
 
 def edit(path, old, new):

@@ -4,16 +4,29 @@ The plan lays out every face (plan.py); each kind of output asked for then lists
 outputs (kinds.py), and an output is made again only when its digest differs from the one the
 game's manifest remembers (manifest.py), so an edit to one card re-renders that card's images
 only. The jobs run over worker processes (workers.py): face images first, then the PDFs, then
-what is made of the faces' thumbnails once those are drawn. Nothing is written until every
-game has laid out without a problem, and every file is replaced atomically: a failed build
-leaves the last good outputs in place.
+what is made of the faces' thumbnails once those are drawn.
+
+A failed build changes nothing. Nothing is drawn until every game has laid out without a
+problem; the jobs then write each game's new files aside (its STAGING folder), and only when
+every job of the build has made its file are they moved into place, each by one rename, and
+the manifest saved with what is on disk. A build that fails, or is killed, before that leaves
+the last good outputs and manifest as they were (the next build clears what it left aside);
+one killed while it moves its files leaves files that its manifest does not record as they are,
+which the next build therefore makes again (manifest.py).
+
+Builds with different options live side by side: a build removes only the files it owns (of
+its kinds, its papers and its options: booklets, Letter 3 x 3; each ink has a folder of its
+own) that it no longer makes, and the folders those leave empty.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
+import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +46,8 @@ from .shops import HOME, SHOPS
 from .workers import Workers
 
 T = TypeVar("T")
+
+STAGING = ".spellpress-staging"  # under a game's output folder: the files a build has made and not yet moved into place
 
 
 @dataclass
@@ -60,15 +75,20 @@ def build(options: Options, session: BuildSession | None = None) -> Report:
         from .pdf import warm
 
         warm()  # the fonts' data every PDF embeds, made once here for all the workers forked below
-    with Workers(options, shared) as workers:
-        # In this order: a face's image comes soonest (`watch` shows it), then the thumbnails,
-        # so that what is made of them (listed while the workers draw them) is drawn beside the
-        # PDFs rather than after them all: after a one-card edit, the TTS sheet is the longest job.
-        workers.submit(drawing)
-        thumbnails = workers.submit([job for g in games for job in g.thumbnails()])
-        workers.submit(printing)
-        workers.wait(thumbnails)
-        workers.submit([job for g in games for job in g.jobs(COMPOSITE)])
+    try:
+        with Workers(options, shared) as workers:
+            # In this order: a face's image comes soonest (`watch` shows it), then the thumbnails,
+            # so that what is made of them (listed while the workers draw them) is drawn beside the
+            # PDFs rather than after them all: after a one-card edit, the TTS sheet is the longest job.
+            workers.submit(drawing)
+            thumbnails = workers.submit([job for g in games for job in g.thumbnails()])
+            workers.submit(printing)
+            workers.wait(thumbnails)
+            workers.submit([job for g in games for job in g.jobs(COMPOSITE)])
+    except BaseException:
+        for g in games:
+            g.discard()  # what a failed build drew never replaces what the last good one made
+        raise
     for g in games:
         g.finish()
     return report
@@ -83,6 +103,9 @@ class GameBuild:
         self.plan, self.options, self.shared, self.versions, self.report = plan, options, shared, versions, report
         self.out = game_out(options, plan.game.slug, plan.ink)
         self.cache = self.out / ".cache"
+        self.staging = self.out / STAGING
+        self.discard()  # what a build killed before it moved its files into place left aside
+        self.made: dict[str, str] = {}  # the outputs this build makes (written aside): file -> digest
         self.manifest = Manifest(self.out)
         report.warnings.extend(self.manifest.warnings)
         self.kinds = [k for k in kinds.REGISTRY.values() if k.name in options.kinds and self._targeted(k.name)]
@@ -131,12 +154,13 @@ class GameBuild:
                 continue
             for output in kind.outputs(self):
                 self.claimed.update(output.cache)
-                path = self.out / output.rel
-                if self.manifest.fresh(output.rel, _hash(f"{output.key}:{self.versions(output.libraries)}")):
+                path, digest = self.out / output.rel, _hash(f"{output.key}:{self.versions(output.libraries)}")
+                if self.manifest.fresh(output.rel, digest):
                     self.report.unchanged.append(path)
                 else:
                     self.report.written.append(path)
-                    jobs.append(Write(str(path), output.job))
+                    self.made[output.rel] = digest
+                    jobs.append(Write(str(self.staging / output.rel), output.job))
         return jobs
 
     def thumbnails(self) -> list[Thumbnails]:
@@ -150,9 +174,13 @@ class GameBuild:
                 if not (thumb.is_file() and small_thumb(thumb).is_file())]
 
     def finish(self) -> None:
+        """Every job of the build made its file: move them into place, remove what this build
+        made obsolete, and record what is on disk."""
+        self._move_into_place()
         self._prune_cache()
         self._remove_stale()
         self.manifest.save()
+        self.discard()
         if any(k.name in changes.CARD_KINDS for k in self.kinds):  # the cards were printed: say which changed
             self.report.changes[self.plan.game.slug], now = changes.compare(self.out, self.plan)
             changes.record(self.out, now)
@@ -171,22 +199,52 @@ class GameBuild:
                     if path.relative_to(self.cache).as_posix() not in self.claimed:
                         path.unlink()
 
+    def discard(self) -> None:
+        """Remove the files written aside (by this build, or one killed before it moved them)."""
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+    def _move_into_place(self) -> None:
+        """Each file written aside replaces its output by one rename, and is recorded once there."""
+        for rel, digest in sorted(self.made.items()):
+            path = self.out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.staging / rel, path)
+            self.manifest.record(rel, digest)
+
     def _remove_stale(self) -> None:
-        """Outputs an earlier build made that this one, asked for the same kind, no longer makes
-        (a deleted card's image); outputs of kinds or papers not asked for are kept as they are."""
-        for rel in self.manifest.gone():
-            owner = kinds.owner(rel, PAPER_NAMES)
+        """Outputs an earlier build made that this one owns and no longer makes (a deleted card's
+        image), and the folders they leave empty; those of kinds, papers, targets or options
+        (booklets, Letter 3 x 3) not asked for are kept as they are."""
+        for rel in sorted(self.manifest.gone()):
+            owner = kinds.owned_by(rel, PAPER_NAMES)
             if owner is None:  # no output of ours is called that: not ours to remove
                 self.report.warnings.append(f"{self.out / rel}: left alone, though the manifest lists it: "
                                             "no output of a build is named so")
                 continue
-            if owner[0] not in self.options.kinds or owner[1] not in (None, *self.options.papers):
+            if not self._owns(owner):
                 self.manifest.keep(rel)
                 continue
             if self.manifest.removable(rel):
                 path = self.out / rel
                 path.unlink()
                 self.report.removed.append(path)
+                self._remove_empty(path.parent)
+
+    def _owns(self, owner: kinds.Owner) -> bool:
+        """Whether this build makes files like `owner`'s: its kind (as this game's targets are),
+        its paper and its option all asked for."""
+        return (owner.kind in {k.name for k in self.kinds} and owner.paper in (None, *self.options.papers)
+                and (owner.option is None or bool(getattr(self.options, owner.option))))
+
+    def _remove_empty(self, folder: Path) -> None:
+        """A folder of outputs left empty (a renamed deck's under a print shop's), and its own
+        parents left empty, up to the game's folder."""
+        while folder != self.out and self.out in folder.parents:
+            with contextlib.suppress(OSError):  # not empty (or gone): it stays
+                folder.rmdir()
+            if folder.exists():
+                return
+            folder = folder.parent
 
 
 def _hash(text: str) -> str:

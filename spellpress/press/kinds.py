@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,33 +49,53 @@ class Kind:
     outputs: Callable[[GameBuild], list[Output]]
     thumbnails: bool = False  # made of the faces' thumbnails (drawn before its phase starts)
     cache: tuple[str, ...] = ()  # patterns of the files under .cache its outputs are made with
+    # files of `files` that only a build with an option makes: the name of that option (an
+    # Options field, true when asked for); only such a build may remove them (build.py)
+    options: dict[str, str] = field(default_factory=dict)
 
 
 REGISTRY: dict[str, Kind] = {}
 
 
-def kind(name: str, files: tuple[str, ...], phase: str, *, thumbnails: bool = False, cache: tuple[str, ...] = ()):
+def kind(name: str, files: tuple[str, ...], phase: str, *, thumbnails: bool = False, cache: tuple[str, ...] = (),
+         options: dict[str, str] | None = None):
     """Declares the decorated function as the kind `name`'s list of a game's outputs."""
     def declare(outputs: Callable[[GameBuild], list[Output]]):
         assert name not in REGISTRY, f"the kind '{name}' is declared twice"
-        REGISTRY[name] = Kind(name, files, phase, outputs, thumbnails, cache)
+        assert set(options or {}) <= set(files), f"the kind '{name}' gives an option to a file it does not make"
+        REGISTRY[name] = Kind(name, files, phase, outputs, thumbnails, cache, dict(options or {}))
         return outputs
     return declare
 
 
+@dataclass(frozen=True)
+class Owner:
+    """Whose a file is: the build that may remove it has its kind, its paper and its option."""
+
+    kind: str
+    paper: str | None  # None: a file of every paper
+    option: str | None  # an Options field the build must have on (booklet, letter_3x3), or None
+
+
 def owner(rel: str, papers: tuple[str, ...]) -> tuple[str, str | None] | None:
     """The kind whose file `rel` is, and the paper it is for if any; None if no kind's."""
-    for name, pattern in _patterns(papers):
+    found = owned_by(rel, papers)
+    return None if found is None else (found.kind, found.paper)
+
+
+def owned_by(rel: str, papers: tuple[str, ...]) -> Owner | None:
+    """The kind, paper and option whose file `rel` is; None if no kind's."""
+    for name, option, pattern in _patterns(papers):
         found = pattern.fullmatch(rel)
         if found:
-            return name, found.groupdict().get("paper")
+            return Owner(name, found.groupdict().get("paper"), option)
     return None
 
 
 @lru_cache(maxsize=4)
-def _patterns(papers: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
+def _patterns(papers: tuple[str, ...]) -> tuple[tuple[str, str | None, re.Pattern], ...]:
     paper = "(?P<paper>" + "|".join(map(re.escape, papers)) + ")"
-    return tuple((k.name, re.compile(re.escape(f).replace(r"\{paper\}", paper).replace(r"\*", "[^/]+")))
+    return tuple((k.name, k.options.get(f), re.compile(re.escape(f).replace(r"\{paper\}", paper).replace(r"\*", "[^/]+")))
                  for k in REGISTRY.values() for f in k.files)
 
 
@@ -180,7 +200,8 @@ def _sheet_cards(game: GameBuild, only: set[str] | None = None) -> tuple[str, st
     return shared, _hash("".join(faces)), tuple(sorted(forms))
 
 
-@kind("sheets", ("cards-{paper}.pdf", "cards-{paper}-3x3.pdf"), PRINT, cache=("pdf/*.form", "pdf/*.skeleton"))
+@kind("sheets", ("cards-{paper}.pdf", "cards-{paper}-3x3.pdf"), PRINT, cache=("pdf/*.form", "pdf/*.skeleton"),
+      options={"cards-{paper}-3x3.pdf": "letter_3x3"})
 def duplex(game: GameBuild) -> list[Output]:
     nine = game.options.letter_3x3 and "letter" in game.options.papers  # --letter-3x3: also nine a Letter sheet
     return _sheet_pdfs(game, "duplex", game.options.papers, "cards-{paper}.pdf") + (
@@ -344,7 +365,8 @@ def overview(game: GameBuild) -> list[Output]:
 # -- rulebooks and playmats
 
 
-@kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json", "*.skeleton"))
+@kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json", "*.skeleton"),
+      options={"rulebook-{paper}-booklet.pdf": "booklet"})
 def rulebooks(game: GameBuild) -> list[Output]:
     from . import rulebook
     from .faces import RENDERER_VERSION, value_bytes
