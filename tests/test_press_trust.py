@@ -28,6 +28,7 @@ def goblin(tmp_path, monkeypatch):
     assert main(["new", SLUG]) == 0
     (tmp_path / "templates").mkdir(exist_ok=True)
     shutil.copy(defaults.TEMPLATES / "card.yaml", tmp_path / "templates" / "card.yaml")
+    shutil.copy(defaults.TEMPLATES / "back.yaml", tmp_path / "templates" / "back.yaml")
     return tmp_path
 
 
@@ -71,15 +72,17 @@ def test_a_build_that_fails_part_way_changes_nothing_and_the_next_is_clean(gobli
     o = options(goblin)
     build(o)
     before = files(goblin / "build")
-    card = goblin / "templates" / "card.yaml"
-    good = card.read_text()
+    card, back = goblin / "templates" / "card.yaml", goblin / "templates" / "back.yaml"
+    good, good_back = card.read_text(), back.read_text()
     card.write_text(good.replace("extends: poker\n", TALL))
+    back.write_text(good_back.replace("extends: poker\n", TALL))  # the backs their size too: it builds
     monkeypatch.setattr(jobs.SheetsPdf, "__call__", _fail)
     with pytest.raises(ValueError):
         build(o)
     assert files(goblin / "build") == before, "a failed build changed the outputs or the manifest"
     monkeypatch.undo()
     card.write_text(good)
+    back.write_text(good_back)
     build(o)
     assert outputs(goblin / "build") == clean(o)
     with Image.open(goblin / "build" / SLUG / "png" / "gather.png") as im:
