@@ -30,7 +30,7 @@ from . import table
 from .games import ruleset_of
 from .models import Game
 from .play.errors import Invalid, TableError
-from .play.state import RandBelow
+from .play.state import RandBelow, mine, value
 from .play.tracker import Data, Tracker
 
 # Keys of a table's state that the reducer keeps for the phones alone (the log's latest line, the
@@ -104,12 +104,11 @@ class Match:
 
     def mine(self, seat: int) -> Any:
         """A seat's tracker fields."""
-        return self.state["players"][seat]["tracker"]
+        return mine(self.state, seat)
 
     def counter(self, counter: str, seat: int | None = None) -> int:
-        holder = self.state["counters"] if seat is None else self.state["players"][seat]["counters"]
-        number: int = holder.get(counter, 0)
-        return number
+        """A seat's counter, or the table's (seat None)."""
+        return value(self.state, counter, seat)
 
 
 def randbelow_of(rng: random.Random) -> RandBelow:

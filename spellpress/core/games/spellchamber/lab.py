@@ -319,8 +319,9 @@ class Table:
                 self.act("pass", player=me)
             return
         self.spells_phase(me)
-        while self.in_battle() and self.m.tracked["turn"]["player"] == me and self.shoot(me).get("shoots_again"):
-            pass
+        while self.in_battle() and self.m.tracked["turn"]["player"] == me:
+            if not self.shoot(me).get("shoots_again"):
+                break
 
 
 def play(p: Prepared, rng: random.Random, k: int, policies: tuple[str, ...], cap: int, record: bool = False) -> Outcome:

@@ -822,12 +822,18 @@ TARGETED = ("mind-control", "sleep", "curse", "bolt", "siphon")  # spell effects
 LOOKS = ("peek",)  # spell effects that let the caster look at the chamber's top card (then `peek`)
 
 
-def _parse_cast(state: State, action: Sent) -> Data:
+def _spell_sent(state: State, action: Sent) -> str:
+    """The id of the spell a phone names, one of the game's spells."""
     spells = state["rules"].get("spells", {})
     spell = action.get("spell")
     if not isinstance(spell, str) or spell not in spells:
         names = ", ".join(s["name"] for s in spells.values()) or "none"
         raise Invalid(f"there is no such spell; the spells are: {names}"[:300])
+    return spell
+
+
+def _parse_cast(state: State, action: Sent) -> Data:
+    spell = _spell_sent(state, action)
     target = action.get("target")
     return {"player": player(state, action.get("player")), "spell": spell,
             "target": None if target is None else player(state, target, "target")}
@@ -1127,11 +1133,7 @@ def _place(state: State, who: int, spell: str, drop: list[str], keep: bool, stri
 
 
 def _parse_draft(state: State, action: Sent) -> Data:
-    spells = state["rules"].get("spells", {})
-    spell = action.get("spell")
-    if not isinstance(spell, str) or spell not in spells:
-        names = ", ".join(s["name"] for s in spells.values()) or "none"
-        raise Invalid(f"there is no such spell; the spells are: {names}"[:300])
+    spell = _spell_sent(state, action)
     return {"player": player(state, action.get("player")), "spell": spell, **_parse_place(state, action)}
 
 
