@@ -446,6 +446,9 @@ function tablePage() {
 
   async function flush() {
     if (flushing || !pending.length || !seat) return;
+    // With no network at all nothing can leave: a send now would only mark the burst as sent
+    // and split the taps that follow into another change. The browser's 'online' event flushes.
+    if (navigator.onLine === false) { setStatus("offline"); return; }
     flushing = true;
     const item = pending[0];
     item.sent = true;
