@@ -311,3 +311,76 @@ def test_nine_a_letter_sheet_is_for_poker_cards_and_says_so_for_others(tmp_path,
     assert "no cards-letter-3x3.pdf: nine a Letter sheet is for poker cards (63.5 x 88.9 mm); these cards are 70 x 120 mm" in said
     assert (root / "build" / "goblin-market" / "cards-letter.pdf").is_file()
     assert not (root / "build" / "goblin-market" / "cards-letter-3x3.pdf").exists()
+
+
+def _paper_at(png, fx, fy):
+    image = Image.open(png).convert("RGB")
+    return image.getpixel((int(image.width * fx), int(image.height * fy)))
+
+
+PAPER, FRAME = (0xF6, 0xF0, 0xE1), (0x3D, 0x35, 0x50)  # the default card's panel and frame (defaults/templates/card.yaml)
+
+
+@pytest.mark.parametrize("size", [s for s in SIZES if s != "poker"])
+def test_the_default_layouts_are_refitted_to_a_projects_card_size(size, tmp_path, monkeypatch, capsys):
+    """A `spellpress new` game whose poker.yaml gives another size: the default card and back,
+    placed for poker, fill the new card (safe zone onto safe zone), every text still fits."""
+    w, h = SIZES[size]
+    make("goblin-market", tmp_path / "cards", tmp_path / "templates", title="Goblin Market")
+    (tmp_path / "templates").mkdir(exist_ok=True)
+    (tmp_path / "templates" / "poker.yaml").write_text(f"size: [{w}, {h}]\nbleed: {BLEED}\nsafe: {BLEED}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "goblin-market"]) == 0
+    assert main(["build", "goblin-market", "--here", "--only", "png"]) == 0
+    assert "problem" not in capsys.readouterr().out
+    png = tmp_path / "build" / "goblin-market" / "png" / "gather.png"
+    # the panel reaches down to the footer on every size (poker's places would leave a tall card's
+    # lower part in the frame's colour, and cut a small card's footer off)
+    for fy in (0.5, 0.88):
+        assert max(abs(a - b) for a, b in zip(_paper_at(png, 0.5, fy), PAPER, strict=True)) < 12, (size, fy)
+    assert max(abs(a - b) for a, b in zip(_paper_at(png, 0.5, 0.995), FRAME, strict=True)) < 12
+    from spellpress.press.templates import Templates
+
+    card = Templates(tmp_path / "templates").get("card")
+    boxes = dict(card.boxes)
+    for name, box in boxes.items():
+        if box.kind == "text":
+            x, y, bw, bh = card.area(box)
+            assert card.safe - 1e-6 <= x and x + bw <= w - card.safe + 1e-6, name
+            assert card.safe - 1e-6 <= y and y + bh <= h - card.safe + 1e-6, name
+
+
+def test_a_layout_that_gives_its_own_size_refits_what_it_extends(tmp_path, monkeypatch, capsys):
+    """The issue's case: a layout extending the default card with `size: [70, 120]` (tarot) gets
+    the card's boxes refitted; a box it places itself stays where it says."""
+    make("goblin-market", tmp_path / "cards", tmp_path / "templates", title="Goblin Market")
+    (tmp_path / "templates").mkdir(exist_ok=True)
+    (tmp_path / "templates" / "tall.yaml").write_text(
+        "extends: card\nsize: [70, 120]\nboxes:\n  mark: {kind: rect, x: 10, y: 100, w: 5, h: 5, fill: accent}\n")
+    from spellpress.press.templates import Templates
+
+    tall, poker = Templates(tmp_path / "templates").get("tall"), Templates(tmp_path / "templates").get("card")
+    boxes, before = dict(tall.boxes), dict(poker.boxes)
+    assert (boxes["mark"].x, boxes["mark"].y, boxes["mark"].w) == (10, 100, 5)
+    # the panel keeps its 3 mm margin inside a trim of 70 x 120 (safe zone onto safe zone: 3.175
+    # stays, the rest scales by (70 - 6.35) / (63.5 - 6.35) across and (120 - 6.35) / (88.9 - 6.35) down)
+    across, down = (70 - 6.35) / (63.5 - 6.35), (120 - 6.35) / (88.9 - 6.35)
+    panel = boxes["panel"]
+    assert panel.x == pytest.approx(3.175 + (3 - 3.175) * across, abs=1e-3)
+    assert panel.y + panel.h == pytest.approx(3.175 + (3 + 82.9 - 3.175) * down, abs=2e-3)
+    # the title keeps its point size; the art grows with the card
+    assert boxes["title"].size == before["title"].size
+    assert boxes["art"].h == pytest.approx(before["art"].h * down, abs=1e-3)
+
+
+def test_a_malformed_designed_at_is_a_problem_at_its_line(tmp_path, monkeypatch, capsys):
+    make("goblin-market", tmp_path / "cards", tmp_path / "templates", title="Goblin Market")
+    (tmp_path / "templates").mkdir(exist_ok=True)
+    (tmp_path / "templates" / "card.yaml").write_text(
+        "extends: poker\ndesigned_at: [63.5, big]\nboxes:\n  title: {kind: text, text: '{name}', area: safe}\n")
+    monkeypatch.chdir(tmp_path)
+    for command in (["validate", "goblin-market"], ["build", "goblin-market", "--here"]):
+        assert main(command) == 1
+        out = capsys.readouterr()
+        said = out.out + out.err
+        assert "templates/card.yaml:2:" in said and "designed_at" in said and "Traceback" not in said

@@ -117,6 +117,9 @@ INK_MODES = ("saver", "mono")  # besides `full`, which is the palette itself
 class LayoutSpec(Model):
     extends: Text | None = None
     size: tuple[pydantic.PositiveFloat, pydantic.PositiveFloat] | None = None
+    # the card size this file's boxes are drawn at, where it gives no size of its own: on a card
+    # of another size (a project's poker.yaml, a layout's size:) they are refitted to it
+    designed_at: tuple[pydantic.PositiveFloat, pydantic.PositiveFloat] | None = None
     bleed: pydantic.NonNegativeFloat | None = None
     safe: pydantic.NonNegativeFloat | None = None
     palette: FrozenMap[Text, Color] = pydantic.Field(default_factory=dict)
@@ -231,8 +234,16 @@ class Templates:
             raise ValidationFailed(problems)
         self._chains[name] = chain
         merged: dict = {}
+        frame = None  # the card size the boxes merged so far are drawn at
         for _, doc in reversed(chain):  # root first
+            drawn = _drawn_at(doc.data)
+            if drawn and frame and drawn != frame:
+                merged = _refit(merged, frame, drawn)
+            frame = drawn or frame
             merged = _merge(merged, doc.data)
+        final = _drawn_at({"size": merged.get("size")})
+        if frame and final and frame != final:
+            merged = _refit(merged, frame, final)
         merged.pop("extends", None)
         problems += _layer(merged, chain)
         spec, found = validate(LayoutSpec, merged, chain[0][1])
@@ -252,7 +263,10 @@ class Templates:
             palette=dict(spec.palette),
             boxes=tuple(spec.boxes.items()),
             inks=tuple((mode, ink_style(dict(spec.palette), ink)) for mode, ink in spec.inks.items()),
-            fingerprint=hashlib.sha256(json.dumps(merged, sort_keys=True, default=str).encode()).hexdigest(),
+            # designed_at only moves boxes, whose places are in it: a file that gives it says
+            # nothing more (the five games' cards are the bytes they were)
+            fingerprint=hashlib.sha256(json.dumps({k: v for k, v in merged.items() if k != "designed_at"},
+                                                  sort_keys=True, default=str).encode()).hexdigest(),
         )
         problems += _outside_safe(layout, chain)
         problems += _unprintable_size(layout, chain)
@@ -326,6 +340,63 @@ def _merge(base: dict, over: dict) -> dict:
         else:
             out[key] = value
     return out
+
+
+def _drawn_at(data: dict) -> tuple[float, float] | None:
+    """The card size a layout file's boxes are drawn at: the size it gives, else the size it says
+    it was `designed_at`, else None (its parent's). A malformed value is left to the schema."""
+    for key in ("size", "designed_at"):
+        value = data.get(key)
+        if (isinstance(value, list | tuple) and len(value) == 2
+                and all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in value)):
+            return float(value[0]), float(value[1])
+    return None
+
+
+def _refit(merged: dict, frm: tuple[float, float], to: tuple[float, float]) -> dict:
+    """The boxes merged so far, drawn for a card of size `frm`, moved onto a card of size `to`:
+    each axis maps the safe zone onto the safe zone (a box inside it stays inside it), and a
+    square box (a disc, an icon, a stat) stays square at the smaller scale, centred where it was.
+    Text keeps its point size; a box grown or shrunk wraps and fits its text anew."""
+    boxes = merged.get("boxes")
+    safe = merged.get("safe")
+    if not isinstance(boxes, dict) or not isinstance(safe, int | float):
+        return merged
+    scale = [(t - 2 * safe) / (f - 2 * safe) if f > 2 * safe and t > 2 * safe else t / f for f, t in zip(frm, to, strict=True)]
+    out = {}
+    for name, box in boxes.items():
+        numbers = isinstance(box, dict) and all(
+            isinstance(box.get(k), int | float) and not isinstance(box.get(k), bool) for k in ("x", "y", "w", "h"))
+        if not numbers:
+            out[name] = box
+            continue
+        placed = dict(box)
+        for axis, (at, length) in enumerate((("x", "w"), ("y", "h"))):
+            placed[at] = safe + (box[at] - safe) * scale[axis]
+            placed[length] = box[length] * scale[axis]
+        if box["w"] == box["h"]:
+            side = box["w"] * min(scale)
+            placed["x"] += (placed["w"] - side) / 2
+            placed["y"] += (placed["h"] - side) / 2
+            placed["w"] = placed["h"] = side
+        if box.get("kind") == "text":
+            _keep_a_line(placed, to[1], safe)
+        out[name] = {k: round(v, 3) if k in ("x", "y", "w", "h") else v for k, v in placed.items()}
+    return {**merged, "boxes": out}
+
+
+def _keep_a_line(box: dict, height: float, safe: float) -> None:
+    """A text box made shorter than one line of its smallest text grows back to that line about
+    its centre, kept inside the safe zone: a footer on a mini card still holds its one line."""
+    size, least, leading = box.get("size", 8.0), box.get("min_size"), box.get("leading", 1.2)
+    if not all(isinstance(v, int | float) for v in (size, least or 0, leading)):
+        return  # the schema says what is wrong with it
+    line = (least or min(7.0, size)) * leading * 25.4 / 72 + 0.01
+    if box["h"] >= line:
+        return
+    box["y"] -= (line - box["h"]) / 2
+    box["h"] = line
+    box["y"] = min(max(box["y"], safe), height - safe - line)
 
 
 def _layer(merged: dict, chain) -> list[Problem]:
