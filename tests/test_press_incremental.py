@@ -1,6 +1,9 @@
-"""Incremental equals clean, always (issue 26, part 1): random sequences of edits, broken inputs
-and their fixes, builds that fail part-way or are killed, and option changes, on a small game
-of YAML alone; after each good build, every output is byte for byte what a clean build of the
+"""Incremental equals clean, always (issue 26, part 1): random sequences of edits (some saved within
+the clock's tick, so a file's size and time stay as they were), broken inputs and their fixes,
+builds that fail part-way or are killed, option changes and library upgrades, built in a fresh
+process's way or in one long-lived session (as the resident builder and `watch` build: the same
+`build` with a BuildSession kept from build to build), on a small game of YAML alone; after each
+good build, every output is byte for byte what a clean build of the
 same inputs and options makes into an empty folder, and the files it leaves besides are other
 options' (which it does not own); after each failed or killed build, nothing changed.
 
@@ -22,10 +25,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from spellpress import defaults
 from spellpress.cli import main, parser
 from spellpress.core import ValidationFailed
-from spellpress.press import jobs, kinds
+from spellpress.press import jobs, kinds, libraries
 from spellpress.press.build import STAGING, build
 from spellpress.press.cli import options as parsed
 from spellpress.press.papers import PAPER_NAMES
+from spellpress.press.session import BuildSession
 
 SLUG = "goblin-market"
 EXAMPLES = int(os.environ.get("SPELLPRESS_INCREMENTAL_EXAMPLES", "20"))
@@ -41,6 +45,7 @@ EDITS = {
     "rules": ("cards/goblin-market/rules.yaml", "Play one card, then draw one.",
               ("Play one card, then draw one.", "Play one card, then draw two.")),
 }
+SAME_SIZE = sorted(name for name, (_, _, variants) in EDITS.items() if len({len(v) for v in variants}) == 1)
 BROKEN = ("cards/goblin-market/actions.yaml", "Draw until you hold", "Draw until you hold {{ hnad_size }} or")
 OPTIONS = st.fixed_dictionaries({
     "paper": st.sampled_from([(), ("a4",), ("letter",)]),
@@ -98,8 +103,12 @@ class Builds(RuleBasedStateMachine):
         self.broken = False
         self.argv: list[str] = []
         self.aside: set[Path] = set()  # the folders a killed build left files aside in, till a good build there
+        self.session = BuildSession()  # the resident builder's and watch's, kept from build to build
+        self.readers = dict(libraries.READERS)
 
     def teardown(self):
+        libraries.READERS.clear()
+        libraries.READERS.update(self.readers)
         shutil.rmtree(self.root, ignore_errors=True)
 
     # -- the inputs
@@ -121,6 +130,23 @@ class Builds(RuleBasedStateMachine):
     def edit(self, name, data):
         self.chosen[name] = data.draw(st.sampled_from(EDITS[name][2]), label=name)
         self._write()
+
+    @rule(name=st.sampled_from(SAME_SIZE), data=st.data())
+    def save_within_the_tick_and_build(self, name, data):
+        """A save the file's clock does not see (another value of the same size, the same modification
+        time: two saves within one tick of a coarse clock), then a build in the session at once."""
+        where = self.root / EDITS[name][0]
+        before = where.stat()
+        self.chosen[name] = data.draw(st.sampled_from([v for v in EDITS[name][2] if v != self.chosen[name]]), label=name)
+        self._write()
+        os.utime(where, ns=(before.st_atime_ns, before.st_mtime_ns))
+        self.build()
+
+    @rule(library=st.sampled_from(sorted(libraries.READERS)))
+    def upgrade(self, library):
+        """A new version of a library the build draws with (the same code: the bytes stay)."""
+        known = libraries.READERS[library]()
+        libraries.READERS[library] = lambda: known + "+1"
 
     @rule()
     def break_a_card(self):
@@ -149,9 +175,11 @@ class Builds(RuleBasedStateMachine):
 
     @rule()
     def build(self):
+        """As the resident builder and `watch` build: in the session kept from the builds before (the
+        clean builds it is compared with, and the failed and killed ones, are each a new process's)."""
         before = state(self.root / "build")
         try:
-            build(self._options())
+            build(self._options(), self.session)
         except ValidationFailed:
             assert self.broken, "a build of good inputs found a problem"
             assert state(self.root / "build") == before, "a build that found a problem changed the outputs"
