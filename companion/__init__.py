@@ -84,6 +84,7 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
     catalog = Catalog(Path(app.config["CARDS"]), {g.slug: g for g in loaded}, app.config["RELOAD_EVERY"])
     app.extensions["spellpress"] = Companion(catalog, store, Hub(store, beat=app.config["STREAM_KEEPALIVE"]))
     app.config["GAMES_JS"] = games_script()
+    app.config["MODULES"] = pages.module_names()
     app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder), app.config["GAMES_JS"])
 
     errors.register(app)
@@ -164,8 +165,8 @@ def _logged(response):
 def _asset_version(static: Path, games_js: str) -> str:
     """A digest of the static files and the games' renderers, so that phones fetch them again after an upgrade."""
     digest = hashlib.sha256()
-    for path in sorted(static.iterdir()):
-        digest.update(path.name.encode() + path.read_bytes())
+    for path in sorted(p for p in static.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(static).as_posix().encode() + path.read_bytes())
     digest.update(games_js.encode())
     return digest.hexdigest()[:12]
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory, url_for
 
 from spellpress.core import table
 from spellpress.core.games import ruleset_of
@@ -17,11 +18,22 @@ from .store import normal_code
 
 bp = Blueprint("pages", __name__)
 
+# The phone's code: ES modules, served as they are (no build step), each under the assets' version.
+MODULES = Path(__file__).parent / "static" / "modules"
+
+
+def module_names() -> list[str]:
+    """Every phone module, by its path under MODULES: the pages preload them all and the service worker keeps them."""
+    return sorted(path.relative_to(MODULES).as_posix() for path in MODULES.rglob("*.js"))
+
+
 @bp.app_context_processor
 def _assets():
     version = current_app.config["ASSET_VERSION"]
     return {"asset": lambda name: url_for("static", filename=name, v=version),
-            "games_js": lambda: url_for("pages.games_script", v=version)}
+            "games_js": lambda: url_for("pages.games_script", v=version),
+            "module": lambda name: url_for("pages.module", version=version, name=name),
+            "modules": lambda: [url_for("pages.module", version=version, name=name) for name in current_app.config["MODULES"]]}
 
 
 def _base_url() -> str:
@@ -106,6 +118,14 @@ def board(table_id: str):
 def games_script():
     """Every game's tracker renderer (each game folder's phone.js), made once when the app starts."""
     return Response(current_app.config["GAMES_JS"], mimetype="text/javascript", headers={"Cache-Control": "max-age=3600"})
+
+
+@bp.get("/modules/<version>/<path:name>")
+def module(version: str, name: str):
+    """A phone module, with the assets' version in its path rather than in a query string: its
+    relative imports then carry the version too. Any version is served the files as they are,
+    as a static file is whatever its `?v=`."""
+    return send_from_directory(MODULES, name)
 
 
 @bp.get("/manifest.webmanifest")

@@ -122,6 +122,16 @@ def test_the_companion_opens_a_table_of_the_new_game(project):
     assert table["home"] and table["page"] == 200, "the companion's pages come from the package too"
 
 
+def test_the_installed_companion_has_every_phone_module_and_game_renderer(site):
+    """The phone's code is files served as they are: the package carries every one of them."""
+    def files(root: Path, pattern: str) -> set[str]:
+        return {path.relative_to(root).as_posix() for path in root.glob(pattern) if path.is_file()}
+
+    for folder, pattern in (("companion/static", "**/*"), ("spellpress/core/games", "*/phone.js")):
+        shipped = files(ROOT / folder, pattern)
+        assert shipped and files(site / folder, pattern) == shipped, folder
+
+
 def test_a_variant_of_one_of_the_five_games_is_not_in_the_package(project):
     """The five games are the repository's: --from says so, and where they are."""
     folder, said = project

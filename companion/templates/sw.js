@@ -2,8 +2,8 @@
 // slow or gone; pages are fetched fresh and kept as a fallback; the API is never cached.
 const CACHE = "spellpress-{{ config.ASSET_VERSION }}";
 const SHELL = [
-  "{{ asset('app.css') }}", "{{ asset('app.js') }}", "{{ asset('trackers.js') }}", "{{ asset('rules.js') }}",
-  "{{ asset('theme.js') }}", "{{ games_js() }}",
+  "{{ asset('app.css') }}", "{{ asset('trackers.js') }}", "{{ asset('rules.js') }}", "{{ asset('theme.js') }}",
+  "{{ games_js() }}", ...{{ modules() | tojson }},
   "{{ asset('icon.svg') }}", "{{ asset('icon-192.png') }}", "/",
 ];
 
@@ -22,7 +22,8 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
-  if (url.pathname.startsWith("/static/") || url.pathname === "/games.js") {  // versioned: the cache first
+  const versioned = url.pathname.startsWith("/static/") || url.pathname.startsWith("/modules/") || url.pathname === "/games.js";
+  if (versioned) {  // the cache first
     event.respondWith(caches.match(event.request).then((hit) => hit || fetch(event.request)));
     return;
   }

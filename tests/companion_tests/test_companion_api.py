@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import posixpath
+import re
 import time
 
 import pytest
@@ -318,6 +320,38 @@ def test_each_games_phone_renderer_comes_from_its_folder_to_every_page(client):
     for ruleset in RULESETS.values():
         assert (f'register("{ruleset.slug}"' in text) == (ruleset.phone is not None), ruleset.slug
     assert "/games.js" + src in client.get("/sw.js").data.decode()
+
+
+def test_the_phones_modules_are_served_under_the_assets_version_and_kept_offline(client):
+    """The page's code is ES modules served as they are: the version is in their path, so that a
+    module's relative imports carry it too; every page preloads them all, and the service worker
+    keeps them all, so that each import is found offline. They import no circle."""
+    t = start(client, "sorcerer-duel", ["Ann", "Ben"])
+    page = client.get(f"/t/{t['id']}").data.decode()
+    entry = re.search(r'<script type="module" src="(/modules/(\w+)/app\.js)"></script>', page)
+    assert entry, "app.js is loaded as a module"
+    base = f"/modules/{entry[2]}/"
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
+    worker = client.get("/sw.js").data.decode()
+    imports = {}
+    for url in preloaded:
+        assert url.startswith(base) and url in worker, url
+        response = client.get(url)
+        assert response.status_code == 200 and response.mimetype == "text/javascript", url
+        name = url.removeprefix(base)
+        imports[name] = {posixpath.normpath(posixpath.join(posixpath.dirname(name), path))
+                         for path in re.findall(r'^import .* from "(\.[^"]+)";$', response.data.decode(), re.MULTILINE)}
+    assert "app.js" in imports and "table/page.js" in imports["app.js"]
+    assert set().union(*imports.values()) <= set(imports), "every import is preloaded and kept by the service worker"
+
+    def reach(name, path):
+        for imported in imports[name]:
+            assert imported not in path, " -> ".join([*path, imported])
+            reach(imported, [*path, imported])
+
+    reach("app.js", ["app.js"])
+    assert client.get(base + "../app.css").status_code == 404, "only the modules are served there"
+    assert client.get(base + "nothing.js").status_code == 404
 
 
 def test_the_stream_sends_the_state_then_each_change(client):
