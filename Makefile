@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Every output of every game into build/ (incremental: unchanged files are left alone), in this
-# process: make leaves no resident builder running (README: Print the cards).
+# process: make leaves no resident builder running (docs/printing.md: The resident builder).
 build: setup
 	$(BIN)/spellpress build --here
 	$(BIN)/spellpress list --json > build/catalog.json.tmp && mv build/catalog.json.tmp build/catalog.json
@@ -39,7 +39,7 @@ lint: setup
 bench: setup
 	$(BIN)/python -m benchmarks
 
-# The table companion for the phones on this network (README: Companion).
+# The table companion for the phones on this network (docs/companion.md).
 serve: setup
 	$(BIN)/spellpress serve
 

@@ -45,7 +45,7 @@ def _named_games(words: list[str], cards: str, command: str) -> tuple[str, tuple
 
 
 def catalog(games: tuple[Game, ...]) -> dict:
-    """The shape of `spellpress list --json` (documented in the README)."""
+    """The shape of `spellpress list --json` (documented in docs/designing.md, "The games as JSON")."""
     return {
         "games": [
             {
@@ -297,7 +297,7 @@ def parser() -> argparse.ArgumentParser:
     press_cli.add_commands(sub)
 
     ls = sub.add_parser("list", help="the games, their decks, and unique and total cards")
-    ls.add_argument("--json", action="store_true", help="print JSON (shape in the README)")
+    ls.add_argument("--json", action="store_true", help="print JSON (shape in docs/designing.md)")
     ls.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     ls.set_defaults(run=cmd_list)
 

@@ -1,15 +1,17 @@
-"""A sixth game's code is one folder and one line (README: "Add a ruleset").
+"""A sixth game's code is one folder and one line (docs/rulesets.md, "Add a ruleset").
 
-The test does what the README says, in a copy of the package: it writes a game package under
-`spellpress/core/games/` (its rules, its tracker, its lab and its phone renderer), adds its line
-to the registry, and then, in a fresh interpreter, a game in YAML that names the new ruleset
-loads, has its constants checked, is played at a table by the new tracker through the same
-reducer as the five games, is played a hundred times by the balance lab through that same
-engine (each game replayed at the table move for move), and its renderer reaches the phones.
+The test does what that page says, in a copy of the package: it writes the game package the page
+shows, file by file, under `spellpress/core/games/` (its rules, its tracker, its lab and its
+phone renderer: the page's code blocks, read from it here), adds its line to the registry, and
+then, in a fresh interpreter, a game in YAML that names the new ruleset loads, has its constants
+checked, is played at a table by the new tracker through the same reducer as the five games, is
+played a hundred times by the balance lab through that same engine (each game replayed at the
+table move for move), and its renderer reaches the phones.
 """
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,97 +22,27 @@ import spellpress
 
 PACKAGE = Path(spellpress.__file__).parent
 
-INIT = '''
-from ...ruleset import Ruleset
-from .ruleset import SLUG, Constants, check
-
-RULESET = Ruleset(slug=SLUG, constants=Constants, check=check, tracker_module=f"{__name__}.tracker",
-                  lab_module=f"{__name__}.lab", phone=__name__)
-'''
-
-RULESET = '''
-from ...schema import Ident, Model, PositiveInt
-from ..checks import decks_exist
-
-SLUG = "spark-duel"
+DOC = Path(__file__).parent.parent / "docs" / "rulesets.md"
 
 
-class Constants(Model):
-    starting_sparks: PositiveInt
-    bolt_deck: Ident
+def _files_of_the_page() -> dict[str, str]:
+    """The game's files as docs/rulesets.md shows them: each fenced block whose first line is a
+    comment naming `spark_duel/<file>` is that file, whole."""
+    files = {}
+    for block in re.findall(r"^```(?:python|js)\n(.*?)^```", DOC.read_text(), re.S | re.M):
+        first, _, rest = block.partition("\n")
+        named = re.fullmatch(r"(?:#|//) spark_duel/(\S+)", first.strip())
+        if named:
+            files[named.group(1)] = rest
+    return files
 
 
-def check(game, report):
-    decks_exist(game, [(("bolt_deck",), game.constants.bolt_deck)], report)
-'''
-
-TRACKER = '''
-from ...play.inputs import card_of
-from ...play.state import move, name, player
-from ...play.tracker import Action, Tracker
+FILES = _files_of_the_page()
 
 
-def rules(game, created):
-    deck = game.decks[game.constants.bolt_deck]
-    return {"bolts": [{"id": c.id, "name": c.name, "power": c["power"]} for c in deck.cards]}
+def test_the_page_shows_every_file_of_the_game():
+    assert sorted(FILES) == ["__init__.py", "lab.py", "phone.js", "ruleset.py", "tracker.py"]
 
-
-def parse(state, action):
-    return {"zapper": player(state, action.get("zapper")), "at": player(state, action.get("at"), "at"),
-            "bolt": card_of(state["rules"]["bolts"], action.get("bolt"), "bolt")["id"]}
-
-
-def apply(state, data, strict):
-    bolt = card_of(state["rules"]["bolts"], data["bolt"], "bolt")
-    state, before, after = move(state, "sparks", -bolt["power"], data["at"])
-    return state, {"from": before, "to": after}
-
-
-def describe(data, state):
-    return f"{name(state, data['zapper'])} zaps {name(state, data['at'])}: {data['from']} to {data['to']}"
-
-
-def initial(state):
-    return {**state, "tracker": {"over": False, "winner": None}}
-
-
-def settle(state):
-    standing = [i for i, p in enumerate(state["players"]) if p["counters"]["sparks"] > 0]
-    over = len(standing) <= 1
-    return {**state, "tracker": {"over": over, "winner": standing[0] if over and standing else None}}
-
-
-TRACKER = Tracker(rules=rules, initial=initial, settle=settle, actions={"zap": Action(parse, apply, describe)})
-'''
-
-LAB = '''
-from ...engine import Lab, Match, Outcome, randbelow_of
-
-
-def play(game, rng, k, policies, cap, record):
-    m = Match(game, k, randbelow_of(rng), record=record)
-    bolts = [b["id"] for b in m.state["rules"]["bolts"]]
-    turns = 0
-    while not m.tracked["over"] and turns < cap:
-        me = turns % k
-        m.act("zap", by=me, zapper=me, at=1 - me, bolt=rng.choice(bolts))
-        turns += 1
-    return Outcome(winner=m.tracked["winner"], finished=m.tracked["over"], first=0, turns=turns, rounds=0, match=m)
-
-
-LAB = Lab(ruleset="spark-duel", policies={"random": "zaps with any bolt"}, prepare=lambda game: game, play=play,
-          modelled=lambda game: ([c.id for c in game.cards], []), first_rule="seat 1 zaps first", turn_cap=100)
-'''
-
-PHONE = '''
-"use strict";
-(function ({ h, button }) {
-  function sparks(ctx, panel) {
-    panel.append(button("Zap", () => ctx.act({ type: "zap", zapper: ctx.me, at: 1 - ctx.me, bolt: "little-spark" })));
-  }
-  window.SpellpressTrackers.register("spark-duel", { render: sparks });
-})(window.SpellpressTrackers.parts);
-'''
 
 GAME = {
     "game.yaml": """
@@ -178,8 +110,7 @@ def _new_game_package(root: Path, registered: bool) -> None:
     games = root / "spellpress" / "core" / "games"
     folder = games / "spark_duel"
     folder.mkdir()
-    for name, text in {"__init__.py": INIT, "ruleset.py": RULESET, "tracker.py": TRACKER, "lab.py": LAB,
-                       "phone.js": PHONE}.items():
+    for name, text in FILES.items():
         (folder / name).write_text(text)
     if registered:
         registry = games / "__init__.py"

@@ -224,12 +224,12 @@ def test_the_print_shop_file_and_pngs_are_the_cards_size(built, size):
         assert abs(png.size[0] - (w + 2 * BLEED) / 25.4 * 300) <= 1 and abs(png.size[1] - (h + 2 * BLEED) / 25.4 * 300) <= 1
 
 
-def test_the_readme_table_says_what_the_sheets_take():
-    """README's table of sizes is the grids papers.py chooses, not numbers typed once."""
+def test_the_printing_page_table_says_what_the_sheets_take():
+    """docs/printing.md's table of sizes is the grids papers.py chooses, not numbers typed once."""
     from pathlib import Path
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    rows = [line for line in readme.splitlines() if line.startswith("| ") and " x " in line.split("|")[1]
+    page = (Path(__file__).parent.parent / "docs" / "printing.md").read_text()
+    rows = [line for line in page.splitlines() if line.startswith("| ") and " x " in line.split("|")[1]
             and "mm" not in line.split("|")[1] and line.split("|")[1].split()[0] in SIZES]
     assert len(rows) == len(SIZES)
     for line in rows:

@@ -5,7 +5,7 @@ the card type's fields. A cell is text; it becomes what the field holds: a whole
 `int` field and for `count`, true or false for a `flag`, a list split at `;` for `elements`.
 An empty cell leaves the field out. The rows are read into the same values, with the same
 positions (the row's line, the cell's column), as a YAML card file gives, so every check and
-every message is the card files' own. `spellpress export csv` writes them (press/export.py).
+every message is the card files' own. `spellpress export csv` writes them (`rows` and `write`, called by cli.py).
 """
 
 from __future__ import annotations

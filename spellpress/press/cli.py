@@ -73,7 +73,7 @@ def add_commands(sub) -> None:
                             "page after the sheets and counts on overview.png (default: as game.yaml says, else on)")
         p.add_argument("--letter-3x3", action="store_true",
                        help="also cards-letter-3x3.pdf: nine cards a Letter sheet, for printers that print to 5 mm "
-                            "of the edge (less bleed, shorter marks: see the README)")
+                            "of the edge (less bleed, shorter marks: see docs/printing.md)")
         p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
         if name == "build":
             p.add_argument("--here", action="store_true",

@@ -52,7 +52,7 @@ def generated(game: Game) -> dict[str, Any]:
         x, zone_y = x0 + col * DECK_W, y + row * ROW_H
         if zone_y + CARD_H > bottom:
             raise ValueError(f"{len(decks)} decks do not fit on a mat laid out for you: write "
-                             f"templates/playmat/{game.slug}.yaml (see the README), or list some under off_mat there")
+                             f"templates/playmat/{game.slug}.yaml (see docs/designing.md), or list some under off_mat there")
         zone: dict[str, Any] = {"kind": "deck", "deck": deck.id, "x": x, "y": zone_y}
         if deck.token is not None:
             zone["w"] = min(DECK_W - 12, 3 * deck.token.size_mm)

@@ -55,7 +55,7 @@ def _seconds(name: str, default: float) -> float:
 
 
 IDLE_SECONDS = _seconds("SPELLPRESS_RESIDENT_IDLE", 20 * 60)  # a builder leaves after this long without a build
-# A build the builder has not finished after this long is given up (README: Print the cards):
+# A build the builder has not finished after this long is given up (docs/printing.md: The resident builder):
 # a cold build of every game with booklets takes about a minute on two cores; ten is room for
 # a slow machine, and a build that takes longer than that is stuck.
 BUILD_SECONDS = _seconds("SPELLPRESS_RESIDENT_TIMEOUT", 10 * 60)

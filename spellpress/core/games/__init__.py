@@ -1,8 +1,9 @@
 """Every game's rules, one package a game, registered here: a new game is one folder and one line.
 
 A game's package holds `ruleset.py` (its constants' schema, the checks that need them and the
-pure sums of its rules) and, as it needs them, `tracker.py`, `helpers.py` and `options.py`; its
-`__init__.py` declares what it has as a `Ruleset` named RULESET.
+pure sums of its rules) and, as it needs them, `tracker.py` (its one engine, at the table and in
+the lab), `lab.py`, `phone.js`, `helpers.py` and `options.py`; its `__init__.py` declares what it
+has as a `Ruleset` named RULESET (docs/rulesets.md).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def refuses(game: Game) -> str | None:
     """Why the lab cannot play `game`: a game of YAML alone that says not how it ends never does."""
     if game.end is None:
         return (f"{game.slug} never ends: its game.yaml says nobody is out and nobody wins; add an end: section "
-                "(README, \"A new game of YAML alone\") and the lab plays it")
+                "(docs/designing.md, \"A new game of YAML alone\") and the lab plays it")
     return None
 
 

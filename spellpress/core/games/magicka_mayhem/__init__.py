@@ -1,5 +1,6 @@
 """Magicka Mayhem: its constants and checks (`ruleset`), the options a table starts with (`options`),
-its tracker at the table (`tracker`) and its rule helpers (`helpers`)."""
+its tracker at the table (`tracker`, drawn on the phones by `phone.js`), its rule helpers
+(`helpers`) and its balance lab (`lab`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """PowerMage 54: its constants and checks (`ruleset`), its table option (`options`), its tracker at the
-table (`tracker`), its rule helpers (`helpers`) and its balance lab (`lab`)."""
+table (`tracker`, drawn on the phones by `phone.js`), its rule helpers (`helpers`) and its balance
+lab (`lab`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Powers Combined: its constants and checks (`ruleset`), its tracker at the table (`tracker`) and its
-rule helpers (`helpers`)."""
+"""Powers Combined: its constants and checks (`ruleset`), its tracker at the table (`tracker`, drawn on
+the phones by `phone.js`), its rule helpers (`helpers`) and its balance lab (`lab`)."""
 
 from __future__ import annotations
 
