@@ -220,3 +220,24 @@ def test_the_manifest_believes_the_bytes_on_disk_not_their_times(goblin):
     png.write_bytes(bytes(data))
     assert build(o).written == [png]
     assert outputs(goblin / "build") == clean(o)
+
+
+def test_a_second_build_into_the_same_folder_waits_for_the_first(goblin):
+    """Two builds at once (the resident builder's and a `--here`, two terminals) would share a
+    game's staging folder and manifest: the second waits while the first holds the folder."""
+    import fcntl
+    import subprocess
+    import sys
+
+    lock = goblin / "build" / ".cache" / "build.lock"
+    lock.parent.mkdir(parents=True)
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # a build under way
+        second = subprocess.Popen([sys.executable, "-m", "spellpress.cli", "build", "--here", "--only", "png"],
+                                  cwd=goblin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert second.stdout.readline().startswith("waiting for another build into build to finish")
+        assert not (goblin / "build" / SLUG).exists()  # nothing touched while it waits
+    out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err
+    assert "written" in out
+    assert outputs(goblin / "build") == clean(options(goblin, kinds=("png",)))

@@ -64,7 +64,32 @@ def build(options: Options, session: BuildSession | None = None) -> Report:
     """Build what `options` ask for; `session` (see session.py) keeps what a long-lived
     process reuses from its earlier builds."""
     plans, warnings = plan(options, session)
-    report = Report(warnings=warnings)
+    with _alone(options.out):
+        return _build(plans, options, Report(warnings=warnings))
+
+
+@contextlib.contextmanager
+def _alone(out: Path):
+    """The only build into `out` while it runs: two at once (the resident builder's and a
+    `--here`, two terminals) would share each game's staging folder and manifest, each clearing
+    what the other made aside. The second waits for the first, and says so."""
+    try:
+        import fcntl
+    except ImportError:  # not on this system: builds are not run side by side there
+        yield
+        return
+    lock = out / ".cache" / "build.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "w") as held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting for another build into {out} to finish", flush=True)
+            fcntl.flock(held, fcntl.LOCK_EX)
+        yield  # the lock goes with the file's closing, and with the process if it is killed
+
+
+def _build(plans: list[GamePlan], options: Options, report: Report) -> Report:
     shared: dict = {}  # what the workers inherit when they fork: the images' and PDFs' jobs share it
     versions = functools.cache(libraries.versions)
     games = [GameBuild(p, options, shared, versions, report) for p in plans]
