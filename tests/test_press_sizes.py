@@ -384,3 +384,16 @@ def test_a_malformed_designed_at_is_a_problem_at_its_line(tmp_path, monkeypatch,
         out = capsys.readouterr()
         said = out.out + out.err
         assert "templates/card.yaml:2:" in said and "designed_at" in said and "Traceback" not in said
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_tts_object_lays_each_deck_at_its_cards_size(built, size):
+    """A Tabletop Simulator custom card is a poker card at scale 1: other sizes are scaled to theirs."""
+    import json
+
+    w, h = SIZES[size]
+    saved = json.loads((built[size] / "tts" / "goblin-market.json").read_text())
+    for deck in saved["ObjectStates"]:
+        for thing in [deck, *deck.get("ContainedObjects", ())]:
+            t = thing["Transform"]
+            assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == pytest.approx((w / 63.5, 1.0, h / 88.9), abs=1e-4)

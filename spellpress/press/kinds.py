@@ -295,7 +295,7 @@ def tts(game: GameBuild) -> list[Output]:
                 outputs.append(_tts_sheet(game, f"tts/{entry['backs']}", [game.thumb(p.backs[c.id]) for c in chunk], hidden,
                                           size))
             index.append(entry)
-            saved.append((deck, entry, list(chunk)))
+            saved.append((deck, entry, list(chunk), size))
     data = json.dumps({"game": p.game.title, "sheets": index}, indent=2).encode()
     return outputs + [Output("tts/sheets.json", _hash(data), (), Given(data)), _tts_object(game, saved)]
 

@@ -14,7 +14,9 @@ The fields written, and where they are documented:
   LuaScriptState, XmlUI "", Tags [], TabStates {}, Gravity and PlayArea 0.5) and its
   `ObjectStates`, the objects;
 - an object: Name ("DeckCustom" for a deck, "Card" for a deck of one card), Transform (posX..
-  scaleZ; rotZ 180 lays it face down), Nickname and Description (the tooltip), GUID;
+  scaleZ; rotZ 180 lays it face down; a card of another size than poker is scaled to it, scaleX
+  its width over 63.5 mm and scaleZ its height over 88.9 mm, as a player would resize it, for
+  a custom card is drawn in a poker card's shape), Nickname and Description (the tooltip), GUID;
 - a deck: `DeckIDs`, the CardID of each card from top to bottom, and `ContainedObjects`, the
   cards themselves; `CustomDeck`, one entry a sheet, keyed by a number N: FaceURL and BackURL
   (the sheet and the back), NumWidth and NumHeight (the sheet's grid, at most 10 x 7),
@@ -42,15 +44,15 @@ DECK_SPACING = 3.0  # table units between the decks laid out side by side
 def saved_object(game: Game, sheets: list[tuple], base: str) -> dict:
     """The saved object, as JSON values (written with indent 2: `file_bytes`). `sheets`: (deck,
     its entry in tts/sheets.json, the cards on the sheet in slot order) for each sheet, a deck's
-    sheets in order; `base`: the URL of the folder holding them."""
+    sheets in order, and the deck's card size in mm; `base`: the URL of the folder holding them."""
     decks: dict[str, list[tuple]] = {}
-    for deck, entry, cards in sheets:
-        decks.setdefault(deck.id, []).append((deck, entry, cards))
+    for deck, entry, cards, size in sheets:
+        decks.setdefault(deck.id, []).append((deck, entry, cards, size))
     objects, number = [], 0
     for place, (deck_id, deck_sheets) in enumerate(decks.items()):
-        deck = deck_sheets[0][0]
+        deck, size = deck_sheets[0][0], deck_sheets[0][3]
         custom, contained = {}, []
-        for _, entry, cards in deck_sheets:
+        for _, entry, cards, _ in deck_sheets:
             number += 1
             sheet = {"FaceURL": f"{base}/{entry['sheet']}", "BackURL": f"{base}/{entry.get('backs', entry['back'])}",
                      "NumWidth": entry["width"], "NumHeight": entry["height"], "BackIsHidden": True,
@@ -58,13 +60,13 @@ def saved_object(game: Game, sheets: list[tuple], base: str) -> dict:
             custom[str(number)] = sheet
             for index, card in enumerate(cards):
                 contained.append(_object("Card", card.name, describe(game, card), _guid(game.slug, deck_id, number, index),
-                                         0.0, CardID=number * 100 + index, CustomDeck={str(number): sheet}))
+                                         0.0, size, CardID=number * 100 + index, CustomDeck={str(number): sheet}))
         x = place * DECK_SPACING
         if len(contained) == 1:  # a deck of one card is a card
-            objects.append({**contained[0], "Transform": _transform(x)})
+            objects.append({**contained[0], "Transform": _transform(x, size)})
             continue
         objects.append(_object("DeckCustom", deck.name, f"{game.title}: {len(contained)} cards", _guid(game.slug, deck_id),
-                               x, DeckIDs=[c["CardID"] for c in contained], CustomDeck=custom,
+                               x, size, DeckIDs=[c["CardID"] for c in contained], CustomDeck=custom,
                                ContainedObjects=contained))
     return {**SAVED_OBJECT, "SaveName": game.title, "ObjectStates": objects}
 
@@ -106,13 +108,16 @@ def _plain(text: str) -> str:
     return re.sub(r"\{([a-z][a-z0-9_-]*)\}", lambda m: m.group(1).replace("-", " ").capitalize(), text)
 
 
-def _transform(x: float) -> dict:
+POKER = (63.5, 88.9)  # mm: the card Tabletop Simulator's custom card is at scale 1
+
+
+def _transform(x: float, size: tuple[float, float]) -> dict:
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+            "scaleX": round(size[0] / POKER[0], 4), "scaleY": 1.0, "scaleZ": round(size[1] / POKER[1], 4)}
 
 
-def _object(name: str, nickname: str, description: str, guid: str, x: float, **fields) -> dict:
-    return {"Name": name, "GUID": guid, "Transform": _transform(x), "Nickname": nickname, "Description": description,
+def _object(name: str, nickname: str, description: str, guid: str, x: float, size: tuple[float, float], **fields) -> dict:
+    return {"Name": name, "GUID": guid, "Transform": _transform(x, size), "Nickname": nickname, "Description": description,
             **fields}
 
 
