@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
 
 from spellpress.core import table
 from spellpress.core.table import Table
+
+from .jsontext import dumps, json_text
 
 CACHE_SIZE = 2_000  # tables' states (and seats, and other per-table notes) kept in memory
 
@@ -37,12 +38,12 @@ def snapshot(version: int, state: Table, stored: str | None = None) -> Snapshot:
     """The snapshot of `state`; its stored text, when not given, is the public text with the
     hidden part added, so that the state is encoded once, not twice."""
     if "hidden" not in state:
-        stored = stored if stored is not None else table.dumps(state)
+        stored = stored if stored is not None else dumps(state)
         return Snapshot(version, state, stored, state, stored)
     public = table.public(state)
-    shown = table.dumps(cast(Table, public))  # (dumps writes any mapping of a state's keys)
+    shown = dumps(public)
     if stored is None:
-        hidden = table.json_text(state["hidden"])
+        hidden = json_text(state["hidden"])
         stored = f'{shown[:-1]},"hidden":{hidden}}}' if shown != "{}" else f'{{"hidden":{hidden}}}'
     return Snapshot(version, state, shown, public, stored)
 

@@ -21,6 +21,7 @@ from spellpress.core.table import Event, Table
 
 from .database import Database, Db
 from .errors import NotFound
+from .jsontext import json_text
 from .snapshots import CACHE_SIZE, Snapshot, Snapshots, snapshot
 
 LOG_LIMIT = 500
@@ -202,8 +203,7 @@ def _with_burst(rows: list[Any], after: int) -> list[Event]:
     events = [event(one) for one in rows[first:]]
     while first > 0 and events and rows[first - 1]["type"] == "adjust":
         tap = event(rows[first - 1])
-        burst = {"last": tap.seq, "by": tap.by, "counter": tap.data["counter"], "player": tap.data["player"], "at": tap.at}
-        if not table.continues(burst, events[0]):
+        if not table.Burst.of(tap).continues(events[0]):
             break
         events.insert(0, tap)
         first -= 1
@@ -221,7 +221,7 @@ def _tagged(entry: table.LogEntry, tags: Mapping[int, str | None]) -> dict[str, 
 
 def row(table_id: str, event: Event, request_id: str | None = None, seat: str | None = None) -> EventRow:
     """An event as the events table holds it."""
-    return (table_id, event.seq, event.type, table.json_text(event.data), event.by, event.at, request_id, seat)
+    return (table_id, event.seq, event.type, json_text(event.data), event.by, event.at, request_id, seat)
 
 
 def event(found: Any) -> Event:

@@ -30,9 +30,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, _acompat
 
-from spellpress.core import table
-
 from ..database import Db
+from ..jsontext import json_text
 from ..schema import migrate_postgres
 from ..snapshots import Snapshot
 from ..store import Store, StoreUnreachable
@@ -115,14 +114,14 @@ class PostgresLog(TableLog):
         if rows:
             db.execute("INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) "
                        "SELECT e->>0, (e->>1)::bigint, e->>2, e->>3, (e->>4)::integer, (e->>5)::double precision, "
-                       "e->>6, e->>7 FROM jsonb_array_elements(?::jsonb) AS e", (table.json_text(rows),))
+                       "e->>6, e->>7 FROM jsonb_array_elements(?::jsonb) AS e", (json_text(rows),))
 
     def ask_seen(self, db: Db, keys: list[tuple[str, str, str]]) -> list[Any]:
         """The events these (table, seat, request id) made already: one query for them all."""
         if not keys:
             return []
         return [db.execute("SELECT * FROM events WHERE request_id IS NOT NULL AND (table_id, seat, request_id) IN "
-                           "(SELECT k->>0, k->>1, k->>2 FROM jsonb_array_elements(?::jsonb) AS k)", (table.json_text(keys),))]
+                           "(SELECT k->>0, k->>1, k->>2 FROM jsonb_array_elements(?::jsonb) AS k)", (json_text(keys),))]
 
 
 class PostgresStore(Store):

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from companion.errors import BadRequest
+from companion.jsontext import json_text
 from companion.tablelog import CHECKPOINT_EVERY
 from spellpress.core import table
 from spellpress.core.play.errors import Conflict, Invalid
@@ -283,7 +284,7 @@ def test_names_in_any_script_are_stored_as_text_and_read_back_the_same(make_stor
     assert "魔法使い" in stored and "\\u" not in stored.replace("\\\\", "")
     other = make_store()  # another instance, which parses the stored text
     assert [p["name"] for p in other.read(seat.table_id).state["players"]] == names
-    assert table.json_text({"n": 2**70, 3: "three"}) == '{"n":1180591620717411303424,"3":"three"}'
+    assert json_text({"n": 2**70, 3: "three"}) == '{"n":1180591620717411303424,"3":"three"}'
 
 
 def test_reads_racing_a_full_snapshot_cache_get_their_table_at_its_version(make_store, games, monkeypatch):
