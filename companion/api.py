@@ -15,7 +15,8 @@ from spellpress.core.play.errors import Invalid
 
 from .context import companion
 from .errors import SEAT_LOST, BadRequest, Forbidden, NotFound, Unauthorized, UnsupportedMediaType
-from .store import Snapshot, Store
+from .snapshots import Snapshot
+from .store import Store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

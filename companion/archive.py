@@ -12,10 +12,79 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
+from .database import Database, Db
+
 BATCH = 200  # tables archived in one transaction, so a sweep never holds the writers up for long
-PARTS = ("table", "events", "seats")
+SWEEP_EVERY = 3600  # seconds between two sweeps of a process at most
+
+
+class Archive:
+    """A store's archive: idle tables swept into it, brought back when opened, and every table
+    packed to move to another store. `write` is the process's one writer (writer.GroupWriter)."""
+
+    def __init__(self, database: Database, write: Callable[[Sequence[str]], AbstractContextManager[Db]], *,
+                 archive_after: float):
+        self.database, self._write = database, write
+        self.archive_after = archive_after
+        self._swept = 0.0  # when idle tables were last archived
+
+    def sweep(self) -> None:
+        """Archive the tables idle for longer than `archive_after`, once an hour at most."""
+        now = self.database.clock()
+        if now - self._swept < SWEEP_EVERY:
+            return
+        self._swept = now
+        while True:
+            with self._write(()) as db:
+                if archive_idle(db, now - self.archive_after, now, self.database.claim) < BATCH:
+                    return
+
+    def restore(self, table_id: str) -> bool:
+        """Bring back an archived table that someone opens again; False if there is none."""
+        with self.database.reading() as db:
+            if db.execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone() is None:
+                return False
+        with self._write(()) as db:
+            return restore(db, table_id, self.database.clock())
+
+    def export(self) -> Iterator[dict[str, Any]]:
+        """Every table, the archived ones too, packed as the archive packs one."""
+        with self.database.reading(consistent=True) as db:
+            for (table_id,) in db.execute("SELECT id FROM tables ORDER BY id").fetchall():
+                yield pack(db, table_id)
+            for (data,) in db.execute("SELECT data FROM archive ORDER BY id").fetchall():
+                yield unpack(bytes(data))
+
+    def import_tables(self, packed: Iterable[dict[str, Any]]) -> tuple[int, int]:
+        """Add the packed tables, BATCH in a transaction: (added, already here and left alone).
+        Their join codes are not moved: any seat asks for a new one."""
+        added = kept = 0
+        batch: list[dict[str, Any]] = []
+
+        def write() -> None:
+            nonlocal added, kept
+            with self._write(()) as db:
+                for one in batch:
+                    table_id = one["table"]["id"]
+                    if (db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+                            or db.execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone()):
+                        kept += 1
+                    else:
+                        insert(db, one)
+                        added += 1
+            batch.clear()
+
+        for one in packed:
+            batch.append(one)
+            if len(batch) >= BATCH:
+                write()
+        if batch:
+            write()
+        return added, kept
 
 
 def pack(db: Any, table_id: str) -> dict:

@@ -14,7 +14,7 @@ from spellpress.core.games import ruleset_of
 
 from .context import companion
 from .errors import ApiError
-from .store import normal_code
+from .seats import normal_code
 
 bp = Blueprint("pages", __name__)
 

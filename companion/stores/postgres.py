@@ -1,6 +1,7 @@
 """The PostgreSQL store: tables shared by several instances of the companion (psycopg 3).
 
-The same tables and SQL as the SQLite store (companion/store.py holds the logic both share).
+The same tables and SQL as the SQLite store (companion/store.py and the parts it puts together hold
+the logic both share; PostgresLog writes a batch's rows in one statement each).
 What differs: connections come from a bounded pool, each with a statement timeout; a
 transaction that writes locks its tables' rows (SELECT ... FOR UPDATE, in the order of their
 ids, so two instances' batches cannot deadlock) before it reads them, so no two writers fold the
@@ -29,10 +30,12 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, _acompat
 
-from spellpress.core import table
-
+from ..database import Db
+from ..jsontext import json_text
 from ..schema import migrate_postgres
-from ..store import CHECKPOINT_EVERY, CHECKPOINTS_KEPT, Snapshot, Store, StoreUnreachable
+from ..snapshots import Snapshot
+from ..store import Store, StoreUnreachable
+from ..tablelog import CHECKPOINT_EVERY, CHECKPOINTS_KEPT, EventRow, TableLog
 from . import describe
 
 log = logging.getLogger("companion.store")
@@ -75,7 +78,7 @@ def _dialect(sql: str) -> str:
     return sql.replace("?", "%s")
 
 
-class Db:
+class PgDb:
     """A psycopg connection as the store uses one: `?` parameters, rows by name or index."""
 
     __slots__ = ("conn",)
@@ -88,6 +91,39 @@ class Db:
         return self.conn.execute(_dialect(sql), values or None)
 
 
+class PostgresLog(TableLog):
+    """The tables' log with a batch's rows each in one statement: the same rows as the shared
+    SQL writes, in a round trip's worth of statements rather than one a row."""
+
+    def checkpoint(self, db: Db, table_id: str, now: Snapshot) -> None:
+        """The stored state, and the oldest one let go: one statement (the same as the shared
+        log's two)."""
+        db.execute(
+            "WITH gone AS (DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?) "
+            "INSERT INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state",
+            (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT, table_id, now.version, now.stored),
+        )
+
+    def insert_events(self, db: Db, rows: list[EventRow]) -> None:
+        """The batch's events in one statement, the rows one JSON array: a parameter written in
+        one call (psycopg's arrays, a column each, cost the worker 30 us an event against 20),
+        parsed once by the server as jsonb (json's ->> parses its element again for every
+        column: 70 us of the server's CPU an event against 50). A statement per event cost the
+        worker a send each."""
+        if rows:
+            db.execute("INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) "
+                       "SELECT e->>0, (e->>1)::bigint, e->>2, e->>3, (e->>4)::integer, (e->>5)::double precision, "
+                       "e->>6, e->>7 FROM jsonb_array_elements(?::jsonb) AS e", (json_text(rows),))
+
+    def ask_seen(self, db: Db, keys: list[tuple[str, str, str]]) -> list[Any]:
+        """The events these (table, seat, request id) made already: one query for them all."""
+        if not keys:
+            return []
+        return [db.execute("SELECT * FROM events WHERE request_id IS NOT NULL AND (table_id, seat, request_id) IN "
+                           "(SELECT k->>0, k->>1, k->>2 FROM jsonb_array_elements(?::jsonb) AS k)", (json_text(keys),))]
+
+
 class PostgresStore(Store):
     kind = "postgresql"
     errors = (psycopg.Error,)
@@ -96,6 +132,7 @@ class PostgresStore(Store):
     # in the same pipeline; an event number or request id already taken rolls it back.
     read_first = False
     conflicts = (psycopg.errors.UniqueViolation, psycopg.errors.ForeignKeyViolation)
+    table_log = PostgresLog
 
     def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE, upgrade: bool = True, **settings):
         if _acompat.Lock is not threading.RLock:
@@ -107,7 +144,7 @@ class PostgresStore(Store):
         try:  # once directly, so that a wrong address or password is told plainly at start
             with psycopg.connect(dsn, autocommit=True, row_factory=_rows, connect_timeout=CONNECT_TIMEOUT) as conn:
                 if upgrade:
-                    migrate_postgres(Db(conn))
+                    migrate_postgres(PgDb(conn))
         except psycopg.Error as err:
             raise StoreUnreachable(f"cannot use {self.where}: {_reason(err)}") from None
         self._pool = ConnectionPool(
@@ -128,17 +165,17 @@ class PostgresStore(Store):
         self._pool.close()
 
     @contextmanager
-    def _connection(self) -> Iterator[Db]:
+    def _connection(self) -> Iterator[PgDb]:
         try:
             with self._pool.connection() as conn:
-                yield Db(conn)
+                yield PgDb(conn)
         except self.conflicts:  # rolled back; the batch is written again, reading first
             raise
         except psycopg.Error as err:  # the pool's timeout too
-            raise self._unavailable(err) from None
+            raise self.unavailable(err) from None
 
     @contextmanager
-    def reading(self, consistent: bool = False) -> Iterator[Db]:
+    def reading(self, consistent: bool = False) -> Iterator[PgDb]:
         """`consistent`: a read-only transaction in pipeline mode, so that the reads asked before
         the first fetch go in one round trip with its BEGIN."""
         with self._connection() as db:
@@ -151,7 +188,7 @@ class PostgresStore(Store):
                 db.execute("COMMIT")
 
     @contextmanager
-    def _transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> Iterator[Db]:
+    def transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> Iterator[PgDb]:
         """BEGIN and the tables' row locks, sent together (one round trip): in the order of their
         ids, so that two instances' batches cannot deadlock. `pipelined`: the whole transaction in
         psycopg's pipeline mode, each statement sent without waiting for its answer: a fetch
@@ -168,45 +205,18 @@ class PostgresStore(Store):
             db.execute("COMMIT")
 
     @staticmethod
-    def _begin(db: Db, lock: Sequence[str]) -> None:
+    def _begin(db: PgDb, lock: Sequence[str]) -> None:
         db.execute("BEGIN")
         if lock:
             db.execute("SELECT id FROM tables WHERE id = ANY(?) ORDER BY id FOR UPDATE", (list(lock),))
 
-    def _set_state(self, db: Db, table_id: str, now: Snapshot) -> None:
+    def set_state(self, db: Db, table_id: str, now: Snapshot) -> None:
         """The state, and a NOTIFY that every instance hears at the commit: one statement."""
         db.execute(
             "WITH moved AS (UPDATE tables SET version = ?, state = ?, active = ? WHERE id = ? RETURNING id, version) "
             "SELECT pg_notify(?, id || ' ' || version) FROM moved",
             (now.version, now.stored, self.clock(), table_id, CHANNEL),
         )
-
-    def _checkpoint(self, db: Db, table_id: str, now: Snapshot) -> None:
-        """The stored state, and the oldest one let go: one statement (the same as the shared
-        store's two)."""
-        db.execute(
-            "WITH gone AS (DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?) "
-            "INSERT INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?) "
-            "ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state",
-            (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT, table_id, now.version, now.stored),
-        )
-
-    def _insert_events(self, db: Db, rows: list[tuple]) -> None:
-        """The batch's events in one statement, the rows one JSON array: a parameter written in
-        one call (psycopg's arrays, a column each, cost the worker 30 us an event against 20),
-        parsed once by the server as jsonb (json's ->> parses its element again for every
-        column: 70 us of the server's CPU an event against 50). A statement per event cost the
-        worker a send each."""
-        if rows:
-            db.conn.execute("INSERT INTO events (table_id, seq, type, data, by_player, at, request_id, seat) "
-                            "SELECT e->>0, (e->>1)::bigint, e->>2, e->>3, (e->>4)::integer, (e->>5)::double precision, "
-                            "e->>6, e->>7 FROM jsonb_array_elements(%s::jsonb) AS e", (table.json_text(rows),))
-
-    def _ask_seen(self, db: Db, keys: list[tuple[str, str, str]]) -> list[Any]:
-        if not keys:
-            return []
-        return [db.conn.execute("SELECT * FROM events WHERE request_id IS NOT NULL AND (table_id, seat, request_id) IN "
-                                "(SELECT k->>0, k->>1, k->>2 FROM jsonb_array_elements(%s::jsonb) AS k)", (table.json_text(keys),))]
 
     def watch(self, listened: Callable[[], list[str] | None], publish: Callable[[str, int], None], poll: float) -> None:
         """LISTEN on a connection of its own; on (re)connecting, read the versions of the tables

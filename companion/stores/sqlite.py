@@ -106,7 +106,7 @@ class SqliteStore(Store):
                 db.execute("COMMIT")
 
     @contextmanager
-    def _transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> Iterator[sqlite3.Connection]:
+    def transaction(self, lock: Sequence[str] = (), pipelined: bool = False) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE takes the file's write lock, every table's at once. Every statement
         runs at once, pipelined or not: the database is in this process."""
         with self._lease() as db:

@@ -14,8 +14,12 @@ happened since, the player is undoing something they have not seen, and it is re
 Draws (dice, coin, who goes first) are never undone, so nobody can draw again until they like
 the result.
 
-Each game's own tracker (`spellpress.core.games`) adds its actions: `decide` hands them to
-it, and `evolve` replays them through it. A tracker governs its counters (one door): a `+` on a
+Every action is an `Action` (play/tracker.py): the table's own (`OWN`: a counter's change, bring
+back, undo, reopen, dice, a coin, who goes first, a new game) and each game's tracker's
+(`spellpress.core.games`) alike, found by one lookup (`_action`) that `decide`, `evolve` and
+`describe` share. `decide` parses, draws and applies one; `evolve` applies it again, then notes
+what undo would take back and the latest draw; a table's first event (`create`) and a player's
+seat (`join`) are the two events that are not actions. A tracker governs its counters (one door): a `+` on a
 player who is out of the game is refused, and only a logged `bring_back` brings them back; a
 `−` or `+` that its rules say more about becomes its own action (the event is that action's).
 What a tracker keeps secret (the order of a shuffled deck) is in the state's `hidden`, which
@@ -25,19 +29,16 @@ tracker says it may be shown.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NotRequired, TypedDict, cast
-
-import orjson
 
 from .games import RULESETS, ruleset_of
 from .models import Game
 from .play.errors import Conflict, Invalid
 from .play.inputs import label, whole
 from .play.options import Option
-from .play.state import Burst, CounterSpec, LastDraw, Player, RandBelow, TableState, Undo, clamp, name, player
+from .play.state import CounterSpec, LastDraw, Player, RandBelow, StoredBurst, TableState, Undo, clamp, name, player
 from .play.tracker import Action, Data, Sent, Tracker
 from .play.words import ARROW, and_, signed
 
@@ -198,7 +199,7 @@ def join(game: Game, state: Table, typed: Any) -> Joined:
     return {"player": n, "name": wanted, "new": True, "options": options}
 
 
-# ---------------------------------------------------------------------------- deciding
+# ---------------------------------------------------------------------------- the table's own actions
 
 
 def counter_spec(state: Table, counter_id: Any) -> CounterSpec:
@@ -215,8 +216,8 @@ def finished(state: Table) -> bool:
     return isinstance(fields, Mapping) and bool(fields.get("over")) and not state.get("reopened")
 
 
-def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> tuple[str, Data]:
-    """A `−` or `+` on a counter: a plain change, or, on a counter the game's tracker governs, the
+def _parse_adjust(state: Table, action: Sent) -> Data:
+    """A `−` or `+` on a counter. On a counter the game's tracker governs, `decide` makes it the
     tracker's own action that the change is (one door: no number moves around the rules)."""
     if finished(state):
         raise Conflict("the game is over, so its numbers stay as they ended; reopen it (under Table) to change them")
@@ -239,14 +240,42 @@ def _adjust(state: Table, action: Sent, randbelow: RandBelow) -> tuple[str, Data
         if gone and spec["id"] == _life(tracker, state) and delta > 0:
             raise Conflict(f"{name(state, who)} is {gone}, and a + does not bring them back: "
                            f"use Bring back on {name(state, who)}'s card, which asks first and writes it in the log")
-    routed = tracker.govern(state, spec["id"], who, delta) if tracker is not None and tracker.govern else None
-    if routed is not None:
-        kind, sent = routed
-        own = tracker.actions[kind] if tracker is not None else None
-        assert own is not None, f"a tracker governs a counter with its own action, and has no {kind!r}"
-        return kind, _run(state, kind, own, sent, randbelow)
     before = (state["players"][who]["counters"] if who is not None else state["counters"])[spec["id"]]
-    return "adjust", {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
+    return {"player": who, "counter": spec["id"], "delta": delta, "from": before, "to": clamp(before + delta, spec)}
+
+
+def _apply_adjust(state: Table, data: Data, strict: bool) -> tuple[Table, Data]:
+    spec = counter_spec(state, data["counter"])
+    if data["player"] is None:
+        return {**state, "counters": _moved(state["counters"], spec, data["delta"])}, {}
+    who: int = data["player"]
+    players = list(state["players"])
+    players[who] = {**players[who], "counters": _moved(players[who]["counters"], spec, data["delta"])}
+    return {**state, "players": players}, {}
+
+
+def _said_adjust(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    return _adjust_text(state, data, by, data["delta"], data["from"])
+
+
+def _moved(counters: Mapping[str, int], spec: CounterSpec, delta: int) -> dict[str, int]:
+    return {**counters, spec["id"]: clamp(counters[spec["id"]] + delta, spec)}
+
+
+def _governed(state: Table, kind: str, inputs: Data) -> tuple[str, Action[Any], Data] | None:
+    """One door: the tracker's own action that a plain change of a counter it governs is (a `−`
+    on a wizard behind a barrier is damage through it), as (its type, it, its inputs); None for
+    a change it lets through as it is, and for any other action."""
+    tracker = _tracker_of(state)
+    if kind != "adjust" or tracker is None or tracker.govern is None:
+        return None
+    routed = tracker.govern(state, inputs["counter"], inputs["player"], inputs["delta"])
+    if routed is None:
+        return None
+    kind, sent = routed
+    own = tracker.actions.get(kind)
+    assert own is not None, f"a tracker governs a counter with its own action, and has no {kind!r}"
+    return kind, own, own.parse(state, sent)
 
 
 def _life(tracker: AnyTracker, state: Table) -> str | None:
@@ -264,7 +293,7 @@ def _gone(tracker: AnyTracker, state: Table, who: int) -> str | None:
     return word
 
 
-def _bring_back(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _parse_bring_back(state: Table, action: Sent) -> Data:
     """A player out of the game (dead, a ghost, defeated) back in it, with the life typed: only
     this, never a `+`, and the log says who did it."""
     tracker = _tracker_of(state)
@@ -285,7 +314,21 @@ def _bring_back(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return {"player": who, "counter": spec["id"], "was": gone, "from": before, "to": to}
 
 
-def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _apply_bring_back(state: Table, data: Data, strict: bool) -> tuple[Table, Data]:
+    players = list(state["players"])
+    who: int = data["player"]
+    players[who] = {**players[who], "counters": {**players[who]["counters"], data["counter"]: data["to"]}}
+    return {**state, "players": players}, {}
+
+
+def _said_bring_back(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    spec = counter_spec(state, data["counter"])
+    back = name(state, data["player"])
+    whom = "themselves" if by == data["player"] else back
+    return f"{name(state, by)} brought {whom} back ({back} was {data['was']}): {spec['label']} {data['from']} {ARROW} {data['to']}"
+
+
+def _parse_undo(state: Table, action: Sent) -> Data:
     target = state["undo"]
     if target is None:
         raise Conflict("there is nothing to undo")
@@ -295,48 +338,129 @@ def _undo(state: Table, action: Sent, randbelow: RandBelow) -> Data:
     return data
 
 
-def _new_game(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _apply_undo(state: Table, data: Data, strict: bool) -> tuple[Table, Data]:
+    """Nothing: an undo is applied by `fold`, which replays the table without what it takes back
+    (`evolve` refuses one)."""
+    return state, {}
+
+
+def _said_undo(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    of = data.get("of")
+    if of is not None and of != by:
+        return f"{name(state, by)} undid {name(state, of)}'s change: {data['text']}"
+    return f"{name(state, by)} undid: {data['text']}"
+
+
+def _parse_new_game(state: Table, action: Sent) -> Data:
     """A fresh game at the same table: the same players (and options), set up as a new table
     would be; the log keeps the games before it."""
     players: list[Seat] = [{"name": p["name"], "options": dict(p["options"])} for p in state["players"]]
     return {"game": state.get("games", 1) + 1, "players": players}
 
 
-def _reopen(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _apply_new_game(state: Table, data: Data, strict: bool) -> tuple[Table, Data]:
+    """The same table's next game: its counters, options and rules as they are, its players'
+    names and options from the event; nothing of the game before."""
+    new = _fresh(state["game"], state["title"], state["max_players"], state["counter_specs"], state["options"],
+                 data["players"], state.get("ruleset"), state.get("rules"))
+    new["games"] = data["game"]
+    return new, {}
+
+
+def _said_new_game(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    return (f"{name(state, by)} started game {data['game']} of {state['title']} with the same players: "
+            f"{and_([p['name'] for p in data['players']])}")
+
+
+def _parse_reopen(state: Table, action: Sent) -> Data:
     if not finished(state):
         raise Conflict("the game is not over: there is nothing to reopen")
     return {}
 
 
-def _roll(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _apply_reopen(state: Table, data: Data, strict: bool) -> tuple[Table, Data]:
+    return {**state, "reopened": True}, {}
+
+
+def _said_reopen(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    return f"{name(state, by)} reopened the finished game to change its numbers"
+
+
+def _parse_roll(state: Table, action: Sent) -> Data:
     sides = whole(action.get("sides"), "sides")
     count = whole(action.get("count", 1), "count")
     if not DICE_SIDES[0] <= sides <= DICE_SIDES[1]:
         raise Invalid(f"a die has {DICE_SIDES[0]} to {DICE_SIDES[1]} sides; got {sides}")
     if not DICE_COUNT[0] <= count <= DICE_COUNT[1]:
         raise Invalid(f"roll {DICE_COUNT[0]} to {DICE_COUNT[1]} dice at once; got {count}")
-    return {"sides": sides, "count": count, "results": [randbelow(sides) + 1 for _ in range(count)]}
+    return {"sides": sides, "count": count}
 
 
-def _coin(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _draw_roll(state: Table, inputs: Data, randbelow: RandBelow) -> Data:
+    return {"results": [randbelow(inputs["sides"]) + 1 for _ in range(inputs["count"])]}
+
+
+def _said_roll(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    dice = f"{data['count']}d{data['sides']}"
+    total = " + ".join(map(str, data["results"])) + (f" = {sum(data['results'])}" if data["count"] > 1 else "")
+    return f"{name(state, by)} rolled {dice}: {total}"
+
+
+def _draw_coin(state: Table, inputs: Data, randbelow: RandBelow) -> Data:
     return {"result": ("heads", "tails")[randbelow(2)]}
 
 
-def _first(state: Table, action: Sent, randbelow: RandBelow) -> Data:
+def _said_coin(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    return f"{name(state, by)} flipped a coin: {data['result']}"
+
+
+def _draw_first(state: Table, inputs: Data, randbelow: RandBelow) -> Data:
     return {"player": randbelow(len(state["players"]))}
 
 
-_DECIDE: dict[str, Callable[[Table, Sent, RandBelow], Data]] = {
-    "bring_back": _bring_back, "undo": _undo, "reopen": _reopen, "roll": _roll, "coin": _coin, "first": _first,
-    "new_game": _new_game,
+def _apply_first(state: Table, data: Data, strict: bool) -> tuple[Table, Data]:
+    return {**state, "first_player": data["player"]}, {}
+
+
+def _said_first(data: Mapping[str, Any], state: Table, by: int | None) -> str:
+    return f"{name(state, by)} drew who goes first: {name(state, data['player'])}"
+
+
+def _nothing_sent(state: Table, action: Sent) -> Data:
+    return {}
+
+
+def _unchanged(state: Table, data: Data, strict: bool) -> tuple[Table, Data]:
+    """The table as it was (a copy: the latest draw is noted on it, and states are shared)."""
+    return {**state}, {}
+
+
+def _own(parse: Callable[[Table, Sent], Data], apply: Callable[[Table, Data, bool], tuple[Table, Data]],
+         said: Callable[[Mapping[str, Any], Table, int | None], str], **flags: Any) -> Action[Table]:
+    """One of the table's own actions: its log line names the phone that made it (`said`)."""
+    return Action(parse, apply, lambda data, state: said(data, state, None), said=said, **flags)
+
+
+# Every table's actions, before its game's own (a tracker's action of the same name is not the table's).
+OWN: Mapping[str, Action[Table]] = {
+    "adjust": _own(_parse_adjust, _apply_adjust, _said_adjust),
+    "bring_back": _own(_parse_bring_back, _apply_bring_back, _said_bring_back),
+    "undo": _own(_parse_undo, _apply_undo, _said_undo, ordered=True, undoable=False),
+    "reopen": _own(_parse_reopen, _apply_reopen, _said_reopen, undoable=False),
+    "roll": _own(_parse_roll, _unchanged, _said_roll, draw=_draw_roll, undoable=False, shown=True, shows_data=True),
+    "coin": _own(_nothing_sent, _unchanged, _said_coin, draw=_draw_coin, undoable=False, shown=True, shows_data=True),
+    "first": _own(_nothing_sent, _apply_first, _said_first, draw=_draw_first, undoable=False, shown=True, shows_data=True),
+    "new_game": _own(_parse_new_game, _apply_new_game, _said_new_game, ordered=True),
 }
-ORDERED = ("undo", "new_game")  # actions that must carry the version they were made against
+ACTIONS = tuple(OWN)
+ORDERED = tuple(kind for kind, own in OWN.items() if own.ordered)  # actions that must carry the version they were made against
 # An action no button of this table's page sends: a page from before the server's last update.
 UNKNOWN = "this table cannot do that: reload the page to get its current buttons"
 # A stale ordered action: someone changed the table while this player was deciding.
 STALE = "someone changed the table while you were deciding: look again, then try once more"
-ACTIONS = ("adjust", *_DECIDE)
-DRAWS = ("roll", "coin", "first")
+
+
+# ---------------------------------------------------------------------------- deciding
 
 
 def actions(state: Table) -> tuple[str, ...]:
@@ -359,9 +483,13 @@ def _tracker_of(state: Table | None) -> AnyTracker | None:
     return ruleset.tracker if ruleset else None
 
 
-def _tracker_action(state: Table, kind: str) -> Action[Any] | None:
+def _action(state: Table, kind: str) -> Action[Any] | None:
+    """The action `kind` at this table: every table's own, else its game's (None if neither)."""
+    own = OWN.get(kind)
+    if own is not None:
+        return own
     tracker = _tracker_of(state)
-    return tracker.actions.get(kind) if tracker and kind not in ACTIONS else None
+    return tracker.actions.get(kind) if tracker else None
 
 
 def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tuple[str, Data]:
@@ -374,25 +502,24 @@ def decide(state: Table, version: int, action: Any, randbelow: RandBelow) -> tup
     kind = action.get("type")
     if not isinstance(kind, str):
         raise Invalid(UNKNOWN)
-    own = _tracker_action(state, kind)
-    if kind not in ACTIONS and own is None:
+    own = _action(state, kind)
+    if own is None:
         raise Invalid(UNKNOWN)
-    if kind in ORDERED or (own is not None and own.ordered) or action.get("version") is not None:
+    if own.ordered or action.get("version") is not None:
         made_at = action.get("version")
         if isinstance(made_at, bool) or not isinstance(made_at, int):
             raise Invalid("this phone did not say what it saw of the table: reload the page, look again and try once more")
         if made_at != version:
             raise Conflict(STALE)
-    if kind == "adjust":
-        return _adjust(state, action, randbelow)
-    if own is None:
-        return kind, _DECIDE[kind](state, action, randbelow)
-    return kind, _run(state, kind, own, action, randbelow)
-
-
-def _run(state: Table, kind: str, own: Action[Any], action: Sent, randbelow: RandBelow) -> Data:
-    """A tracker action's event data: its inputs, its draws and its results."""
     inputs = own.parse(state, action)
+    door = _governed(state, kind, inputs)
+    if door is not None:
+        kind, own, inputs = door
+    return kind, _run(state, kind, own, inputs, randbelow)
+
+
+def _run(state: Table, kind: str, own: Action[Any], inputs: Data, randbelow: RandBelow) -> Data:
+    """An action's event data: its inputs, its draws and its results."""
     drawn = own.draw(state, inputs, randbelow) if own.draw else {}
     data = {**inputs, **drawn}
     _, results = own.apply(state, data, True)
@@ -414,7 +541,7 @@ def _new_player(called: str, options: Mapping[str, str], specs: list[CounterSpec
     return {"name": called, "counters": counters, "options": dict(options)}
 
 
-def _on_create(state: Table | None, event: Event) -> Table:
+def _on_create(event: Event) -> Table:
     d = event.data
     specs = [cast(CounterSpec, dict(s)) for s in d["counters"]]  # as start() wrote them, read back from the log
     return _fresh(d["game"], d["title"], d["max_players"], specs, d["options"], d["players"], d.get("ruleset"), d.get("rules"))
@@ -443,65 +570,58 @@ def _fresh(game: str, title: str, max_players: int, specs: list[CounterSpec], op
     return new
 
 
-def _on_new_game(state: Table | None, event: Event) -> Table:
-    """The same table's next game: its counters, options and rules as they are, its players'
-    names and options from the event; nothing of the game before."""
-    assert state is not None
-    rules = state.get("rules")
-    new = _fresh(state["game"], state["title"], state["max_players"], state["counter_specs"], state["options"],
-                 event.data["players"], state.get("ruleset"), rules)
-    new["games"] = event.data["game"]
-    new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
-    return new
-
-
-def _on_join(state: Table | None, event: Event) -> Table:
-    assert state is not None  # a table has started before anyone joins
+def _on_join(state: Table, event: Event) -> Table:
     if not event.data["new"]:
         return state
     seat = _new_player(event.data["name"], event.data["options"], state["counter_specs"])
     return {**state, "players": [*state["players"], seat]}
 
 
-def _on_adjust(state: Table | None, event: Event) -> Table:
-    assert state is not None
-    d = event.data
-    spec = counter_spec(state, d["counter"])
-    if d["player"] is None:
-        new: Table = {**state, "counters": _moved(state["counters"], spec, d["delta"])}
-    else:
-        who: int = d["player"]
-        players = list(state["players"])
-        players[who] = {**players[who], "counters": _moved(players[who]["counters"], spec, d["delta"])}
-        new = {**state, "players": players}
-    before = state["undo"]
-    earlier = before.get("burst") if before else None
-    burst: Burst
-    if before is not None and earlier is not None and continues(earlier, event):
-        seqs = [*before.get("seqs", [before["seq"]]), event.seq]
-        burst = {**earlier, "at": event.at, "last": event.seq, "delta": earlier["delta"] + d["delta"]}
-    else:
-        seqs = [event.seq]
-        burst = {"counter": d["counter"], "player": d["player"], "by": event.by, "at": event.at, "last": event.seq,
-                 "from_": d["from"], "delta": d["delta"]}
-    undo: Undo = {"seq": event.seq, "text": _adjust_text(new, event, burst["delta"], burst["from_"]), "by": event.by,
-                  "burst": burst}
-    if len(seqs) > 1:
-        undo["seqs"] = seqs
-    new["undo"] = undo
-    return new
-
-
 BURST_SECONDS = 2.0  # taps on one counter by one phone, each this soon after the last: one change
 
 
-def continues(burst: Mapping[str, Any], event: Event) -> bool:
-    """Whether the adjust `event` comes straight after the taps of `burst`, on the same counter,
-    from the same phone, soon enough to be the same change (for undo and for the log alike)."""
-    d = event.data
-    return (event.type == "adjust" and burst["last"] == event.seq - 1 and burst["by"] == event.by
-            and burst["counter"] == d["counter"] and burst["player"] == d["player"]
-            and 0 <= event.at - burst["at"] <= BURST_SECONDS)
+@dataclass(frozen=True)
+class Burst:
+    """Taps (adjust events) on one counter by one phone, each soon after the last: one change, for
+    undo and for the log alike. Made from its first tap (`of`) and grown by each that continues
+    it (`then`); a table's undo keeps its latest burst as `stored()`, read back by `read`."""
+
+    counter: str
+    player: int | None
+    by: int | None
+    at: float  # its latest tap's time
+    last: int  # its latest tap's seq
+    from_: int  # the counter before its first tap
+    delta: int  # its taps' sum
+
+    @classmethod
+    def of(cls, tap: Event) -> Burst:
+        d = tap.data
+        return cls(d["counter"], d["player"], tap.by, tap.at, tap.seq, d["from"], d["delta"])
+
+    @classmethod
+    def read(cls, stored: StoredBurst) -> Burst:
+        return cls(**stored)
+
+    def continues(self, event: Event) -> bool:
+        """Whether `event` is a tap straight after this burst's, on the same counter, from the same
+        phone, soon enough to be the same change."""
+        d = event.data
+        return (event.type == "adjust" and self.last == event.seq - 1 and self.by == event.by
+                and self.counter == d["counter"] and self.player == d["player"]
+                and 0 <= event.at - self.at <= BURST_SECONDS)
+
+    def then(self, tap: Event) -> Burst:
+        """The burst with `tap`, which continues it, added."""
+        return replace(self, at=tap.at, last=tap.seq, delta=self.delta + tap.data["delta"])
+
+    def stored(self) -> StoredBurst:
+        return {"counter": self.counter, "player": self.player, "by": self.by, "at": self.at, "last": self.last,
+                "from_": self.from_, "delta": self.delta}
+
+    def text(self, state: Table, tap: Event) -> str:
+        """The log's line for the burst, whose latest tap is `tap`."""
+        return _adjust_text(state, tap.data, tap.by, self.delta, self.from_)
 
 
 def undo_targets(data: Mapping[str, Any]) -> list[int]:
@@ -510,30 +630,30 @@ def undo_targets(data: Mapping[str, Any]) -> list[int]:
     return targets
 
 
-def _on_bring_back(state: Table | None, event: Event) -> Table:
-    assert state is not None
-    d = event.data
-    players = list(state["players"])
-    who: int = d["player"]
-    players[who] = {**players[who], "counters": {**players[who]["counters"], d["counter"]: d["to"]}}
-    new: Table = {**state, "players": players}
-    new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
-    return new
+def _undo_entry(before: Table, new: Table, event: Event) -> Undo:
+    """What undo takes back once `event` is made: the change it made, or, for a tap, the burst
+    of taps it makes or continues."""
+    if event.type != "adjust":
+        return {"seq": event.seq, "text": describe(event, new), "by": event.by}
+    was = before["undo"]
+    stored = was.get("burst") if was is not None else None
+    earlier = Burst.read(stored) if stored is not None else None
+    if was is not None and earlier is not None and earlier.continues(event):
+        burst, seqs = earlier.then(event), [*was.get("seqs", [was["seq"]]), event.seq]
+    else:
+        burst, seqs = Burst.of(event), [event.seq]
+    undo: Undo = {"seq": event.seq, "text": burst.text(new, event), "by": event.by, "burst": burst.stored()}
+    if len(seqs) > 1:
+        undo["seqs"] = seqs
+    return undo
 
 
-def _moved(counters: Mapping[str, int], spec: CounterSpec, delta: int) -> dict[str, int]:
-    return {**counters, spec["id"]: clamp(counters[spec["id"]] + delta, spec)}
-
-
-def _on_draw(state: Table | None, event: Event) -> Table:
-    assert state is not None
-    # the draw's data is JSON from the log: a roll's, a coin's or who goes first
-    drawn: dict[str, Any] = {"seq": event.seq, "type": event.type, "text": describe(event, state), **event.data,
-                             "number": _draws(state) + 1}
-    new: Table = {**state, "last_draw": cast(LastDraw, drawn)}
-    if event.type == "first":
-        new["first_player"] = event.data["player"]
-    return new
+def _latest_draw(own: Action[Any], before: Table, new: Table, event: Event) -> LastDraw:
+    """The draw every phone shows once `event`, a shown action's, is made: numbered after the
+    game's draws before it, with its data when that is the draw itself (dice, a coin)."""
+    drawn: dict[str, Any] = {"seq": event.seq, "type": event.type, "text": describe(event, new),
+                             **(event.data if own.shows_data else {}), "number": _draws(before) + 1}
+    return cast(LastDraw, drawn)  # the draw's data is JSON from the log: a roll's, a coin's or who goes first
 
 
 def _draws(state: Table) -> int:
@@ -542,47 +662,36 @@ def _draws(state: Table) -> int:
     return last.get("number", 0) if last else 0
 
 
-def _on_reopen(state: Table | None, event: Event) -> Table:
-    assert state is not None  # a table is created by its first event
-    return {**state, "reopened": True}
-
-
-_EVOLVE: dict[str, Callable[[Table | None, Event], Table]] = {
-    "create": _on_create,
-    "join": _on_join,
-    "adjust": _on_adjust,
-    "bring_back": _on_bring_back,
-    "reopen": _on_reopen,
-    "roll": _on_draw,
-    "coin": _on_draw,
-    "first": _on_draw,
-    "new_game": _on_new_game,
-}
-
-
 def evolve(state: Table | None, event: Event) -> Table:
     """The state after `event`. An undo is applied by `fold`, which sees the whole history."""
     if event.type == "undo":
         raise ValueError("an undo is applied by replaying the table's events: use fold()")
-    own = _tracker_action(state, event.type) if state is not None else None
-    if own is None:
-        new = _EVOLVE[event.type](state, event)
+    own: Action[Any] | None = None
+    if event.type == "create":
+        new = _on_create(event)
     else:
-        new, _ = own.apply(state, dict(event.data), False)
+        assert state is not None, "a table's events start with its 'create'"
+        if event.type == "join":
+            new = _on_join(state, event)
+        else:
+            own = _action(state, event.type)
+            if own is None:
+                raise ValueError(f"this table has no action {event.type!r}")
+            new, _ = own.apply(state, dict(event.data), False)
     tracker = _tracker_of(new)
-    if tracker is None:
-        return new
-    new = _settled(tracker, new)
-    life = _life(tracker, new)
-    if life is not None and new.get("life") != life:
-        new["life"] = life  # which counter a phone's "Bring back" raises
-    fields = new.get("tracker")
-    if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
-        new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
-    if own is not None and own.undoable:
-        new["undo"] = {"seq": event.seq, "text": describe(event, new), "by": event.by}
-    if own is not None and own.shown and state is not None:
-        new["last_draw"] = {"seq": event.seq, "type": event.type, "text": describe(event, new), "number": _draws(state) + 1}
+    if tracker is not None:
+        new = _settled(tracker, new)
+        life = _life(tracker, new)
+        if life is not None and new.get("life") != life:
+            new["life"] = life  # which counter a phone's "Bring back" raises
+        fields = new.get("tracker")
+        if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
+            new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
+    if own is not None and state is not None:
+        if own.undoable:
+            new["undo"] = _undo_entry(state, new, event)
+        if own.shown:
+            new["last_draw"] = _latest_draw(own, state, new, event)
     return new
 
 
@@ -596,34 +705,6 @@ def public(state: Table) -> Mapping[str, object]:
     if "hidden" not in state:
         return state
     return {k: v for k, v in state.items() if k != "hidden"}
-
-
-def json_text(value: object) -> str:
-    """`value` as compact JSON text, as a table's state and its events are stored."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # what orjson does not write (an integer past 64 bits): the standard library writes it
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-_RULES_TEXT: dict[int, tuple[object, str]] = {}  # id(rules) -> (rules, its JSON): kept alive, so ids stay unique
-
-
-def dumps(state: Table) -> str:
-    """The state as compact JSON (UTF-8 text, not \\u escapes). A table's rules never change once
-    it has started, and every state of the table shares one rules object, so their text is made
-    once and reused; the rest is written by orjson, some ten times faster than the standard
-    library on a table's state, which every action writes."""
-    rules = state.get("rules")
-    if not rules:
-        return json_text(state)
-    cached = _RULES_TEXT.get(id(rules))
-    if cached is None or cached[0] is not rules:
-        if len(_RULES_TEXT) > 512:
-            _RULES_TEXT.clear()
-        cached = _RULES_TEXT[id(rules)] = (rules, json_text(rules))
-    head = json_text({k: v for k, v in state.items() if k != "rules"})
-    return f'{head[:-1]},"rules":{cached[1]}}}' if len(head) > 2 else f'{{"rules":{cached[1]}}}'
 
 
 def undone(events: Iterable[Event]) -> set[int]:
@@ -648,69 +729,42 @@ def fold(events: Iterable[Event], state: Table | None = None) -> Table:
 
 def describe(event: Event, state: Table) -> str:
     """One line of the table's log, in words a player reads."""
-    d, who = event.data, name(state, event.by)
+    d = event.data
     if event.type == "create":
-        return f"{who} started {d['title']} for {and_([p['name'] for p in d['players']])}"
+        return f"{name(state, event.by)} started {d['title']} for {and_([p['name'] for p in d['players']])}"
     if event.type == "join":
         return f"{d['name']} joined" + (" as a new player" if d["new"] else "")
-    if event.type == "adjust":
-        return _adjust_text(state, event, d["delta"], d["from"])
-    if event.type == "undo":
-        of = d.get("of")
-        if of is not None and of != event.by:
-            return f"{who} undid {name(state, of)}'s change: {d['text']}"
-        return f"{who} undid: {d['text']}"
-    if event.type == "new_game":
-        return f"{who} started game {d['game']} of {state['title']} with the same players: {and_([p['name'] for p in d['players']])}"
-    if event.type == "reopen":
-        return f"{who} reopened the finished game to change its numbers"
-    if event.type == "bring_back":
-        spec = counter_spec(state, d["counter"])
-        back = name(state, d["player"])
-        whom = "themselves" if event.by == d["player"] else back
-        return f"{who} brought {whom} back ({back} was {d['was']}): {spec['label']} {d['from']} {ARROW} {d['to']}"
-    if event.type == "roll":
-        dice = f"{d['count']}d{d['sides']}"
-        total = " + ".join(map(str, d["results"])) + (f" = {sum(d['results'])}" if d["count"] > 1 else "")
-        return f"{who} rolled {dice}: {total}"
-    if event.type == "coin":
-        return f"{who} flipped a coin: {d['result']}"
-    if event.type == "first":
-        return f"{who} drew who goes first: {name(state, d['player'])}"
-    own = _tracker_action(state, event.type)
+    own = _action(state, event.type)
     if own is not None:
-        return own.describe(d, state)
+        return own.said(d, state, event.by) if own.said is not None else own.describe(d, state)
     return event.type
 
 
-def _adjust_text(state: Table, event: Event, delta: int, start: int) -> str:
+def _adjust_text(state: Table, data: Mapping[str, Any], by: int | None, delta: int, start: int) -> str:
     """'Ann: Health −3 → 17': a tap, or a burst of them (`delta` in all, from `start`)."""
-    d = event.data
-    spec = counter_spec(state, d["counter"])
-    owner = f"{name(state, d['player'])}: " if d["player"] is not None else ""
-    text = f"{owner}{spec['label']} {signed(delta)} \N{RIGHTWARDS ARROW} {d['to']}"
-    if d["to"] != start + delta:
-        text += f" (stops at {d['to']})"
-    return text + (f" (by {name(state, event.by)})" if event.by != d["player"] else "")
+    spec = counter_spec(state, data["counter"])
+    owner = f"{name(state, data['player'])}: " if data["player"] is not None else ""
+    text = f"{owner}{spec['label']} {signed(delta)} \N{RIGHTWARDS ARROW} {data['to']}"
+    if data["to"] != start + delta:
+        text += f" (stops at {data['to']})"
+    return text + (f" (by {name(state, by)})" if by != data["player"] else "")
 
 
 def log_entries(events: Iterable[Event], state: Table, undone_seqs: set[int]) -> list[LogEntry]:
     """The log's entries for `events` (in order), a burst of taps as one entry: its latest tap's,
     with the burst's text and `seqs`, every tap it stands for (some perhaps shown before)."""
     entries: list[LogEntry] = []
-    burst: dict[str, Any] | None = None
+    burst: Burst | None = None
     for event in events:
         entry = log_entry(event, state, undone_seqs)
         if event.type == "adjust":
-            d = event.data
-            if (burst is not None and continues(burst, event) and entries and entries[-1]["seq"] == event.seq - 1
+            if (burst is not None and burst.continues(event) and entries and entries[-1]["seq"] == event.seq - 1
                     and entries[-1]["undone"] == entry["undone"]):
-                burst.update(at=event.at, last=event.seq, delta=burst["delta"] + d["delta"])
+                burst = burst.then(event)
                 seqs = [*entries[-1].get("seqs", [entries[-1]["seq"]]), event.seq]
-                entries[-1] = {**entry, "text": _adjust_text(state, event, burst["delta"], burst["from_"]), "seqs": seqs}
+                entries[-1] = {**entry, "text": burst.text(state, event), "seqs": seqs}
                 continue
-            burst = {"counter": d["counter"], "player": d["player"], "by": event.by, "at": event.at, "last": event.seq,
-                     "from_": d["from"], "delta": d["delta"]}
+            burst = Burst.of(event)
         else:
             burst = None
         entries.append(entry)
@@ -732,7 +786,7 @@ def shown_data(event: Event, state: Table) -> Data:
 
 def secret(event: Event, state: Table) -> Data | None:
     """What a private action (a look at the chamber) shows the phone that made it, and no other."""
-    own = _tracker_action(state, event.type)
+    own = _action(state, event.type)
     return event.data.get("hidden") if own is not None and own.private else None
 
 

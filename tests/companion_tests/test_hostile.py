@@ -19,8 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from test_companion_api import act, auth, snapshot, start
 
-from companion.store import MAX_STATE
 from companion.stores.sqlite import SqliteStore
+from companion.tablelog import MAX_STATE
 
 
 def _room_for(sockets: int) -> None:

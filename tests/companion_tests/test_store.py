@@ -12,7 +12,8 @@ import time
 import pytest
 
 from companion.errors import BadRequest
-from companion.store import CHECKPOINT_EVERY
+from companion.jsontext import json_text
+from companion.tablelog import CHECKPOINT_EVERY
 from spellpress.core import table
 from spellpress.core.play.errors import Conflict, Invalid
 
@@ -99,7 +100,7 @@ def test_a_table_another_instance_moved_is_written_after_it_and_a_retry_stays_on
     assert [p["counters"]["points"] for p in moved.table.state["players"]] == [96, 98]
     assert other.read(seat.table_id).version == 4 and [e.seq for e in other.events(seat.table_id)] == [1, 2, 3, 4]
     if make_store.kind == "postgresql":  # the table is read first for a while now
-        assert seat.table_id in store._contended
+        assert seat.table_id in store.writer._contended
 
     # A tap sent again through the instance that wrote it, on a table nobody else writes.
     seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
@@ -127,12 +128,13 @@ def _in_one_batch(store, calls: list) -> list:
             time.sleep(0.001)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    with store._write_lock:
+    writer = store.writer
+    with writer._lock:
         threads[0].start()
-        until(lambda: store._writing and not store._queue)
+        until(lambda: writer._writing and not writer._queue)
         for thread in threads[1:]:
             thread.start()
-        until(lambda: len(store._queue) == len(calls) - 1)
+        until(lambda: len(writer._queue) == len(calls) - 1)
     for thread in threads:
         thread.join()
     return results
@@ -282,4 +284,48 @@ def test_names_in_any_script_are_stored_as_text_and_read_back_the_same(make_stor
     assert "魔法使い" in stored and "\\u" not in stored.replace("\\\\", "")
     other = make_store()  # another instance, which parses the stored text
     assert [p["name"] for p in other.read(seat.table_id).state["players"]] == names
-    assert table.json_text({"n": 2**70, 3: "three"}) == '{"n":1180591620717411303424,"3":"three"}'
+    assert json_text({"n": 2**70, 3: "three"}) == '{"n":1180591620717411303424,"3":"three"}'
+
+
+def test_reads_racing_a_full_snapshot_cache_get_their_table_at_its_version(make_store, games, monkeypatch):
+    """The cache of parsed states is cleared whenever it passes its bound: a read that found a
+    table in it must answer from what it found, even if another thread empties or advances the
+    cache before the database answers (this gave None, or a state newer than the log read with it)."""
+    import companion.snapshots
+
+    monkeypatch.setattr(companion.snapshots, "CACHE_SIZE", 2)
+    store = make_store(creations=(100, 3600))
+    seats = [store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")[0] for _ in range(6)]
+    failures: list[str] = []
+    stop = threading.Event()
+
+    def read(k: int) -> None:
+        rng = random.Random(k)
+        try:
+            for _ in range(150):
+                table_id = rng.choice(seats).table_id
+                now, entries = store.changes(table_id)
+                if now is None or entries[-1]["seq"] != now.version:
+                    failures.append(f"{table_id}: {now and now.version} beside a log up to {entries[-1]['seq']}")
+                if store.read(table_id) is None:
+                    failures.append(f"{table_id}: read None")
+        except Exception as err:  # noqa: BLE001 - reported below
+            failures.append(repr(err))
+
+    def write() -> None:
+        i = 0
+        while not stop.is_set():
+            seat = seats[i % len(seats)]
+            store.act(seat.table_id, seat.token, {"type": "coin"}, lambda n: 0)
+            i += 1
+
+    writer = threading.Thread(target=write)
+    readers = [threading.Thread(target=read, args=(k,)) for k in range(4)]
+    writer.start()
+    for thread in readers:
+        thread.start()
+    for thread in readers:
+        thread.join()
+    stop.set()
+    writer.join()
+    assert not failures, f"{len(failures)} reads went wrong, the first: {failures[0]}"

@@ -1,5 +1,5 @@
 """Taps go to the server at once, and a burst of them is still one change: one line in the log,
-taken back by one undo (core/table.py's `continues`)."""
+taken back by one undo (core/table.py's `Burst`)."""
 
 from __future__ import annotations
 

@@ -184,7 +184,7 @@ def test_a_table_without_a_tracker_in_its_first_event_still_works(make_app):
         state = table.evolve(None, Event(1, "create", data))
         db.execute("UPDATE events SET data = ? WHERE table_id = ? AND seq = 1", (json.dumps(data), t["id"]))
         db.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(state), t["id"]))
-    store._snapshots.clear()
+    store.tables.snapshots.clear()
     assert act(client, t, {"type": "adjust", "player": 0, "counter": "points", "delta": -5}).status_code == 200
     refused = act(client, t, {"type": "halve", "version": 2})
     assert refused.status_code == 422 and "reload the page" in refused.json["error"]

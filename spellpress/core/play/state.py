@@ -46,8 +46,9 @@ class Player(TypedDict, Generic[P]):
     tracker: NotRequired[P]  # a game with a tracker: this player's fields (every player's, once settled)
 
 
-class Burst(TypedDict):
-    """Taps on one counter by one phone in quick succession: one change (core/table.py)."""
+class StoredBurst(TypedDict):
+    """Taps on one counter by one phone in quick succession, as a table's undo keeps them: one
+    change (core/table.py's `Burst`)."""
 
     counter: str
     player: int | None
@@ -65,7 +66,7 @@ class Undo(TypedDict):
     text: str
     by: NotRequired[int | None]  # whose phone made the change: told when another phone undoes it
     seqs: NotRequired[list[int]]  # a burst of taps: every tap's seq, taken back together
-    burst: NotRequired[Burst]
+    burst: NotRequired[StoredBurst]
 
 
 class LastDraw(TypedDict):

@@ -1,6 +1,7 @@
 """What every game's tracker is made of.
 
-A tracker is a set of actions. Each action is four pure functions:
+A tracker is a set of actions, as the table's own actions are (`table.OWN`: a counter's change,
+undo, dice...). Each action is four pure functions:
 
 - `parse(state, action)`: the action's inputs, checked for type and range (`Invalid` if not);
 - `draw(state, inputs, randbelow)`: the randomness it needs, drawn from `randbelow` (optional);
@@ -55,7 +56,12 @@ class Action(Generic[S]):
     ordered: bool = False  # must carry the version it was made against
     undoable: bool = True  # a change that undo can take back; draws and turns of the gun are not
     shown: bool = False  # shown to every phone as the latest draw
+    shows_data: bool = False  # shown with its data, which is the draw itself (a roll's dice, a coin's side)
     private: bool = False  # its hidden results go back to the phone that asked, and to no other
+    # the log's line where it names the phone that made the action, which its data does not (the
+    # table's own actions: "Ann rolled 2d6"): (data, state, that phone's player) -> the line,
+    # said in place of `describe`'s
+    said: Callable[[Mapping[str, Any], S, int | None], str] | None = None
 
 
 @dataclass(frozen=True)
