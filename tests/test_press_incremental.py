@@ -32,7 +32,7 @@ from spellpress.press.papers import PAPER_NAMES
 from spellpress.press.session import BuildSession
 
 SLUG = "goblin-market"
-EXAMPLES = int(os.environ.get("SPELLPRESS_INCREMENTAL_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("SPELLPRESS_INCREMENTAL_EXAMPLES", "8"))
 STEPS = int(os.environ.get("SPELLPRESS_INCREMENTAL_STEPS", "10"))
 
 # What each edit can set: (file under the project, the text as `spellpress new` wrote it, its variants)
