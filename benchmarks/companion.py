@@ -31,6 +31,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response, jsonify, request
 
@@ -156,7 +157,9 @@ _LENGTH = re.compile(rb"(?i)\r\ncontent-length: *(\d+)")
 
 async def _answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     head = await reader.readuntil(b"\r\n\r\n")
-    body = await reader.readexactly(int(_LENGTH.search(head).group(1)))
+    length = _LENGTH.search(head)
+    assert length is not None, f"an answer without its Content-Length: {head[:80]!r}"
+    body = await reader.readexactly(int(length.group(1)))
     return int(head[9:12]), body
 
 
@@ -366,7 +369,8 @@ def _phones(port: int, paths: list[str], pipe) -> None:
         phones = [asyncio.create_task(_phone(port, _address(1, i), paths[i], times[i], versions[i], gaps[i], opened[i], live))
                   for i in range(count)]
         waiting = asyncio.gather(*(event.wait() for event in opened))
-        done, _ = await asyncio.wait([waiting, *phones], return_when=asyncio.FIRST_COMPLETED, timeout=60)
+        watched: list[asyncio.Future[Any]] = [waiting, *phones]
+        done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED, timeout=60)
         if waiting not in done:
             failed = [task.exception() for task in phones if task.done() and task.exception()]
             raise RuntimeError(f"the phones did not all open their streams: {failed[:1] or 'timed out'}")
@@ -597,7 +601,7 @@ def servers():
     start one), each alone in its gunicorn; a second instance on that PostgreSQL database; and a
     function giving the CPU seconds that the cluster has spent."""
     sys.path.insert(0, str(ROOT / "tests" / "companion_tests"))
-    from pgcluster import Cluster
+    from pgcluster import Cluster  # type: ignore[import-not-found]  # found through the sys.path entry just made
 
     cluster = Cluster().start()
     started: list[Gunicorn] = []
@@ -684,7 +688,7 @@ def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn | Non
                 runs[kind].append(load(server.port, connections, make(tables[kind][game]), workers[server]))
                 written[kind] += server.call("GET", path)["version"] - version
                 db_cpu[kind].append((database() - spent) * 1000 / runs[kind][-1]["answered"])
-            if first and pg is not None and pair is not None:  # a table of their own, through both instances
+            if first and pg is not None and pair is not None and shared is not None:  # a table of their own, through both instances
                 pairs.append(load([pg.port, pair.port], connections, make(shared)))
         if first:
             by_store = runs
@@ -713,7 +717,7 @@ def report(bare: Gunicorn, companions: dict[str, Gunicorn], pair: Gunicorn | Non
                   f"p99 {_median(found, 'p99'):6.1f} ms   {rps / base:5.2f} x SQLite")
 
     print(f"  an action reaching {LISTENERS} listening phones (SSE), {FANOUT_TRIALS} trials")
-    routes = [(kind, server, None) for kind, server in companions.items()]
+    routes: list[tuple[str, Gunicorn, Gunicorn | None]] = [(kind, server, None) for kind, server in companions.items()]
     if pg is not None and pair is not None:  # the issue's case: a tap through instance A, the phones on instance B
         routes.append(("PostgreSQL, tap on one instance, phones on the other", pg, pair))
     for kind, server, via in routes:

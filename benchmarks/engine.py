@@ -64,7 +64,7 @@ def _one_game_a_ruleset() -> dict:
 
 
 _GAMES = _one_game_a_ruleset()
-_PREPARED = {slug: RULESETS[slug].lab.prepare(g) for slug, g in _GAMES.items() if RULESETS[slug].lab}
+_PREPARED = {slug: lab.prepare(g) for slug, g in _GAMES.items() if (lab := RULESETS[slug].lab)}
 
 
 def main() -> bool:

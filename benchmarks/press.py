@@ -46,7 +46,8 @@ def _median(fn, rounds=ROUNDS) -> float:
 
 
 def _interleaved(a, b, rounds=ROUNDS) -> tuple[float, float]:
-    ta, tb = [], []
+    ta: list[float] = []
+    tb: list[float] = []
     for _ in range(rounds):
         for fn, out in ((a, ta), (b, tb)):
             start = time.perf_counter()
@@ -69,7 +70,8 @@ def _line(name, ours, base, bound, what) -> bool:
 def _plain_reportlab(copies: int, path: Path) -> None:
     """The baseline: per card a rounded rectangle, a title and six lines of text; then its back."""
     font = fonts.pdf_name("regular")
-    c = Canvas(str(path), pagesize=(595.28, 841.89), initialFontName=font)
+    # types-reportlab has initialFontName as a number; it is a font's name (else rl_config.canvas_basefontname)
+    c = Canvas(str(path), pagesize=(595.28, 841.89), initialFontName=font)  # type: ignore[arg-type]
     per_page, w, h = 9, 63.5 * MM, 88.9 * MM
     for start in range(0, copies, per_page):
         n = min(per_page, copies - start)
@@ -186,6 +188,7 @@ def _wait_for_builder(ws: Path) -> None:
 def _built(proc: subprocess.Popen) -> None:
     """Read what `watch` prints until the end of a build: its summary line (a line naming the
     cards that changed comes before it)."""
+    assert proc.stdout is not None, "watch is started with its output piped"
     while not proc.stdout.readline().startswith("built in "):
         if proc.poll() is not None:
             raise RuntimeError("watch ended")
@@ -314,7 +317,7 @@ def bench_reprint(tmp: Path, game: str) -> bool:
 
 
 def main() -> bool:
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
         results = [bench_sheets(tmp), bench_inks(tmp), bench_iterating(tmp), bench_png(tmp), bench_targets(tmp)]
     return all(results)

@@ -16,8 +16,9 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, TextIO
 
-from flask import Flask, g, jsonify, request
+from flask import Flask, Response, g, jsonify, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from spellpress.core import Game, load_games
@@ -64,9 +65,9 @@ def _yes(text: str) -> bool:
     return text.strip().lower() not in ("0", "no", "false", "off", "")
 
 
-def settings(config: Mapping | None = None) -> dict:
+def settings(config: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The companion's settings: the defaults, then the environment, then `config`."""
-    chosen = {**DEFAULTS, "DATABASE": default_database()}
+    chosen: dict[str, Any] = {**DEFAULTS, "DATABASE": default_database()}
     for key, env, kind in (("DATABASE", "SPELLPRESS_DB", str), ("CARDS", "SPELLPRESS_CARDS", str),
                            ("PROXY_HOPS", "SPELLPRESS_PROXY_HOPS", int), ("ARCHIVE_AFTER", "SPELLPRESS_ARCHIVE_DAYS", _days),
                            ("DB_POOL", "SPELLPRESS_DB_POOL", int), ("REQUEST_LOG", "SPELLPRESS_REQUEST_LOG", _yes)):
@@ -75,7 +76,7 @@ def settings(config: Mapping | None = None) -> dict:
     return {**chosen, **(config or {})}
 
 
-def create_app(config: Mapping | None = None, games: Sequence[Game] | None = None) -> Flask:
+def create_app(config: Mapping[str, Any] | None = None, games: Sequence[Game] | None = None) -> Flask:
     """The app; `games`, if given, are the games already loaded from the settings' CARDS."""
     app = Flask(__name__)
     app.config.update(settings(config))
@@ -85,6 +86,7 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
     app.extensions["spellpress"] = Companion(catalog, store, Hub(store, beat=app.config["STREAM_KEEPALIVE"]))
     app.config["GAMES_JS"] = games_script()
     app.config["MODULES"] = pages.module_names()
+    assert app.static_folder is not None, "Flask's default: the package's static/"
     app.config["ASSET_VERSION"] = _asset_version(Path(app.static_folder), app.config["GAMES_JS"])
 
     errors.register(app)
@@ -97,20 +99,22 @@ def create_app(config: Mapping | None = None, games: Sequence[Game] | None = Non
         app.after_request(_logged)
     if app.config["PROXY_HOPS"]:
         hops = app.config["PROXY_HOPS"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
+        # Flask's own way to put middleware in front of it, which mypy takes for replacing a method
+        proxied = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
+        app.wsgi_app = proxied  # type: ignore[method-assign]
     return app
 
 
-def store_for(config: Mapping, upgrade: bool = True) -> Store:
+def store_for(config: Mapping[str, Any], upgrade: bool = True) -> Store:
     """The store the settings name, with their limits."""
-    limits = {"code_ttl": config["CODE_TTL"], "join_failures": tuple(config["JOIN_FAILURES"]),
-              "creations": tuple(config["CREATIONS"]), "archive_after": config["ARCHIVE_AFTER"], "upgrade": upgrade}
+    limits: dict[str, Any] = {"code_ttl": config["CODE_TTL"], "join_failures": tuple(config["JOIN_FAILURES"]),
+                              "creations": tuple(config["CREATIONS"]), "archive_after": config["ARCHIVE_AFTER"], "upgrade": upgrade}
     if is_postgres(config["DATABASE"]):
         limits["pool_size"] = int(config["DB_POOL"])
     return open_store(config["DATABASE"], **limits)
 
 
-def _health():
+def _health() -> Response | tuple[Response, int]:
     """For a load balancer: 200 while the store answers, 503 when it does not."""
     from .context import companion
 
@@ -123,15 +127,15 @@ def _health():
 requests_log = logging.getLogger("companion.requests")
 
 
-class _Stderr(logging.StreamHandler):
+class _Stderr(logging.StreamHandler[TextIO]):
     """To whatever sys.stderr is when a line is written (gunicorn's, or a test's capture)."""
 
     @property
-    def stream(self):
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
-    def stream(self, _value) -> None:
+    def stream(self, _value: TextIO) -> None:
         pass
 
 
@@ -149,7 +153,7 @@ def _started() -> None:
     g.started = time.perf_counter()
 
 
-def _logged(response):
+def _logged(response: Response) -> Response:
     """One line a request: its route (the pattern, never a table's id, a code or a token), its
     status and how long it took to answer (a live stream: until its first byte)."""
     rule = request.url_rule.rule if request.url_rule is not None else "(no route)"
@@ -183,7 +187,7 @@ CSP = (
 )
 
 
-def _headers(response):
+def _headers(response: Response) -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     if response.mimetype == "text/html":
         response.headers["Content-Security-Policy"] = CSP

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import time
+from collections.abc import Iterator
+from typing import Any, NoReturn
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -38,7 +41,7 @@ def _same_site_json() -> None:
         raise Forbidden(f"a request from {origin[:100]} may not change a table: only this server's own pages may")
 
 
-def _body() -> dict:
+def _body() -> dict[str, Any]:
     """The request's JSON object; an oversized body was refused (413) before it was read."""
     raw = request.get_data() or b"null"
     try:
@@ -72,7 +75,7 @@ def _check_text(data: object) -> None:
                 raise BadRequest(f"the body holds text that is not valid Unicode: {item[:40]!r}") from None
 
 
-def _not_json(name: str):
+def _not_json(name: str) -> NoReturn:
     """NaN and Infinity, which Python's reader takes and JSON does not."""
     raise ValueError(f"{name} is not a JSON value")
 
@@ -80,7 +83,7 @@ def _not_json(name: str):
 _DECODER = json.JSONDecoder(parse_constant=_not_json)  # made once: json.loads with an option makes one a call
 
 
-def _with_state(fields: dict, now: Snapshot, status: int = 200) -> Response:
+def _with_state(fields: dict[str, Any], now: Snapshot, status: int = 200) -> Response:
     """`fields` with the table's version and state, the state's stored JSON used as it is."""
     head = json.dumps({**fields, "version": now.version}, separators=(",", ":"))
     return Response(f'{head[:-1]},"state":{now.json}}}', status, mimetype="application/json")
@@ -110,7 +113,7 @@ def _game(slug: object) -> Game:
     return games[slug]
 
 
-def game_json(game: Game) -> dict:
+def game_json(game: Game) -> dict[str, Any]:
     return {
         "slug": game.slug,
         "title": game.title,
@@ -129,12 +132,12 @@ def game_json(game: Game) -> dict:
 
 
 @bp.get("/games")
-def games():
+def games() -> Response:
     return jsonify(games=[game_json(g) for g in companion().games.values()])
 
 
 @bp.post("/tables")
-def create_table():
+def create_table() -> Response:
     body = _body()
     game = _game(body.get("game"))
     seat, code, expires, now = companion().store.create(game, body.get("players"), body.get("options"), request.remote_addr or "")
@@ -143,7 +146,7 @@ def create_table():
 
 
 @bp.get("/codes/<code>")
-def look_up_code(code: str):
+def look_up_code(code: str) -> Response:
     """Who sits at the table a code leads to, so that a phone can pick its player."""
     store = companion().store
     state = store.read(store.resolve(code, request.remote_addr or "")).state
@@ -154,7 +157,7 @@ def look_up_code(code: str):
 
 
 @bp.post("/tables/join")
-def join_table():
+def join_table() -> Response:
     body = _body()
     store = companion().store
     table_id = store.resolve(body.get("code"), request.remote_addr or "")
@@ -165,12 +168,12 @@ def join_table():
 
 
 @bp.get("/tables/<table_id>")
-def get_table(table_id: str):
+def get_table(table_id: str) -> Response:
     return _with_state({"id": table_id}, companion().store.read(table_id))
 
 
 @bp.post("/tables/<table_id>/actions")
-def act(table_id: str):
+def act(table_id: str) -> Response:
     token = _token()
     shared = companion()
     outcome = shared.store.act(table_id, token, _body(), secrets.randbelow)
@@ -185,7 +188,7 @@ def act(table_id: str):
 
 
 @bp.get("/tables/<table_id>/log")
-def log(table_id: str):
+def log(table_id: str) -> Response:
     after = request.args.get("after", 0, type=int)
     limit = max(1, min(request.args.get("limit", 200, type=int), 500))
     version, _, entries = companion().store.log(table_id, after, limit)
@@ -193,7 +196,7 @@ def log(table_id: str):
 
 
 @bp.get("/tables/<table_id>/code")
-def get_code(table_id: str):
+def get_code(table_id: str) -> Response:
     _seat(table_id)
     current = companion().store.code(table_id)
     if current is None:
@@ -202,7 +205,7 @@ def get_code(table_id: str):
 
 
 @bp.post("/tables/<table_id>/code")
-def renew_code(table_id: str):
+def renew_code(table_id: str) -> Response:
     _seat(table_id)
     code, expires = companion().store.new_code(table_id)
     return jsonify(code=code, expires=expires)
@@ -219,14 +222,14 @@ def _patch(store: Store, table_id: str, seen: Snapshot) -> tuple[Snapshot, str]:
     return now, f"id: {now.version}\nevent: patch\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
 
 
-def _sse(kind: str, now: Snapshot, entries: list[dict]) -> str:
+def _sse(kind: str, now: Snapshot, entries: list[dict[str, Any]]) -> str:
     """The stream's first message: the whole state; its JSON text is the snapshot's own."""
     events = json.dumps(entries, separators=(",", ":"))
     return f'id: {now.version}\nevent: {kind}\ndata: {{"version":{now.version},"state":{now.json},"events":{events}}}\n\n'
 
 
 @bp.get("/tables/<table_id>/stream")
-def stream(table_id: str):
+def stream(table_id: str) -> Response:
     """Server-Sent Events: the whole state at once, then what changed, with the new log entries,
     each time the table changes; a beat when the phones have heard nothing for STREAM_KEEPALIVE
     seconds (live.py), so that a vanished phone is noticed by the server and a phone notices within
@@ -236,7 +239,7 @@ def stream(table_id: str):
     last_seen = request.headers.get("Last-Event-ID", type=int)
     lifetime = current_app.config["STREAM_SECONDS"]
 
-    def events():
+    def events() -> Iterator[str]:
         with hub.listen(table_id, now.version) as wait:
             first = store.changes(table_id, after=last_seen) if last_seen is not None else (now, [])
             yield "retry: 1000\n" + _sse("state", *first)
@@ -245,7 +248,7 @@ def stream(table_id: str):
                 if wait(seen.version) == seen.version:
                     yield "event: beat\ndata: 1\n\n"  # an event, not a comment: the page hears it
                     continue
-                seen, message = hub.once(table_id, seen.version, lambda was=seen: _patch(store, table_id, was))
+                seen, message = hub.once(table_id, seen.version, functools.partial(_patch, store, table_id, seen))
                 yield message
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -257,14 +260,14 @@ def stream(table_id: str):
 
 
 @bp.get("/rules/<slug>")
-def rule_helpers(slug: str):
+def rule_helpers(slug: str) -> Response:
     """A game's rule helpers, each with the inputs it takes: a phone draws its forms from them."""
     game = _game(slug)
     return jsonify(game=game.slug, helpers=[h.json(game) for h in ruleset_of(game).helpers.values()])
 
 
 @bp.post("/rules/<slug>/<helper>")
-def ask_rules(slug: str, helper: str):
+def ask_rules(slug: str, helper: str) -> Response:
     """One helper's answer; inputs it cannot make sense of get 400 with every reason."""
     game = _game(slug)
     found = ruleset_of(game).helpers

@@ -87,7 +87,7 @@ class Archive:
         return added, kept
 
 
-def pack(db: Any, table_id: str) -> dict:
+def pack(db: Db, table_id: str) -> dict[str, Any]:
     """The table's row, its events and its seats, as plain JSON-ready data."""
     row = db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
     return {
@@ -97,11 +97,12 @@ def pack(db: Any, table_id: str) -> dict:
     }
 
 
-def unpack(data: bytes) -> dict:
-    return json.loads(zlib.decompress(data))
+def unpack(data: bytes) -> dict[str, Any]:
+    packed: dict[str, Any] = json.loads(zlib.decompress(data))
+    return packed
 
 
-def archive_idle(db: Any, idle_since: float, now: float, claim: str = "") -> int:
+def archive_idle(db: Db, idle_since: float, now: float, claim: str = "") -> int:
     """Archive up to BATCH tables whose latest event is older than `idle_since`; how many.
     `claim` ends the query that picks them (PostgreSQL's FOR UPDATE SKIP LOCKED: two instances
     sweeping at once archive different tables)."""
@@ -118,7 +119,7 @@ def archive_idle(db: Any, idle_since: float, now: float, claim: str = "") -> int
     return len(ids)
 
 
-def restore(db: Any, table_id: str, now: float) -> bool:
+def restore(db: Db, table_id: str, now: float) -> bool:
     """Bring an archived table back, its activity time now; False if none is archived by that id."""
     row = db.execute("SELECT data FROM archive WHERE id = ?", (table_id,)).fetchone()
     if row is None:
@@ -129,7 +130,7 @@ def restore(db: Any, table_id: str, now: float) -> bool:
     return True
 
 
-def insert(db: Any, packed: dict) -> None:
+def insert(db: Db, packed: dict[str, Any]) -> None:
     """Write a packed table back: its row, then its events and seats."""
     _insert(db, "tables", [packed["table"]])
     _insert(db, "events", packed["events"])
@@ -143,7 +144,7 @@ COLUMNS = {  # what a packed table's rows may hold: names from a file being impo
 }
 
 
-def _insert(db: Any, kind: str, rows: list[dict]) -> None:
+def _insert(db: Db, kind: str, rows: list[dict[str, Any]]) -> None:
     for row in rows:
         unknown = set(row) - COLUMNS[kind]
         if unknown:

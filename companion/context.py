@@ -27,4 +27,5 @@ class Companion:
 
 
 def companion() -> Companion:
-    return current_app.extensions["spellpress"]
+    shared: Companion = current_app.extensions["spellpress"]  # put there by create_app
+    return shared

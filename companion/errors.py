@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from spellpress.core.play.errors import Conflict, Invalid
@@ -15,7 +15,7 @@ SEAT_LOST = "this phone has no seat at this table (any more): join it again with
 class ApiError(Exception):
     status = 400
 
-    def __init__(self, message: str, headers: dict | None = None):
+    def __init__(self, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.message, self.headers = message, headers or {}
 
@@ -61,7 +61,7 @@ class Unavailable(ApiError):
         super().__init__(message, {"Retry-After": str(retry_after)})
 
 
-def _answer(message: str, status: int, headers: dict | None = None):
+def _answer(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
     response = jsonify(error=message)
     response.status_code = status
     response.headers.update(headers or {})
@@ -70,21 +70,22 @@ def _answer(message: str, status: int, headers: dict | None = None):
 
 def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
-    def api_error(err: ApiError):
+    def api_error(err: ApiError) -> Response:
         return _answer(err.message, err.status, err.headers)
 
     @app.errorhandler(Invalid)
-    def invalid(err: Invalid):
+    def invalid(err: Invalid) -> Response:
         return _answer(str(err), 422)
 
     @app.errorhandler(Conflict)
-    def conflict(err: Conflict):
+    def conflict(err: Conflict) -> Response:
         return _answer(str(err), 409)
 
     @app.errorhandler(HTTPException)
-    def http_error(err: HTTPException):
-        """JSON for the API (an oversized body, a wrong method...); Flask's own page elsewhere."""
-        if not request.path.startswith("/api/"):
+    def http_error(err: HTTPException) -> Response | HTTPException:
+        """JSON for the API (an oversized body, a wrong method...); Flask's own page elsewhere.
+        (Flask hands an HTTPException without a code, a routing exception, to no handler.)"""
+        if err.code is None or not request.path.startswith("/api/"):
             return err
         reasons = {413: f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"}
         return _answer(reasons.get(err.code, err.description or err.name), err.code)

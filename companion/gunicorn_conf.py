@@ -16,8 +16,19 @@ worker class is not what bounds the fan-out, the app's own work per change is, s
 stream-only server beside the app would add a moving part without a gain.
 """
 
+from __future__ import annotations
+
 import resource
 import signal
+from collections.abc import Callable
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gunicorn.arbiter import Arbiter
+    from gunicorn.workers.base import Worker
+
+    from .live import Hub
 
 worker_class = "companion.worker.Worker"
 workers = 1
@@ -27,7 +38,7 @@ graceful_timeout = 3  # live streams end when the worker stops, so a stop is qui
 control_socket_disable = True  # gunicorn 27's control socket is one per user: two servers would clash
 
 
-def on_starting(server):
+def on_starting(server: Arbiter) -> None:
     """Room for every connection: each open phone is an open file, so the soft limit on open files
     (often 1,024) is raised to the hard one, and the log says so; a hard limit below
     worker_connections is named as the bound it is."""
@@ -37,11 +48,12 @@ def on_starting(server):
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
         print(f"open files: the soft limit raised from {soft} to {wanted} (the hard limit), one for each phone", flush=True)
     if wanted != resource.RLIM_INFINITY and wanted < worker_connections + 100:
+        assert server.log is not None, "the arbiter makes its log before it calls on_starting"
         server.log.warning("open files: the hard limit is %s, so at most about %s phones at once (raise it with "
                            "ulimit -Hn or LimitNOFILE=)", wanted, wanted - 100)
 
 
-def post_worker_init(worker):
+def post_worker_init(worker: Worker) -> None:
     """A stopping worker ends its live streams rather than wait on them."""
     extensions = getattr(worker.wsgi, "extensions", {})
     if "spellpress" not in extensions:
@@ -50,4 +62,14 @@ def post_worker_init(worker):
     for sig in (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT):
         handler = signal.getsignal(sig)
         if callable(handler):
-            signal.signal(sig, lambda s, frame, handler=handler: (hub.close(), handler(s, frame)))
+            signal.signal(sig, _closing_first(hub, handler))
+
+
+def _closing_first(hub: Hub, handler: Callable[[int, FrameType | None], Any]) -> Callable[[int, FrameType | None], None]:
+    """`handler`, after the hub has ended its streams."""
+
+    def closing(sig: int, frame: FrameType | None) -> None:
+        hub.close()
+        handler(sig, frame)
+
+    return closing

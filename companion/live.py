@@ -19,6 +19,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar, cast
 
 from .errors import TooManyRequests, Unavailable
 from .store import Store
@@ -27,6 +28,8 @@ STREAM_RETRY = 30  # seconds a refused phone polls before it asks for a stream a
 
 
 TICK = 0.1  # seconds between the ticker's looks at which tables are due a beat
+
+T = TypeVar("T")
 
 
 class _Watched:
@@ -101,35 +104,37 @@ class Hub:
                 watched.version, watched.heard = version, time.monotonic()
                 watched.cond.notify_all()
 
-    def once(self, table_id: str, seen: int, make: Callable[[], object]) -> object:
+    def once(self, table_id: str, seen: int, make: Callable[[], T]) -> T:
         """What `make()` returns, made by the first stream of the table's that asks after version
         `seen`, and shared by the others: they all want the same message, and wait while it is
         made (a store whose reads give way to other streams, as PostgreSQL's do under gevent,
         would otherwise read once for every phone). Kept for the latest few versions of each
         table listened to, and gone with its last listener; a failed making is not kept, and the
-        streams that waited for it each try for themselves."""
+        streams that waited for it each try for themselves. Every stream of a table asks with a
+        `make` of one type (api.py's patch), so what another made is what this one would have."""
         with self._lock:
             watched = self._tables.get(table_id)
             slot = watched.made.get(seen) if watched is not None else None
-            mine = watched is not None and slot is None
-            if mine:
-                if len(watched.made) >= 4:
-                    del watched.made[min(watched.made)]
-                slot = watched.made[seen] = _Made()
+            mine = watched if watched is not None and slot is None else None  # this stream makes it
+            if mine is not None:
+                if len(mine.made) >= 4:
+                    del mine.made[min(mine.made)]
+                slot = mine.made[seen] = _Made()
         if slot is None:  # nobody listens to this table (not through listen())
             return make()
-        if not mine:
+        if mine is None:
             slot.ready.wait()
-            return slot.value if slot.made else make()
+            return cast(T, slot.value) if slot.made else make()
         try:
-            slot.value, slot.made = make(), True
+            value = make()
+            slot.value, slot.made = value, True
         finally:
             if not slot.made:
                 with self._lock:
-                    if watched.made.get(seen) is slot:
-                        del watched.made[seen]
+                    if mine.made.get(seen) is slot:
+                        del mine.made[seen]
             slot.ready.set()
-        return slot.value
+        return value
 
     def close(self) -> None:
         """End every stream (the server is stopping): the phones reconnect to the next one."""

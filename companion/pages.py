@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import segno
@@ -15,6 +17,7 @@ from spellpress.core.games import ruleset_of
 from .context import companion
 from .errors import ApiError
 from .seats import normal_code
+from .snapshots import Snapshot
 
 bp = Blueprint("pages", __name__)
 
@@ -28,7 +31,7 @@ def module_names() -> list[str]:
 
 
 @bp.app_context_processor
-def _assets():
+def _assets() -> dict[str, Callable[..., object]]:
     version = current_app.config["ASSET_VERSION"]
     return {"asset": lambda name: url_for("static", filename=name, v=version),
             "games_js": lambda: url_for("pages.games_script", v=version),
@@ -38,31 +41,31 @@ def _assets():
 
 def _base_url() -> str:
     """The address other phones reach this server by: the page's own, unless that is localhost."""
-    lan = current_app.config["LAN_URL"]
+    lan: str | None = current_app.config["LAN_URL"]
     if lan and urlsplit(request.host_url).hostname in ("localhost", "127.0.0.1", "::1"):
         return lan.rstrip("/") + "/"
     return request.host_url
 
 
 @bp.get("/")
-def home():
+def home() -> str:
     return render_template("home.html", games=companion().games.values())
 
 
 @bp.get("/new/<slug>")
-def new_table(slug: str):
+def new_table(slug: str) -> str:
     game = companion().games.get(slug) or abort(404)
     return render_template("new.html", game=game, options=table.game_options(game), has_rules=bool(ruleset_of(game).helpers))
 
 
 @bp.get("/join")
 @bp.get("/join/<code>")
-def join(code: str = ""):
+def join(code: str = "") -> str:
     return render_template("join.html", code=normal_code(code) or "")
 
 
 @bp.get("/join/<code>/qr.svg")
-def join_qr(code: str):
+def join_qr(code: str) -> Response:
     """A QR code of the join address: a phone's camera opens it straight away."""
     code = normal_code(code) or abort(404)
     svg = io.BytesIO()
@@ -70,58 +73,58 @@ def join_qr(code: str):
     return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 
-def _table(table_id: str):
+def _table(table_id: str) -> Snapshot:
     try:
         return companion().store.read(table_id)
     except ApiError:
         abort(404)
 
 
-def _board_context(state: dict) -> dict:
-    game = companion().games.get(state["game"])
+def _board_context(now: Snapshot) -> dict[str, Any]:
+    """What the board's template shows: the state as the phones see it, its options in words."""
+    game = companion().games.get(now.state["game"])
     options = {o.id: o for o in table.game_options(game)} if game else {}
 
-    def option_text(values: dict) -> str:
+    def option_text(values: dict[str, str]) -> str:
         return " · ".join(options[k].label_of(v) if k in options else v for k, v in values.items())
 
-    return {"state": state, "option_text": option_text, "max_delta": table.MAX_DELTA}
+    return {"state": now.public, "option_text": option_text, "max_delta": table.MAX_DELTA}
 
 
 @bp.get("/t/<table_id>")
-def table_page(table_id: str):
+def table_page(table_id: str) -> str:
     now = _table(table_id)
-    state = now.public
-    game = companion().games.get(state["game"])
+    game = companion().games.get(now.state["game"])
     die = ruleset_of(game).die(game) if game else None
     return render_template(
         "table.html", table_id=table_id, version=now.version, die=die,
         dice_sides=table.DICE_SIDES, dice_count=table.DICE_COUNT, has_rules=bool(game and ruleset_of(game).helpers),
-        ordered=list(table.ordered(state)), **_board_context(state),
+        ordered=list(table.ordered(now.state)), **_board_context(now),
     )
 
 
 @bp.get("/rules/<slug>")
-def rules_page(slug: str):
+def rules_page(slug: str) -> str:
     """A game's rule helpers on a page of their own, for a question asked away from a table."""
     game = companion().games.get(slug) or abort(404)
     return render_template("rules.html", game=game)
 
 
 @bp.get("/t/<table_id>/board")
-def board(table_id: str):
+def board(table_id: str) -> str:
     """The players and counters alone, for a page whose table gained a player."""
     now = _table(table_id)
-    return render_template("_board.html", version=now.version, **_board_context(now.public))
+    return render_template("_board.html", version=now.version, **_board_context(now))
 
 
 @bp.get("/games.js")
-def games_script():
+def games_script() -> Response:
     """Every game's tracker renderer (each game folder's phone.js), made once when the app starts."""
     return Response(current_app.config["GAMES_JS"], mimetype="text/javascript", headers={"Cache-Control": "max-age=3600"})
 
 
 @bp.get("/modules/<version>/<path:name>")
-def module(version: str, name: str):
+def module(version: str, name: str) -> Response:
     """A phone module, with the assets' version in its path rather than in a query string: its
     relative imports then carry the version too. Any version is served the files as they are,
     as a static file is whatever its `?v=`."""
@@ -129,14 +132,14 @@ def module(version: str, name: str):
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> Response:
     return current_app.response_class(
         render_template("manifest.webmanifest"), mimetype="application/manifest+json"
     )
 
 
 @bp.get("/sw.js")
-def service_worker():
+def service_worker() -> Response:
     response = current_app.response_class(render_template("sw.js"), mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response

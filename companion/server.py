@@ -7,6 +7,7 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication
@@ -27,7 +28,7 @@ class _Gunicorn(BaseApplication):
     """gunicorn with the app made in the worker, after gevent has patched threads and sockets:
     the store's locks must be gevent's, or one waiting phone would stop them all."""
 
-    def __init__(self, make: Callable[[], Flask], options: dict):
+    def __init__(self, make: Callable[[], Flask], options: dict[str, Any]):
         self.make, self.options = make, options
         super().__init__()
 
@@ -36,7 +37,8 @@ class _Gunicorn(BaseApplication):
             if key in self.cfg.settings:  # an older gunicorn lacks the newest settings
                 self.cfg.set(key, value)
 
-    def load(self) -> Flask:
+    # gunicorn's stubs want a WSGI app whose start_response returns None; Flask's returns write(), as PEP 3333 says
+    def load(self) -> Flask:  # type: ignore[override]
         return self.make()
 
 
@@ -46,10 +48,11 @@ def lan_addresses() -> list[str]:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
         return []
-    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+    addresses = {info[4][0] for info in infos}  # an AF_INET address is a str
+    return sorted(a for a in addresses if isinstance(a, str) and not a.startswith("127."))
 
 
-def _store_ready(config: dict) -> bool:
+def _store_ready(config: dict[str, Any]) -> bool:
     """Open the store once, so that a database that cannot be used stops us here, in words; its
     schema is brought up to date. PostgreSQL is opened in a forked child: psycopg and its pool
     must first be imported in the worker, after gevent's patching (stores/postgres.py)."""
@@ -66,7 +69,7 @@ def _store_ready(config: dict) -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
-def _open_once(config: dict) -> bool:
+def _open_once(config: dict[str, Any]) -> bool:
     try:
         store_for(config).close()
     except StoreUnreachable as err:
@@ -76,7 +79,7 @@ def _open_once(config: dict) -> bool:
 
 
 def run(host: str, port: int, db: str | None, cards: str) -> int:
-    config = {"CARDS": cards}
+    config: dict[str, Any] = {"CARDS": cards}
     if db:
         config["DATABASE"] = db
     addresses = lan_addresses() if host in ("0.0.0.0", "::", "") else [host]

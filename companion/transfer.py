@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from . import settings, store_for
 from .archive import COLUMNS
@@ -30,7 +31,7 @@ def run(action: str, file: str | None, db: str | None) -> int:
         print(f"spellpress db {action}: say which file, as in: spellpress db {action} tables.jsonl", file=sys.stderr)
         return 2
     problems: list[str] = []
-    tables = _read(file, problems) if action == "import" else []
+    tables = _read(file, problems) if action == "import" and file else []
     if problems:
         print("\n".join(problems[:20]), file=sys.stderr)
         print(f"spellpress db import: nothing imported ({len(problems)} problem(s))", file=sys.stderr)
@@ -41,12 +42,18 @@ def run(action: str, file: str | None, db: str | None) -> int:
         print(f"spellpress db {action}: {err}", file=sys.stderr)
         return 1
     try:
-        return {"upgrade": _upgrade, "export": _export, "import": _import}[action](store, file, tables)
+        if action == "upgrade":
+            return _upgrade(store)
+        if action == "export" and file:
+            return _export(store, file)
+        if action == "import":
+            return _import(store, tables)
+        raise ValueError(f"no such action: {action!r}")
     finally:
         store.close()
 
 
-def _upgrade(store: Store, _file, _tables) -> int:
+def _upgrade(store: Store) -> int:
     was, now = store.migrate()
     told = (f"created at version {now}" if was == 0 else f"upgraded from version {was} to {now}" if was < now
             else f"at version {now} already")
@@ -54,7 +61,7 @@ def _upgrade(store: Store, _file, _tables) -> int:
     return 0
 
 
-def _export(store: Store, file: str, _tables) -> int:
+def _export(store: Store, file: str) -> int:
     count = 0
     if file == "-":
         for packed in store.export():
@@ -77,14 +84,14 @@ def _export(store: Store, file: str, _tables) -> int:
     return 0
 
 
-def _import(store: Store, file: str, tables: list[dict]) -> int:
+def _import(store: Store, tables: list[dict[str, Any]]) -> int:
     added, kept = store.import_tables(tables)
     kept_too = f"; {kept} were there already and were left as they are" if kept else ""
     print(f"Imported {added} table(s) into {store.describe()}{kept_too}.")
     return 0
 
 
-def _read(file: str, problems: list[str]) -> list[dict]:
+def _read(file: str, problems: list[str]) -> list[dict[str, Any]]:
     """Every table in the file, or the problems found (file, line and what would be right)."""
     tables = []
     for number, line in _lines(file, problems):

@@ -4,6 +4,7 @@ PostgreSQL (several instances sharing tables), anything else is an SQLite file (
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..store import Store
@@ -26,7 +27,7 @@ def describe(target: Path | str) -> str:
     return f"the PostgreSQL database {url.path.lstrip('/') or '?'} at {host}:{port}"
 
 
-def open_store(target: Path | str, **settings) -> Store:
+def open_store(target: Path | str, **settings: Any) -> Store:
     """The store `target` names: `postgresql://user:password@host:port/dbname`, or a file's path."""
     if is_postgres(target):
         from .postgres import PostgresStore

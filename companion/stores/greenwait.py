@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import select
-from typing import Any
+from typing import TypeVar
 
 import psycopg
 from gevent import monkey
 from gevent.socket import wait_read, wait_readwrite, wait_write
+from psycopg.abc import PQGen
 from psycopg.waiting import Ready, Wait
+
+RV = TypeVar("RV")
 
 _poll = monkey.get_original("select", "poll")
 _MASKS = {
@@ -35,7 +38,7 @@ def _ready(fileno: int, wait: Wait) -> int:
     """What the socket is ready for now, without waiting; a closed socket is an error."""
     poller = _poll()
     poller.register(fileno, _MASKS[wait])
-    ready = Ready.NONE
+    ready: int = Ready.NONE
     for _, events in poller.poll(0):
         if events & select.POLLIN:
             ready |= Ready.R
@@ -46,7 +49,7 @@ def _ready(fileno: int, wait: Wait) -> int:
     return ready
 
 
-def wait(gen: Any, fileno: int, interval: float) -> Any:
+def wait(gen: PQGen[RV], fileno: int, interval: float) -> RV:
     """Run psycopg's generator `gen` on `fileno` to its end: each step goes on at once when the
     socket is ready, else once gevent says it is (or after `interval` seconds, which psycopg's
     generators take as 'nothing yet')."""
@@ -60,14 +63,15 @@ def wait(gen: Any, fileno: int, interval: float) -> Any:
                 ready = _ready(fileno, wanted)
             wanted = gen.send(ready)
     except StopIteration as done:
-        return done.value
+        result: RV = done.value  # what the generator returned
+        return result
 
 
 class GreenConnection(psycopg.Connection):
     """A psycopg connection for gevent's worker: its waits look first (see the module's text).
     A wait with a deadline (a LISTEN's `notifies(timeout=…)`) is left to psycopg's own."""
 
-    def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:  # type: ignore[override]
+    def wait(self, gen: PQGen[RV], interval: float = 0.1, timeout: float | None = None) -> RV:
         if timeout is not None:
             return super().wait(gen, interval, timeout)
         return wait(gen, self.pgconn.socket, interval)

@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Any, SupportsIndex
 
 import psycopg
 from psycopg_pool import ConnectionPool, _acompat
@@ -48,12 +48,12 @@ CONNECT_TIMEOUT = 5
 RETRY_LISTEN = 1.0  # seconds before listening again once the listening connection is lost
 
 
-class Row(tuple):
+class Row(tuple[Any, ...]):
     """A row that answers to a column's name as well as its index, as sqlite3.Row does."""
 
     names: dict[str, int]
 
-    def __getitem__(self, key):  # type: ignore[override]
+    def __getitem__(self, key: SupportsIndex | slice | str) -> Any:
         return super().__getitem__(self.names[key] if isinstance(key, str) else key)
 
     def keys(self) -> list[str]:
@@ -134,7 +134,7 @@ class PostgresStore(Store):
     conflicts = (psycopg.errors.UniqueViolation, psycopg.errors.ForeignKeyViolation)
     table_log = PostgresLog
 
-    def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE, upgrade: bool = True, **settings):
+    def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE, upgrade: bool = True, **settings: Any):
         if _acompat.Lock is not threading.RLock:
             raise StoreUnreachable("psycopg_pool was imported before gevent patched threading; import the companion after "
                                    "the patching (gunicorn without --preload), or one query would stop every phone")

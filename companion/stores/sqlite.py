@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ..schema import migrate
 from ..store import Store
@@ -44,7 +45,7 @@ class SqliteStore(Store):
     kind = "sqlite"
     errors = (sqlite3.Error,)
 
-    def __init__(self, path: Path | str, *, upgrade: bool = True, **settings):
+    def __init__(self, path: Path | str, *, upgrade: bool = True, **settings: Any):
         super().__init__(**settings)
         self.path = str(path)
         self._idle: list[sqlite3.Connection] = []  # open, not in use (list.pop and append are atomic)

@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..core.models import Game
 
 
 def _positive(text: str) -> int:
@@ -24,7 +29,7 @@ def _address(text: str) -> str:
     return text.strip()
 
 
-def add_command(sub, run) -> None:
+def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], run: Callable[[argparse.Namespace], int]) -> None:
     s = sub.add_parser("simulate", help="play many seeded games of a game and report its balance")
     s.add_argument("game", metavar="GAME", help="the game's slug, as in cards/")
     s.add_argument("--games", type=_positive, default=1000, metavar="N", help="games to play (default: 1000)")
@@ -49,7 +54,7 @@ def add_command(sub, run) -> None:
     s.set_defaults(run=run)
 
 
-def _game(cards: Path, slug: str):
+def _game(cards: Path, slug: str) -> Game | int:
     """The game `slug` of directory `cards`, loaded; else the exit status, said (2: no such game,
     1: it does not validate)."""
     from ..core import ValidationFailed, load_games
@@ -67,7 +72,7 @@ def _game(cards: Path, slug: str):
         return 1
 
 
-def _runner(args):
+def _runner(args: argparse.Namespace) -> contextlib.AbstractContextManager[Any]:
     """Where the games are played: a Dask cluster's client (`--cluster`, kept for the whole
     command), else nothing to open (this machine's processes, `--workers`)."""
     if args.cluster is None:
@@ -81,7 +86,7 @@ def _runner(args):
     return connect(args.cluster)
 
 
-def simulate_command(args) -> int:
+def simulate_command(args: argparse.Namespace) -> int:
     from .engine import LabError
 
     game = _game(Path(args.cards), args.game)
@@ -100,7 +105,7 @@ def simulate_command(args) -> int:
         return 2
 
 
-def _simulate(args, game, other, client) -> int:
+def _simulate(args: argparse.Namespace, game: Game, other: Game | None, client: Any) -> int:
     from . import compare, report
     from .run import simulate
 
@@ -124,7 +129,7 @@ def _simulate(args, game, other, client) -> int:
     return 0
 
 
-def _sweep(args, client) -> int:
+def _sweep(args: argparse.Namespace, client: Any) -> int:
     from . import report, vary
     from .run import simulate
 

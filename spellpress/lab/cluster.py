@@ -28,7 +28,8 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
         raise LabError("--cluster needs Dask's distributed, which is not installed: "
                        "pip install 'spellpress[cluster]' (on this machine and on the cluster's)") from None
     try:
-        client = Client(address, timeout=CONNECT_SECONDS if timeout is None else timeout, set_as_default=False)
+        # distributed's Client.__init__ carries no annotations
+        client = Client(address, timeout=CONNECT_SECONDS if timeout is None else timeout, set_as_default=False)  # type: ignore[no-untyped-call]
     except ValueError as exc:
         raise LabError(f"--cluster {address}: not a scheduler's address ({exc}); "
                        "give it as the scheduler prints it, such as tcp://10.0.0.5:8786") from None

@@ -57,7 +57,8 @@ def _bars(title: str, labels: Sequence[str], values: Sequence[float], spans: Seq
     """A bar chart of `values` (0..top) with each one's interval as a whisker, and a fair line."""
     d = Drawing(170 * mm, 62 * mm, initialFontName=font)  # else the drawing starts in Helvetica, unembedded
     chart = VerticalBarChart()
-    chart.x, chart.y, chart.width, chart.height = 14 * mm, 10 * mm, 150 * mm, 42 * mm
+    # types-reportlab has a plot area's place and size as int; reportlab takes any number of points
+    chart.x, chart.y, chart.width, chart.height = 14 * mm, 10 * mm, 150 * mm, 42 * mm  # type: ignore[assignment]
     chart.data = [list(values)]
     chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, top
     chart.valueAxis.labels.fontName = chart.categoryAxis.labels.fontName = font
@@ -77,6 +78,10 @@ def _bars(title: str, labels: Sequence[str], values: Sequence[float], spans: Seq
         y = chart.y + fair * scale
         d.add(Line(chart.x, y, chart.x + chart.width, y, strokeColor=EVEN, strokeDashArray=[3, 2]))
     return d
+
+
+def _percent(x: float | None) -> str:
+    return "-" if x is None else f"{x * 100:.1f}%"
 
 
 def write(report: dict[str, Any], path: Path) -> None:
@@ -106,8 +111,7 @@ def write(report: dict[str, Any], path: Path) -> None:
                        [t["p10"] or 0, t["median"] or 0, t["p90"] or 0], None, None, max(1, t["p90"] or 1) * 1.1, regular))
     story.append(Paragraph("Cards", sub))
     rows = [["card", "drawn", "played", "win rate played", "not played"]]
-    pct = lambda x: "-" if x is None else f"{x * 100:.1f}%"  # noqa: E731
-    rows += [[c["name"], c["drawn"], c["played"], pct(c["win_rate_played"]), pct(c["win_rate_not_played"])] for c in r["cards"]]
+    rows += [[c["name"], c["drawn"], c["played"], _percent(c["win_rate_played"]), _percent(c["win_rate_not_played"])] for c in r["cards"]]
     table = Table(rows, colWidths=[70 * mm, 22 * mm, 22 * mm, 30 * mm, 26 * mm], repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), regular, 8), ("FONT", (0, 0), (-1, 0), bold, 8),

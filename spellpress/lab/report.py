@@ -7,8 +7,9 @@ import json
 import math
 from typing import Any
 
+from ..core.engine import Lab
 from ..core.models import Game
-from .engine import Lab, Plan, Tally
+from .engine import Plan, Tally
 from .stats import quantile, wilson
 
 PLACES = 4

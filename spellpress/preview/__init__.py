@@ -26,17 +26,17 @@ def create_app(options: Options, previewer: Previewer | None = None) -> Flask:
     app.extensions["preview"] = preview
 
     @app.get("/")
-    def home():
+    def home() -> str:
         return render_template("preview.html")
 
     @app.get("/state")
-    def state():
+    def state() -> Response:
         shown = preview.shown
         return jsonify(version=shown.version, building=shown.building, problems=shown.problems, at=shown.at,
                        games=shown.games)
 
     @app.get("/card/<slug>/<card_id>.png")
-    def card(slug: str, card_id: str):
+    def card(slug: str, card_id: str) -> Response:
         if not (_SLUG.match(slug) and _SLUG.match(card_id)):
             abort(404)
         path = preview.card_png(slug, card_id)
@@ -45,14 +45,14 @@ def create_app(options: Options, previewer: Previewer | None = None) -> Flask:
         return send_file(path, mimetype="image/png", max_age=0)
 
     @app.get("/page/<slug>/<which>/<int:page>.png")
-    def page(slug: str, which: str, page: int):
+    def page(slug: str, which: str, page: int) -> Response:
         png = preview.page_png(slug, which, page) if _SLUG.match(slug) else None
         if png is None:
             abort(404)
         return Response(png, mimetype="image/png", headers={"Cache-Control": "no-cache"})
 
     @app.after_request
-    def headers(response):
+    def headers(response: Response) -> Response:
         response.headers["X-Content-Type-Options"] = "nosniff"
         if response.mimetype == "text/html":
             response.headers["Content-Security-Policy"] = (
@@ -66,14 +66,14 @@ def create_app(options: Options, previewer: Previewer | None = None) -> Flask:
 class _Quiet(WSGIRequestHandler):
     """The page asks four times a second: a line per request would bury what the builds say."""
 
-    def log_request(self, code="-", size="-"):
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         pass
 
 
 def run(options: Options, host: str, port: int) -> int:
     """Serve the preview until Ctrl-C (werkzeug's threaded server: one designer, one machine)."""
     app = create_app(options)
-    preview = app.extensions["preview"]
+    preview: Previewer = app.extensions["preview"]
     try:
         server = make_server(host, port, app, threaded=True, request_handler=_Quiet)
     except OSError as exc:

@@ -17,9 +17,14 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..press.options import Options, game_out
 from ..press.watch import POLL_SECONDS, snapshot
+
+if TYPE_CHECKING:
+    from ..press.build import Report
+    from ..press.session import BuildSession
 
 KINDS = ("png", "rulebook", "playmat")
 PAPER = "a4"
@@ -34,7 +39,7 @@ class Shown:
     building: bool = False
     problems: list[str] = field(default_factory=list)
     at: str = ""  # when the last build ended
-    games: dict[str, dict] = field(default_factory=dict)  # slug -> {"title", "cards": [...], "pages": n, "mat": bool}
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)  # slug -> {"title", "cards": [...], "pages": n, "mat": bool}
 
 
 class Previewer:
@@ -70,7 +75,7 @@ class Previewer:
                 self._build(session)
             self._stop.wait(POLL_SECONDS)
 
-    def _build(self, session) -> None:
+    def _build(self, session: BuildSession) -> None:
         from ..core import ValidationFailed
         from ..press import build, changes
 
@@ -90,7 +95,7 @@ class Previewer:
         for line in [x for x in lines if x] or [f"{self.shown.at} drawn"]:
             print(line, flush=True)
 
-    def _games(self, report) -> dict[str, dict]:
+    def _games(self, report: Report) -> dict[str, dict[str, Any]]:
         from ..core import load_games
 
         games = {}
@@ -106,7 +111,7 @@ class Previewer:
             }
         return games
 
-    def _publish(self, problems: list[str], games: dict | None = None) -> None:
+    def _publish(self, problems: list[str], games: dict[str, dict[str, Any]] | None = None) -> None:
         with self._lock:
             self.shown = Shown(self.shown.version + 1, False, problems, time.strftime("%H:%M:%S"),
                                games if games is not None else self.shown.games)
@@ -142,7 +147,7 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(f"{st.st_mtime_ns}:{st.st_size}".encode()).hexdigest()[:16]
 
 
-def _pdf_state(path: Path) -> dict | None:
+def _pdf_state(path: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     import pypdfium2
