@@ -14,11 +14,11 @@ import random
 from collections import Counter
 
 import pytest
-from test_trackers import Table, names
 
 from spellpress.core.games import RULESETS, ask
 from spellpress.core.games.magicka_mayhem.helpers import INTERACTIVE_MODES
 from spellpress.core.play.errors import TableError
+from test_trackers import Table, names
 
 
 def _asked(game, helper, inputs):
