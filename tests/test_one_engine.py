@@ -21,7 +21,7 @@ from spellpress.core.games import RULESETS
 from spellpress.core.play.errors import TableError
 from spellpress.lab.engine import game_rng
 
-GAMES = 200  # a game, spread evenly over its player counts and policies (make bench plays 10,000)
+GAMES = 100  # a game, spread evenly over its player counts and policies (make bench plays 10,000)
 SEED = 25
 
 LABBED = sorted(slug for slug, ruleset in RULESETS.items() if ruleset.lab is not None)
