@@ -161,7 +161,13 @@ def test_unmodelled_cards_are_named_in_every_report(capsys, labgames):
     (("spellchamber", "--policy", "clever"), "unknown policy 'clever'"),
     (("spellchamber", "--players", "9"), "2 to 4 players"),
     (("magicka-mayhem", "--players", "7"), "2 to 6 players"),
-    (("spellchamber", "--seed", "-1"), "--seed -1"),
+    (("spellchamber", "--seed", "-1"), "--seed: -1: it must be from 0"),
+    # every number bounded before it is used (issue 32): no range of a hundred million values made
+    # to be counted, no 30-digit number turned into a range, no 500 processes started
+    (("powermage-54", "--vary", "hand_limit=0..100000000"), "100,000,001 values; at most 50"),
+    (("powermage-54", "--vary", "hand_limit=0.." + "9" * 30), "each number at most 999,999,999"),
+    (("powermage-54", "--workers", "500"), "--workers: 500: it must be from 1 to"),
+    (("powermage-54", "--games", "9" * 30), "it must be from 1 to 10,000,000"),
 ])
 def test_bad_input_is_said_and_exits_2(capsys, args, says):
     try:

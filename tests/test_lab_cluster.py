@@ -68,9 +68,10 @@ def test_cluster_and_workers_are_refused_together(capsys):
 
 
 @pytest.mark.parametrize("address, says", [
-    ("tcp://127.0.0.1:9", "no Dask scheduler answers there (Timed out"),
-    ("no-port-here", "missing port number"),
+    ("tcp://127.0.0.1:9", "no Dask scheduler answers there ("),
+    ("no-port-here", "it needs a host and a port number"),
     ("http://127.0.0.1:8786", "unknown address scheme 'http'"),
+    ("tcp://127.0.0.1:99999", "port 99999 is not a port number"),
 ])
 def test_an_unreachable_or_bad_address_is_one_line_and_exit_2(capsys, monkeypatch, address, says):
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1.0)
@@ -97,3 +98,42 @@ def test_a_scheduler_with_no_workers_is_said_not_waited_on(capsys, monkeypatch):
     assert code == 2 and out == ""
     assert err == (f"spellpress simulate: --cluster {empty.scheduler_address}: the scheduler has no workers; "
                    f"start some with `dask worker {empty.scheduler_address}`\n")
+
+
+@pytest.fixture(params=["silent", "garbage"])
+def impostor(request):
+    """A real TCP listener that takes connections and then says nothing, or answers with bytes
+    that are no Dask message."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    taken = []
+
+    def serve():
+        while True:
+            try:
+                peer, _ = listener.accept()
+            except OSError:
+                return
+            taken.append(peer)
+            if request.param == "garbage":
+                peer.sendall(b"\xff" * 64 + b"garbage" * 100)
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield request.param, f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    listener.close()
+    for peer in taken:
+        peer.close()
+
+
+def test_a_peer_that_is_no_scheduler_is_said_in_one_line_soon(capsys, monkeypatch, impostor):
+    """Before: the silent peer kept simulate waiting past 100 s; the garbage one gave a traceback
+    after 10 s (distributed closing its half-made client)."""
+    kind, address = impostor
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1.0)
+    start = time.perf_counter()
+    code, out, err = _cli(capsys, "spellchamber", "--games", "10", "--cluster", address)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert ("says nothing in 1 s" if kind == "silent" else "answers, but not as a Dask scheduler") in err
+    assert time.perf_counter() - start < 4

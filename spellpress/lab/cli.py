@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,14 +14,41 @@ if TYPE_CHECKING:
     from ..core.models import Game
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n}: it must be at least 1")
+MOST_GAMES = 10_000_000  # a run of a few hours on one core; more is a typo, or wants --cluster and several runs
+MOST_SEED = 2**63 - 1
+MOST_PLAYERS = 64  # the games say their own, fewer; this only keeps a number from being used before they do
+
+
+def _most_workers() -> int:
+    """Processes on this machine: more than four a core only wait for each other."""
+    return 4 * (os.cpu_count() or 1)
+
+
+def _whole(text: str, least: int, most: int) -> int:
+    """A whole number from `least` to `most`, checked on its digits before it is made a number."""
+    digits = text.strip()
+    if not digits.removeprefix("-").isdigit():
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (from {least:,} to {most:,})")
+    n = int(digits) if len(digits) <= 24 else None
+    if n is None or not least <= n <= most:
+        raise argparse.ArgumentTypeError(f"{digits if n is None else f'{n:,}'}: it must be from {least:,} to {most:,}")
     return n
+
+
+def _games(text: str) -> int:
+    return _whole(text, 1, MOST_GAMES)
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, MOST_SEED)
+
+
+def _players(text: str) -> int:
+    return _whole(text, 1, MOST_PLAYERS)
+
+
+def _workers(text: str) -> int:
+    return _whole(text, 1, _most_workers())
 
 
 def _address(text: str) -> str:
@@ -32,13 +60,13 @@ def _address(text: str) -> str:
 def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], run: Callable[[argparse.Namespace], int]) -> None:
     s = sub.add_parser("simulate", help="play many seeded games of a game and report its balance")
     s.add_argument("game", metavar="GAME", help="the game's slug, as in cards/")
-    s.add_argument("--games", type=_positive, default=1000, metavar="N", help="games to play (default: 1000)")
-    s.add_argument("--seed", type=int, default=1, metavar="S",
+    s.add_argument("--games", type=_games, default=1000, metavar="N", help="games to play (default: 1000)")
+    s.add_argument("--seed", type=_seed, default=1, metavar="S",
                    help="0 or more; the same seed gives the same report (default: 1)")
-    s.add_argument("--players", type=_positive, metavar="K", help="players (default: the game's fewest)")
+    s.add_argument("--players", type=_players, metavar="K", help="players (default: the game's fewest)")
     s.add_argument("--policy", nargs="+", metavar="NAME",
                    help="one policy for every seat, or one per seat (default: random); each game lists its own")
-    s.add_argument("--workers", type=_positive, default=1, metavar="N",
+    s.add_argument("--workers", type=_workers, default=1, metavar="N",
                    help="processes to play the batches on; the report is the same for any N (default: 1)")
     s.add_argument("--cluster", metavar="ADDRESS", type=_address,
                    help="play the batches on a Dask distributed cluster, such as tcp://10.0.0.5:8786 "

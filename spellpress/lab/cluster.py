@@ -10,6 +10,8 @@ hold read-only mappings that plain pickle refuses: Dask falls back to cloudpickl
 
 from __future__ import annotations
 
+import re
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,27 +19,68 @@ from typing import Any
 from .engine import LabError, Plan, Tally, batches, merged, play_batch
 
 CONNECT_SECONDS = 5.0  # an address nobody answers at is said after this, not waited on for ever
+ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})$")
+HANDSHAKE_MOST = 1 << 16  # bytes: a scheduler's first message is far smaller
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+EXAMPLE = "give it as the scheduler prints it, such as tcp://10.0.0.5:8786"
 
 
 @contextmanager
 def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
-    """A client of the scheduler at `address`, closed on leaving; LabError if it cannot be had."""
+    """A client of the scheduler at `address`, closed on leaving; LabError if it cannot be had.
+
+    The address is checked, and a plain tcp:// one probed, before distributed's Client is made:
+    a Client that fails part-way is closed by the garbage collector, which waits 10 s and prints
+    a traceback, and one whose peer accepts and never speaks waits for ever (a Dask scheduler
+    speaks first on every connection)."""
     try:
         from distributed import Client
     except ImportError:
         raise LabError("--cluster needs Dask's distributed, which is not installed: "
                        "pip install 'spellpress[cluster]' (on this machine and on the cluster's)") from None
+    seconds = CONNECT_SECONDS if timeout is None else timeout
+    _probe(address, seconds)
     try:
         # distributed's Client.__init__ carries no annotations
-        client = Client(address, timeout=CONNECT_SECONDS if timeout is None else timeout, set_as_default=False)  # type: ignore[no-untyped-call]
-    except ValueError as exc:
-        raise LabError(f"--cluster {address}: not a scheduler's address ({exc}); "
-                       "give it as the scheduler prints it, such as tcp://10.0.0.5:8786") from None
-    except (OSError, TimeoutError) as exc:
-        raise LabError(f"--cluster {address}: no Dask scheduler answers there ({exc}); "
+        client = Client(address, timeout=seconds, set_as_default=False)  # type: ignore[no-untyped-call]
+    except Exception as exc:  # a peer that is no scheduler fails in distributed's own ways (struct.error, ...)
+        raise LabError(f"--cluster {address}: no Dask scheduler answers there ({type(exc).__name__}: {exc}); "
                        "is it running, and is that the address it prints (such as tcp://10.0.0.5:8786)?") from None
     with client:
         yield client
+
+
+def _probe(address: str, seconds: float) -> None:
+    """LabError unless `address` is a scheduler's address and, for tcp://, something there speaks
+    within `seconds` (tls and the others wait for the client to speak first: not probed)."""
+    m = ADDRESS.match(address)
+    scheme = address.partition("://")[0] if "://" in address else "tcp"
+    if scheme not in SCHEMES:
+        raise LabError(f"--cluster {address}: unknown address scheme '{scheme}' (Dask's are {', '.join(SCHEMES)}); {EXAMPLE}")
+    if not m:
+        raise LabError(f"--cluster {address}: not a scheduler's address: it needs a host and a port number; {EXAMPLE}")
+    if not 0 < int(m["port"]) < 65536:
+        raise LabError(f"--cluster {address}: port {int(m['port'])} is not a port number (1 to 65535); {EXAMPLE}")
+    if (m["scheme"] or "tcp") != "tcp":
+        return
+    try:
+        with socket.create_connection((m["host"].strip("[]"), int(m["port"])), timeout=seconds) as peer:
+            peer.settimeout(seconds)
+            spoke = b""
+            while len(spoke) < 8 and (more := peer.recv(8 - len(spoke))):
+                spoke += more
+    except TimeoutError:
+        raise LabError(f"--cluster {address}: something there takes connections but says nothing in {seconds:g} s: "
+                       f"not a Dask scheduler; {EXAMPLE}") from None
+    except OSError as exc:
+        raise LabError(f"--cluster {address}: no Dask scheduler answers there ({exc}); "
+                       "is it running, and is that the address it prints (such as tcp://10.0.0.5:8786)?") from None
+    if not spoke:
+        raise LabError(f"--cluster {address}: something there closes connections at once: not a Dask scheduler; {EXAMPLE}")
+    # distributed's TCP comm begins each message with its length in 8 bytes (comm/tcp.py: struct
+    # "Q"); a scheduler's first, its handshake, is some tens of bytes
+    if len(spoke) < 8 or int.from_bytes(spoke, "little") > HANDSHAKE_MOST:
+        raise LabError(f"--cluster {address}: something there answers, but not as a Dask scheduler; {EXAMPLE}")
 
 
 def run(client: Any, plan: Plan, games: int) -> Tally:

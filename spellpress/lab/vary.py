@@ -17,6 +17,7 @@ from .engine import LabError
 
 SPEC = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)=(?P<low>-?\d+)\.\.(?P<high>-?\d+)(?::(?P<step>\d+))?$")
 MOST_VALUES = 50
+MOST_NUMBER = 999_999_999  # a game's constants are counts and amounts: nine digits is room and to spare
 
 
 def parse(spec: str) -> tuple[str, list[int]]:
@@ -24,13 +25,15 @@ def parse(spec: str) -> tuple[str, list[int]]:
     m = SPEC.match(spec)
     if not m:
         raise LabError(f"--vary {spec}: write CONSTANT=LOW..HIGH or CONSTANT=LOW..HIGH:STEP, such as starting_life=2..6")
+    if any(len(m[part].lstrip("-")) > 9 for part in ("low", "high", "step") if m[part]):
+        raise LabError(f"--vary {spec}: each number at most {MOST_NUMBER:,} either way")
     low, high, step = int(m["low"]), int(m["high"]), int(m["step"] or 1)
     if high < low or step < 1:
         raise LabError(f"--vary {spec}: LOW must be at most HIGH, and STEP at least 1")
-    values = list(range(low, high + 1, step))
-    if len(values) > MOST_VALUES:
-        raise LabError(f"--vary {spec}: {len(values)} values; at most {MOST_VALUES} in one sweep")
-    return m["name"], values
+    count = (high - low) // step + 1  # counted before any value is made
+    if count > MOST_VALUES:
+        raise LabError(f"--vary {spec}: {count:,} values; at most {MOST_VALUES} in one sweep")
+    return m["name"], list(range(low, high + 1, step))
 
 
 def _set(constants: dict[str, Any], name: str, value: int, where: Path) -> None:
