@@ -83,8 +83,8 @@ def cmd_validate(args) -> int:
     # named with --templates that is not there means: check the cards without their layouts
     if args.templates is None or Path(args.templates).is_dir():
         from .core import ValidationFailed
-        from .press.options import Options
-        from .press.plan import plan  # layouts: every text must fit its box, the rulebooks must read
+        from .press.model.options import Options
+        from .press.model.plan import plan  # layouts: every text must fit its box, the rulebooks must read
 
         try:
             _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates or "templates"), games=slugs,
@@ -213,7 +213,7 @@ def cmd_new(args) -> int:
 
 def cmd_preview(args) -> int:
     """The live preview: spellpress/preview/."""
-    from .press.options import Options
+    from .press.model.options import Options
     found = _named_games(args.games, args.cards, "preview")
     if isinstance(found, int):
         return found
@@ -227,8 +227,8 @@ def cmd_preview(args) -> int:
 
 def cmd_printed(args) -> int:
     """Mark the cards of each game's last build as printed: `build --reprint` then prints only
-    what changed since (press/changes.py)."""
-    from .press import changes
+    what changed since (press/model/changes.py)."""
+    from .press.model import changes
     from .targets import GAME_FILE
 
     named = _named(args.games, args.cards, "printed")

@@ -25,11 +25,12 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from spellpress import defaults
 from spellpress.cli import main, parser
 from spellpress.core import ValidationFailed
-from spellpress.press import jobs, kinds, libraries
-from spellpress.press.build import STAGING, build
 from spellpress.press.cli import options as parsed
-from spellpress.press.papers import PAPER_NAMES
-from spellpress.press.session import BuildSession
+from spellpress.press.drawing.papers import PAPER_NAMES
+from spellpress.press.model import kinds, libraries
+from spellpress.press.outputs import jobs
+from spellpress.press.outputs.build import STAGING, build
+from spellpress.press.runners.session import BuildSession
 
 SLUG = "goblin-market"
 EXAMPLES = int(os.environ.get("SPELLPRESS_INCREMENTAL_EXAMPLES", "20"))

@@ -141,7 +141,7 @@ def test_resident_off_neither_uses_nor_starts_one(project):
 
 
 def test_the_socket_lives_where_only_its_user_can_reach(tmp_path, monkeypatch):
-    from spellpress.press import resident
+    from spellpress.press.runners import resident
 
     runtime = Path(short_dir())
     shared = tmp_path / "shared"
@@ -312,7 +312,7 @@ def test_a_builder_wedged_during_a_build_is_ended_and_its_command_goes_on_alone(
 
 
 def test_a_runtime_directory_too_deep_for_a_socket_is_not_used(tmp_path, monkeypatch):
-    from spellpress.press import resident
+    from spellpress.press.runners import resident
 
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     deep.mkdir(parents=True, mode=0o700)

@@ -13,13 +13,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import resident
-from .options import INKS, KINDS, Options
-from .papers import PAPER_NAMES
-from .shops import HOME, SHOPS, TARGETS
+from .drawing.papers import PAPER_NAMES
+from .model.options import INKS, KINDS, Options
+from .model.shops import HOME, SHOPS, TARGETS
+from .runners import resident
 
 if TYPE_CHECKING:
-    from .session import BuildSession
+    from .runners.session import BuildSession
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -119,9 +119,9 @@ def _kinds(args) -> tuple[str, ...]:
 
 
 def run_once(o: Options, session: BuildSession | None = None) -> int:
-    """One build, its problems or its summary printed; `session`: see press/session.py."""
+    """One build, its problems or its summary printed; `session`: see press/runners/session.py."""
     from ..core import ValidationFailed
-    from . import build as press_build
+    from .outputs import build as press_build
 
     start = time.perf_counter()
     try:
@@ -139,7 +139,7 @@ def run_once(o: Options, session: BuildSession | None = None) -> int:
         return 1
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    from . import changes
+    from .model import changes
 
     at = time.strftime("%H:%M:%S")
     for slug, found in report.changes.items():
@@ -175,8 +175,8 @@ def build_here(argv: list[str], session: BuildSession) -> int:
 
 
 def cmd_watch(args) -> int:
-    from .session import BuildSession
-    from .watch import watch
+    from .runners.session import BuildSession
+    from .runners.watch import watch
 
     session = BuildSession()  # what each build keeps for the next
     return watch(options(args), lambda o: run_once(o, session))

@@ -1,8 +1,8 @@
 """What the live preview shows, kept up to date: a build after every save, in this process.
 
-A thread watches the cards and layouts (press/watch.py's snapshot, twenty times a second) and,
+A thread watches the cards and layouts (press/runners/watch.py's snapshot, twenty times a second) and,
 after each save, builds the games' card images, A4 rulebooks and playmats into the build
-directory with one warm session (press/session.py), so an edit to one card redraws that card
+directory with one warm session (press/runners/session.py), so an edit to one card redraws that card
 alone. The page asks for `state()` and finds each image by a URL that holds the file's digest:
 only what changed is fetched again. A build that fails keeps the last good images and shows its
 problems, each with its file and line.
@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..press.options import Options, game_out
-from ..press.watch import POLL_SECONDS, snapshot
+from ..press.model.options import Options, game_out
+from ..press.runners.watch import POLL_SECONDS, snapshot
 
 KINDS = ("png", "rulebook", "playmat")
 PAPER = "a4"
@@ -58,7 +58,7 @@ class Previewer:
         self._stop.set()
 
     def _watch(self) -> None:
-        from ..press.session import BuildSession
+        from ..press.runners.session import BuildSession
 
         session = BuildSession()
         roots = self.options.watched
@@ -72,7 +72,8 @@ class Previewer:
 
     def _build(self, session) -> None:
         from ..core import ValidationFailed
-        from ..press import build, changes
+        from ..press.model import changes
+        from ..press.outputs import build
 
         self.shown.building = True
         try:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from ..core.problems import Problem, ValidationFailed, display_path
-from ..core.yamlsource import FastLoader
+from ...core.problems import Problem, ValidationFailed, display_path
+from ...core.yamlsource import FastLoader
 from . import fonts
 from .displaylist import Color, Ellipse, Poly, Primitive, Text
 

@@ -32,17 +32,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from . import changes, kinds, libraries
-from .changes import Changes
-from .faces import FaceOut
+from ..drawing.faces import FaceOut
+from ..drawing.papers import PAPER_NAMES
+from ..model import changes, kinds, libraries
+from ..model.changes import Changes
+from ..model.kinds import COMPOSITE, IMAGES, PRINT
+from ..model.manifest import Manifest
+from ..model.options import Options, game_out
+from ..model.plan import GamePlan, plan
+from ..model.shops import HOME, SHOPS
+from ..runners.session import BuildSession
 from .jobs import Thumbnails, Write
-from .kinds import COMPOSITE, IMAGES, PRINT
-from .manifest import Manifest
-from .options import Options, game_out
-from .papers import PAPER_NAMES
-from .plan import GamePlan, plan
-from .session import BuildSession
-from .shops import HOME, SHOPS
 from .workers import Workers
 
 T = TypeVar("T")
@@ -97,7 +97,7 @@ def _build(plans: list[GamePlan], options: Options, report: Report) -> Report:
     # Every game's first PDF before any game's second: by then its faces' forms are cached.
     printing = [job for jobs in itertools.zip_longest(*(g.jobs(PRINT) for g in games)) for job in jobs if job]
     if printing and options.jobs > 1:
-        from .pdf import warm
+        from ..drawing.pdf import warm
 
         warm()  # the fonts' data every PDF embeds, made once here for all the workers forked below
     try:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 
-from . import libraries
-from .files import atomic_write
+from ..files import atomic_write
+from ..model import libraries
 
 LEVEL = 6
 VERSION = b"band-1"  # bump when the encoding of a band changes

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import jinja2
 
-from .. import defaults
-from ..core import Game, ValidationFailed, load_games
-from ..core.problems import Problem, did_you_mean, display_path
-from . import fonts, markup, playmat, rulebook, templatelines, tokens
-from .faces import RENDERER_VERSION, FaceMemo, FaceOut
-from .layout import Layouter
+from ... import defaults
+from ...core import Game, ValidationFailed, load_games
+from ...core.problems import Problem, did_you_mean, display_path
+from ..drawing import fonts, markup, playmat, rulebook, templatelines, tokens
+from ..drawing.faces import RENDERER_VERSION, FaceMemo, FaceOut
+from ..drawing.layout import Layouter
+from ..drawing.templates import Layout, Templates
+from ..runners.session import BuildSession
 from .options import Options
-from .session import BuildSession
-from .templates import Layout, Templates
 
 
 @dataclass

@@ -122,7 +122,7 @@ class FaceImage:
     shop: Shop
 
     def __call__(self, shared: dict) -> bytes:
-        from .images import png_bytes, shop_face
+        from ..outputs.images import png_bytes, shop_face
 
         return png_bytes(shop_face(self.drawing, self.shop), self.shop.dpi, level=3)
 
@@ -139,8 +139,8 @@ class DeckPdf:
     title: str
 
     def __call__(self, shared: dict) -> bytes:
-        from .files import atomic_write
-        from .images import shop_face
+        from ..files import atomic_write
+        from ..outputs.images import shop_face
 
         for drawing, jpeg in zip(self.faces, self.jpegs):
             if not Path(jpeg).is_file():

@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .. import defaults
-from .displaylist import Drawing
-from .icons import IconSet
-from .templates import Templates
+from ... import defaults
+from ..drawing.displaylist import Drawing
+from ..drawing.icons import IconSet
+from ..drawing.templates import Templates
 from .watch import snapshot
 
 

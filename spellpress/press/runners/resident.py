@@ -77,7 +77,7 @@ def enabled() -> bool:
 def _code_version() -> str:
     """The Python running and every source file of Spellpress as it is on disk now."""
     digest = hashlib.sha256(f"{sys.executable}\0{sys.version}".encode())
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     for folder, subfolders, files in os.walk(root):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(f for f in files if f.endswith(".py")):
@@ -394,7 +394,7 @@ class _Builder:
             lines.send({"exit": result["exit"]})
 
     def _run(self, request: dict, lines: _Lines) -> int | None:
-        from . import cli
+        from .. import cli
 
         with contextlib.redirect_stdout(_Output(lines, "out")), contextlib.redirect_stderr(_Output(lines, "err")):
             try:
@@ -460,7 +460,7 @@ def serve() -> None:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
 
     os.register_at_fork(after_in_child=forked)
-    from . import build  # noqa: F401 (imported now, while nobody waits)
+    from ..outputs import build  # noqa: F401 (imported now, while nobody waits)
     from .session import BuildSession
 
     builder = _Builder(path, BuildSession())  # the layouts and faces every build here reuses

@@ -17,11 +17,11 @@ from typing import Literal
 import pydantic
 from reportlab.pdfgen.canvas import Canvas
 
-from ..core import ruletext
-from ..core.models import Game
-from ..core.problems import Problem, ValidationFailed, did_you_mean, display_path
-from ..core.schema import Color, FrozenMap, Model, Text, validate
-from ..core.yamlsource import Document, read
+from ...core import ruletext
+from ...core.models import Game
+from ...core.problems import Problem, ValidationFailed, did_you_mean, display_path
+from ...core.schema import Color, FrozenMap, Model, Text, validate
+from ...core.yamlsource import Document, read
 from . import fonts, matlayout
 from .displaylist import Drawing, Ellipse, Primitive, Rect
 from .displaylist import Text as TextItem

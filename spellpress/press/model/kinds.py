@@ -25,7 +25,7 @@ from .libraries import BANDED, IMPOSED, PDF, RASTER
 from .shops import SHOPS, Shop
 
 if TYPE_CHECKING:
-    from .build import GameBuild
+    from ..outputs.build import GameBuild
 
 # The phases, in the order their jobs are queued: the faces' images, the PDFs, and (once the
 # faces' thumbnails are drawn) the images made of those.
@@ -107,7 +107,7 @@ def _hash(text: str | bytes) -> str:
 
 
 def _sheet_pdfs(game: GameBuild, layout: str, papers: tuple[str, ...], name: str) -> list[Output]:
-    from .jobs import SheetsPdf
+    from ..outputs.jobs import SheetsPdf
 
     cards, key, forms = game.once("sheet cards", lambda: _sheet_cards(game))
     first = next(iter(game.plan.fronts.values())).drawing
@@ -135,7 +135,7 @@ def _sheet_fits(game: GameBuild, layout: str, paper: str, cards: str, rel: str) 
     """Whether every size of the cards (`cards`: their key in what the build shared) has a
     sheet of this layout on the paper (sheets.sheet_for); the build says so when one has none,
     and when a sheet holds only one card."""
-    from . import sheets
+    from ..drawing import sheets
 
     slug, fits = game.plan.game.slug, True
     for w, h, bleed in dict.fromkeys(map(sheets.size_of, game.shared[cards])):
@@ -155,7 +155,7 @@ def _shape(game: GameBuild, cards: str) -> str:
     """What a sheets PDF's skeleton is made of beside its settings: the cards in order with the
     names of their faces, and each face's size if its form is a hole (pdf.cacheable), else what
     it draws; the fonts, the PDF libraries and the code that writes it."""
-    from . import fonts, pdf, skeleton
+    from ..drawing import fonts, pdf, skeleton
 
     parts, seen = [skeleton.code_version(), fonts.fingerprint(), game.versions(PDF)], set()
     for card in game.shared[cards]:
@@ -170,7 +170,7 @@ def _shape(game: GameBuild, cards: str) -> str:
 
 def _checklist(game: GameBuild) -> tuple:
     """The checklist page's cards (sheets.Listed), when the cards carry their identity."""
-    from . import sheets
+    from ..drawing import sheets
 
     return sheets.checklist_of(game.plan.game) if game.plan.identity else ()
 
@@ -179,8 +179,8 @@ def _sheet_cards(game: GameBuild, only: set[str] | None = None) -> tuple[str, st
     """Every card its count times (or those of `only`, card ids), shared with the workers (which
     inherit it rather than receive it with each PDF) under the name returned; the hash of that
     sequence of faces; and the cache files of their PDF forms."""
-    from . import sheets
-    from .faces import RENDERER_VERSION
+    from ..drawing import sheets
+    from ..drawing.faces import RENDERER_VERSION
 
     p = game.plan
     cards, faces, forms = [], [RENDERER_VERSION, sheets.LAYOUT_VERSION], set()
@@ -222,8 +222,8 @@ def printshop(game: GameBuild) -> list[Output]:
 def reprint(game: GameBuild) -> list[Output]:
     """Duplex and fold sheets of the cards whose front or back changed since the cards were
     marked as printed (`spellpress printed`, changes.py); asked for by `build --reprint`."""
+    from ..outputs.jobs import SheetsPdf
     from . import changes
-    from .jobs import SheetsPdf
 
     slug, found = game.plan.game.slug, changes.since_printed(game.out, game.plan)
     if found is None:
@@ -257,9 +257,9 @@ def reprint(game: GameBuild) -> list[Output]:
 def png(game: GameBuild) -> list[Output]:
     """Each card's faces; a token's PNG is its punch-out piece (its size, with 1/8 in bleed),
     and a token deck, printed one-sided, has no back."""
-    from .faces import value_bytes
-    from .images import PNG_VERSION
-    from .jobs import FacePng
+    from ..drawing.faces import value_bytes
+    from ..outputs.images import PNG_VERSION
+    from ..outputs.jobs import FacePng
 
     pieces = {piece.card: piece.drawing for deck in game.plan.tokens for piece in deck.pieces}
     backs = {f"back-{deck.id}" for deck in game.plan.tokens}
@@ -271,8 +271,9 @@ def png(game: GameBuild) -> list[Output]:
 
 @kind("tts", ("tts/*",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
 def tts(game: GameBuild) -> list[Output]:
-    from . import images, sheets
-    from .jobs import Composed, Given
+    from ..drawing import sheets
+    from ..outputs import images
+    from ..outputs.jobs import Composed, Given
 
     p, outputs, index, saved = game.plan, [], [], []
     for deck in [d for d in p.game.decks.values() if d.token is None]:  # tokens are no deck of cards
@@ -303,8 +304,8 @@ def tts(game: GameBuild) -> list[Output]:
 def _tts_object(game: GameBuild, sheets: list) -> Output:
     """`tts/<slug>.json`: the decks as a Tabletop Simulator saved object (ttsobject.py), its
     pictures at the URL given (`--tts-url`) or in this folder."""
-    from . import ttsobject
-    from .jobs import Composed
+    from ..outputs import ttsobject
+    from ..outputs.jobs import Composed
 
     slug, url = game.plan.game.slug, game.options.tts_url
     base = f"{url.rstrip('/')}/{slug}/tts" if url else (game.out / "tts").resolve().as_uri()
@@ -313,8 +314,8 @@ def _tts_object(game: GameBuild, sheets: list) -> Output:
 
 
 def _tts_sheet(game: GameBuild, rel: str, thumbs: list[Path], hidden: Path, size: tuple[float, float]) -> Output:
-    from . import bandpng, images
-    from .jobs import Composed
+    from ..outputs import bandpng, images
+    from ..outputs.jobs import Composed
 
     card = images.tts_card(*size)
     bands = tuple(f"bands/{bandpng.file_name(key)}" for key, _ in images.tts_bands(thumbs, hidden, card))
@@ -339,15 +340,15 @@ def _card_size(game: GameBuild, deck=None) -> tuple[float, float]:
 
 def _thumbnails(thumbs: list[Path]) -> tuple[str, ...]:
     """The cache files of these thumbnails: each, and the overview's beside it."""
-    from .images import small_thumb
+    from ..outputs.images import small_thumb
 
     return tuple(name for t in dict.fromkeys(thumbs) for name in (t.name, small_thumb(t).name))
 
 
 @kind("overview", ("overview.png",), COMPOSITE, thumbnails=True, cache=("*.png", "bands/*.band"))
 def overview(game: GameBuild) -> list[Output]:
-    from . import bandpng, images
-    from .jobs import Composed
+    from ..outputs import bandpng, images
+    from ..outputs.jobs import Composed
 
     p = game.plan
     rows = [[game.thumb(p.fronts[c.id]) for c in deck.cards] + [game.thumb(p.deck_backs[deck.id])]
@@ -368,9 +369,9 @@ def overview(game: GameBuild) -> list[Output]:
 @kind("rulebook", ("rulebook-{paper}.pdf", "rulebook-{paper}-booklet.pdf"), PRINT, cache=("*.toc.json", "*.skeleton"),
       options={"rulebook-{paper}-booklet.pdf": "booklet"})
 def rulebooks(game: GameBuild) -> list[Output]:
-    from . import rulebook
-    from .faces import RENDERER_VERSION, value_bytes
-    from .jobs import RulebookPdf
+    from ..drawing import rulebook
+    from ..drawing.faces import RENDERER_VERSION, value_bytes
+    from ..outputs.jobs import RulebookPdf
 
     book = game.plan.book
     if book is None:
@@ -392,8 +393,8 @@ def rulebooks(game: GameBuild) -> list[Output]:
 
 @kind("playmat", ("playmat.pdf", "playmat-tiled-{paper}.pdf"), PRINT)
 def playmats(game: GameBuild) -> list[Output]:
-    from .faces import RENDERER_VERSION, value_bytes
-    from .jobs import PlaymatPdf
+    from ..drawing.faces import RENDERER_VERSION, value_bytes
+    from ..outputs.jobs import PlaymatPdf
 
     mat = game.plan.mat
     if mat is None:
@@ -405,8 +406,8 @@ def playmats(game: GameBuild) -> list[Output]:
 
 @kind("tokens", ("tokens-{paper}.pdf",), PRINT)
 def tokens(game: GameBuild) -> list[Output]:
-    from .faces import RENDERER_VERSION, value_bytes
-    from .tokens import TokensPdf
+    from ..drawing.faces import RENDERER_VERSION, value_bytes
+    from ..drawing.tokens import TokensPdf
 
     decks, title = game.plan.tokens, game.plan.game.title
     if not decks:
@@ -429,9 +430,9 @@ def _shop_kind(shop: Shop) -> None:
 def _shop_outputs(game: GameBuild, shop: Shop) -> list[Output]:
     """The faces of every deck of cards at the shop's size, named as it takes them, and an
     `order.txt` that says what to upload and how many of each."""
+    from ..outputs.images import PNG_VERSION
+    from ..outputs.jobs import Given
     from . import shops
-    from .images import PNG_VERSION
-    from .jobs import Given
 
     p, outputs = game.plan, []
     decks = [d for d in p.game.decks.values() if d.token is None and d.cards]

@@ -22,13 +22,13 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from .. import defaults
-from ..core import ruletext
-from ..core.models import Game
+from ... import defaults
+from ...core import ruletext
+from ...core.models import Game
+from ..files import atomic_write
 from . import fonts, markup, rlinternals, skeleton, templatelines
 from . import pdf as pdfdraw
 from .displaylist import Drawing
-from .files import atomic_write
 from .pdf import MM
 from .pdf import draw as draw_face
 
@@ -102,8 +102,8 @@ def _ask(game: Game, helper: str, inputs: dict) -> dict:
     """A rule helper's answer, for a worked example: the book's examples are worked out by the
     same code as the companion's calculators. An example the helper refuses is the template's
     mistake, reported like one."""
-    from ..core import games
-    from ..core.play.errors import Invalid
+    from ...core import games
+    from ...core.play.errors import Invalid
 
     try:
         return games.ask(game, helper, inputs)

@@ -38,9 +38,9 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from ..files import atomic_write
 from . import fonts, rlinternals, skeleton
 from .displaylist import Drawing
-from .files import atomic_write
 from .papers import MARK_GAP, MARK_LENGTH, PAPERS, UNPRINTABLE, Grid, Paper, duplex_grid, fold_grid
 from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
 

@@ -32,8 +32,8 @@ import hashlib
 import json
 import re
 
-from ..core import Game
-from ..core.models import Card
+from ...core import Game
+from ...core.models import Card
 
 SAVED_OBJECT = {"SaveName": "", "Date": "", "VersionNumber": "", "GameMode": "", "GameType": "", "GameComplexity": "",
                 "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "TabStates": {},

@@ -12,7 +12,7 @@ import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from .options import Options
+from ..model.options import Options
 
 _inherited: dict = {}  # in a worker process only: what the build shared when the worker forked
 

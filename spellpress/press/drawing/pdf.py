@@ -11,9 +11,9 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from ..files import atomic_write
 from . import art, fonts, rlinternals
 from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
-from .files import atomic_write
 
 MM = 72 / 25.4  # points per millimetre
 rl_config.useA85 = 0  # streams stay binary: smaller files, and no time spent encoding them

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import images, playmat, rulebook, sheets
-from .displaylist import Drawing
-from .files import atomic_write
+from ..drawing import playmat, rulebook, sheets
+from ..drawing.displaylist import Drawing
+from ..files import atomic_write
+from . import images
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from ..core.models import Card, Deck, Game, TokenSpec
-from ..core.problems import Problem, ValidationFailed
+from ...core.models import Card, Deck, Game, TokenSpec
+from ...core.problems import Problem, ValidationFailed
 from . import fonts
 from .displaylist import Color, Drawing, Ellipse, Primitive, Rect, Text
 from .icons import IconSet

@@ -37,7 +37,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from ..core.problems import did_you_mean
+from ...core.problems import did_you_mean
 from . import fonts, rlinternals
 
 MM = 72 / 25.4

@@ -6,9 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import defaults
+from ... import defaults
+from ..drawing.papers import PAPER_NAMES
 from .kinds import NAMES as KINDS
-from .papers import PAPER_NAMES
 
 INKS = ("full", "saver", "mono")  # core.models.Ink: how much ink a build lays down
 

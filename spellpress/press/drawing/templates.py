@@ -19,12 +19,12 @@ from typing import Annotated, Literal
 
 import pydantic
 
-from .. import defaults
-from ..core.models import art_fit as read_fit
-from ..core.models import art_focus as read_focus
-from ..core.problems import Problem, ValidationFailed, did_you_mean, display_path
-from ..core.schema import Color, FrozenMap, Model, Text, validate
-from ..core.yamlsource import Document, read
+from ... import defaults
+from ...core.models import art_fit as read_fit
+from ...core.models import art_focus as read_focus
+from ...core.problems import Problem, ValidationFailed, did_you_mean, display_path
+from ...core.schema import Color, FrozenMap, Model, Text, validate
+from ...core.yamlsource import Document, read
 
 Number = pydantic.confloat(strict=False, ge=-50, le=200)
 Font = Literal["regular", "bold", "italic", "bold-italic"]

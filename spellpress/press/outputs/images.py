@@ -19,9 +19,10 @@ from pathlib import Path
 from PIL import Image as PILImage
 from PIL import ImageDraw, ImageFont
 
-from . import bandpng, fonts, raster
-from .displaylist import Drawing
-from .files import atomic_write
+from ..drawing import fonts, raster
+from ..drawing.displaylist import Drawing
+from ..files import atomic_write
+from . import bandpng
 
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 TTS_CARD = (409, 572)  # trimmed poker in a 10 x 7 grid within 4096 x 4096

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .files import atomic_write
+from ..files import atomic_write
 from .shops import SHOPS
 
 if TYPE_CHECKING:

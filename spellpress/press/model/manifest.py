@@ -27,7 +27,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .files import atomic_write
+from ..files import atomic_write
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..core import paths, ruletext
-from ..core.models import ART_FOCUS, Card, Deck, Game
-from ..core.problems import Problem, did_you_mean, display_path
+from ...core import paths, ruletext
+from ...core.models import ART_FOCUS, Card, Deck, Game
+from ...core.problems import Problem, did_you_mean, display_path
 from . import art, fonts
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet

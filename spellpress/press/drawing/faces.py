@@ -14,7 +14,7 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core import Game
+from ...core import Game
 from .displaylist import Drawing, Image
 from .icons import IconSet
 from .layout import Layouter

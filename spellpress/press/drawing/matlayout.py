@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.models import Counter, Game
+from ...core.models import Counter, Game
 
 MAT = (609.6, 355.6)
 CARD_W, CARD_H = 63.5, 88.9

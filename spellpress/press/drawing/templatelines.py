@@ -19,7 +19,7 @@ from types import FrameType, GeneratorType
 
 import jinja2
 
-from ..core import ruletext
+from ...core import ruletext
 
 _TAG = re.compile(r"\{%.*?%\}|\{#.*?#\}")
 _EXPRESSION = re.compile(r"\{\{.*?\}\}")
