@@ -285,7 +285,8 @@ def test_every_file_a_kind_lists_is_known_as_its_own(fresh_workspace):
     """The manifest tells whose an old file is by the kinds' file names: what each lists must match."""
     from spellpress.press.drawing.papers import PAPER_NAMES
     from spellpress.press.model.plan import plan
-    from spellpress.press.outputs.build import GameBuild, Report
+    from spellpress.press.outputs.gamebuild import GameBuild, Report
+    from spellpress.press.outputs.listing import LISTS
 
     o = options(fresh_workspace, booklet=True)
     [game_plan], _ = plan(o)
@@ -293,7 +294,7 @@ def test_every_file_a_kind_lists_is_known_as_its_own(fresh_workspace):
     # the game has no tokens (test_press_tokens.py), and a reprint lists nothing until cards are marked printed
     # (test_press_targets.py)
     for kind in [k for k in kinds.REGISTRY.values() if k.name not in ("tokens", "reprint")]:
-        listed = kind.outputs(game)
+        listed = LISTS[kind.name](game)
         assert listed and {kinds.owner(output.rel, PAPER_NAMES)[0] for output in listed} == {kind.name}
     assert kinds.owner("cards-fold-letter.pdf", PAPER_NAMES) == ("fold", "letter")
     assert kinds.owner("cards-a3.pdf", PAPER_NAMES) is None and kinds.owner("notes.txt", PAPER_NAMES) is None

@@ -29,7 +29,8 @@ from spellpress.press.cli import options as parsed
 from spellpress.press.drawing.papers import PAPER_NAMES
 from spellpress.press.model import kinds, libraries
 from spellpress.press.outputs import jobs
-from spellpress.press.outputs.build import STAGING, build
+from spellpress.press.outputs.build import build
+from spellpress.press.outputs.gamebuild import STAGING
 from spellpress.press.runners.session import BuildSession
 
 SLUG = "goblin-market"
@@ -268,7 +269,7 @@ def _folder(o) -> Path:
 
 def _owns(o, rel: str) -> bool:
     """Whether a build with options `o` owns the output `rel` (under --out): its ink's folder, and
-    a kind, paper and option of its own (as build.GameBuild._owns; the game's targets are home)."""
+    a kind, paper and option of its own (as gamebuild.GameBuild._owns; the game's targets are home)."""
     slug, _, rest = rel.partition("/")
     ink = f"ink-{o.ink}" if o.ink and o.ink != "full" else ""
     if ink:

@@ -18,7 +18,8 @@ from pypdf import PdfReader
 from spellpress.cli import main
 from spellpress.newgame import make
 from spellpress.press.drawing import papers, sheets
-from spellpress.press.outputs.build import Options, build
+from spellpress.press.model.options import Options
+from spellpress.press.outputs.build import build
 from test_press_sheets import _segment_to_rect, _to_mm, _walk, lines
 
 MM = 72 / 25.4

@@ -14,7 +14,8 @@ from spellpress.cli import main
 from spellpress.press.model.manifest import Manifest
 from spellpress.press.model.options import Options
 from spellpress.press.outputs import jobs
-from spellpress.press.outputs.build import STAGING, build
+from spellpress.press.outputs.build import build
+from spellpress.press.outputs.gamebuild import STAGING
 
 SLUG = "goblin-market"
 TALL = "extends: poker\nsize: [70, 120]\n"  # the tarot size of the report

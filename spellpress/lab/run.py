@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.engine import Lab
+from ..core.engine import Lab, lab_of
 from ..core.games import RULESETS
 from ..core.models import Game
 from .engine import LabError, Plan, run
 from .report import build
 
 # Every game whose folder declares a lab (core/games/<game>/lab.py), by ruleset.
-LABS: dict[str, Lab] = {slug: lab for slug, ruleset in RULESETS.items() if (lab := ruleset.lab) is not None}
+LABS: dict[str, Lab] = {slug: lab for slug, ruleset in RULESETS.items() if (lab := lab_of(ruleset)) is not None}
 
 
 def lab_for(game: Game) -> Lab:

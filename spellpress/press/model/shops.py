@@ -3,12 +3,11 @@
 A shop's files are the faces drawn again at its pixel size and bleed (the layouts keep text
 1/8 in inside the trim, the safe zone of every shop here), named as it takes them, with an
 `order.txt` that says which file to upload where and how many of each. The command line reads
-this module for the shops' names, so what draws (Pillow, reportlab) is imported when it draws.
+this module for the shops' names: what draws a shop's files is outputs/shopfiles.py.
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,78 +70,3 @@ def misfit(shop: Shop, drawing) -> str | None:
 
 def file_name(pattern: str, deck: str, n: int = 0, card: str = "") -> str:
     return pattern.format(deck=deck, n=n, card=card)
-
-
-def cmyk(image):
-    """An RGB image in CMYK with full grey replacement: K = 1 - max(R, G, B), and each of C, M, Y
-    what is left of its complement. One of C, M, Y is then always 0, so the total ink is at most
-    200 %, within any shop's limit; a grey prints with black ink alone."""
-    from PIL import Image, ImageChops
-
-    r, g, b = image.convert("RGB").split()
-    top = ImageChops.lighter(ImageChops.lighter(r, g), b)  # max(R, G, B)
-    k = ImageChops.invert(top)
-    c, m, y = (ImageChops.subtract(top, channel) for channel in (r, g, b))  # (1 - R) - K = max - R
-    return Image.merge("CMYK", (c, m, y, k))
-
-
-def jpeg_bytes(image, dpi: int) -> bytes:
-    out = io.BytesIO()
-    image.save(out, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
-    return out.getvalue()
-
-
-def deck_pdf(pages: list[Path], shop: Shop, title: str) -> bytes:
-    """One page a JPEG (a card's side), each the page's whole size: the JPEG's bytes go into
-    the PDF as they are (reportlab passes a JPEG through), each picture once however often used."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    w, h = (px / shop.dpi * 72 for px in shop.size_px)
-    out = io.BytesIO()
-    c = Canvas(out, pagesize=(w, h), invariant=1)
-    c.setTitle(title)
-    bleed = shop.bleed_px / shop.dpi * 72
-    for page in pages:
-        c.setTrimBox((bleed, bleed, w - bleed, h - bleed))
-        c.setBleedBox((0, 0, w, h))
-        c.drawImage(str(page), 0, 0, w, h)
-        c.showPage()
-    c.save()
-    return out.getvalue()
-
-
-# -- the jobs that make a shop's files, in a worker (see jobs.py)
-
-
-@dataclass(frozen=True)
-class FaceImage:
-    """One face at the shop's size and bleed, as a PNG."""
-
-    drawing: object  # displaylist.Drawing
-    shop: Shop
-
-    def __call__(self, shared: dict) -> bytes:
-        from ..outputs.images import png_bytes, shop_face
-
-        return png_bytes(shop_face(self.drawing, self.shop), self.shop.dpi, level=3)
-
-
-@dataclass(frozen=True)
-class DeckPdf:
-    """A deck's PDF: `pages` index `faces`, whose JPEGs are kept in the cache (`jpegs`), so a
-    one-card edit draws that card's sides again and the rest are read back."""
-
-    faces: tuple  # of displaylist.Drawing
-    jpegs: tuple[str, ...]  # each face's JPEG in the cache
-    pages: tuple[int, ...]
-    shop: Shop
-    title: str
-
-    def __call__(self, shared: dict) -> bytes:
-        from ..files import atomic_write
-        from ..outputs.images import shop_face
-
-        for drawing, jpeg in zip(self.faces, self.jpegs):
-            if not Path(jpeg).is_file():
-                atomic_write(Path(jpeg), jpeg_bytes(cmyk(shop_face(drawing, self.shop)), self.shop.dpi))
-        return deck_pdf([Path(self.jpegs[i]) for i in self.pages], self.shop, self.title)
