@@ -358,7 +358,6 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
-    args.argv = argv  # for a resident builder, which reads them again
     try:
         return args.run(args)
     except BrokenPipeError:  # `spellpress list | head`

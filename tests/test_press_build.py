@@ -228,7 +228,7 @@ def test_watch_rebuilds_when_a_card_is_saved(workspace):
     import threading
     import time
 
-    from spellpress.press.cli import run_once
+    from spellpress.press.runners.once import run_once
     from spellpress.press.runners.watch import watch
 
     stop = threading.Event()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from ... import defaults
@@ -49,3 +49,17 @@ class Options:
         """What a build reads that may be edited: the games, the project's layouts and the
         package's defaults they fall back to (spellpress/defaults/: edited in a checkout)."""
         return [self.cards, self.templates, defaults.TEMPLATES]
+
+    def as_json(self) -> dict:
+        """These options as JSON values, what the command sends its resident builder
+        (runners/resident.py); `from_json` makes them Options again."""
+        return {f.name: str(value) if isinstance(value, Path) else value
+                for f in fields(self) for value in [getattr(self, f.name)]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Options:
+        return cls(**{name: Path(value) if name in _PATHS else tuple(value) if isinstance(value, list) else value
+                      for name, value in data.items()})
+
+
+_PATHS = ("cards", "templates", "out")  # the fields that are paths (the tuples come back from JSON as lists)

@@ -3,8 +3,8 @@
 After a small edit, most of a build's time went before anything was drawn: starting Python,
 importing pydantic, reportlab and Pillow, laying out every card again. So the first
 `spellpress build` in a project directory starts a builder in the background that keeps all
-of that warm, and later builds there send it their arguments over a Unix socket and print
-what it answers. It builds exactly as the command would (the same code, reading every file
+of that warm, and later builds there send it what they are asked for (their Options, as JSON)
+over a Unix socket and print what it answers. It builds exactly as the command would (the same code, reading every file
 afresh), one build at a time, and leaves after IDLE_SECONDS without one.
 
 It must never leave a command hanging. Its main thread only takes connections, and a thread
@@ -38,7 +38,16 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..model.options import Options
+
+try:
+    import fcntl
+except ImportError:  # not on this system (Windows): it has no resident builder (see supported)
+    fcntl = None
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .session import BuildSession
 
 SWITCH = "SPELLPRESS_RESIDENT"
@@ -156,8 +165,6 @@ def _lock_path(path: Path) -> Path:
 def _holder(path: Path) -> int | None:
     """The pid of the builder that holds the socket `path`'s lock, if one does: a builder holds
     it for as long as it lives (its workers close their copy), and writes its pid in it."""
-    import fcntl
-
     try:
         lock = open(_lock_path(path))
     except OSError:
@@ -210,8 +217,8 @@ def duration(seconds: float) -> str:
 # ---------------------------------------------------------------------------- the command's side
 
 
-def build_there(argv: list[str]) -> int | None:
-    """Runs `spellpress build ARGV` in this directory's builder and prints what it prints; the
+def build_there(options: Options) -> int | None:
+    """Runs the build `options` ask for in this directory's builder and prints what it prints; the
     exit status, or None when no builder answered in full (the caller then builds itself, and
     starts a fresh builder). A builder that does not take the request within ANSWER_SECONDS,
     or falls silent for SILENT_SECONDS during the build, is wedged: it is ended and replaced."""
@@ -224,7 +231,7 @@ def build_there(argv: list[str]) -> int | None:
         return None
     with conn:
         lines = _Lines(conn)
-        if not lines.send({"argv": argv, "cwd": os.getcwd()}):
+        if not lines.send({"build": options.as_json(), "cwd": os.getcwd()}):
             return None
         wait = ANSWER_SECONDS
         try:
@@ -330,8 +337,8 @@ class _Builder:
     builds run one at a time. A build past BUILD_SECONDS cannot be stopped inside this
     process (a thread cannot be killed), so the builder ends, and a fresh one replaces it."""
 
-    def __init__(self, path: Path, session: BuildSession):
-        self.path, self.session = path, session
+    def __init__(self, path: Path, session: BuildSession, run: Callable[[Options, BuildSession], int]):
+        self.path, self.session, self.run = path, session, run  # run: runners/once.py's run_once
         self.builds = 0
         self.since: float | None = None  # when the build under way began (time.time())
         self.turn = threading.Lock()  # one build at a time: they share the session and the outputs
@@ -356,7 +363,7 @@ class _Builder:
             elif "stop" in request:
                 lines.send({"pid": os.getpid(), "builds": self.builds, "cwd": os.getcwd(), "since": self.since})
                 self.end("the resident builder was stopped (`spellpress resident stop`)")
-            elif "argv" in request:
+            elif "build" in request:
                 self.build(lines, request)
 
     def build(self, lines: _Lines, request: dict) -> None:
@@ -394,13 +401,9 @@ class _Builder:
             lines.send({"exit": result["exit"]})
 
     def _run(self, request: dict, lines: _Lines) -> int | None:
-        from .. import cli
-
         with contextlib.redirect_stdout(_Output(lines, "out")), contextlib.redirect_stderr(_Output(lines, "err")):
             try:
-                return cli.build_here(request["argv"], self.session)
-            except SystemExit as exc:  # argparse refused the arguments
-                return exc.code if isinstance(exc.code, int) else 2
+                return self.run(Options.from_json(request["build"]), self.session)
             except Exception:
                 traceback.print_exc(file=sys.__stderr__)
                 return None
@@ -430,8 +433,6 @@ class _Builder:
 
 
 def serve() -> None:
-    import fcntl
-
     path = address(Path.cwd())
     lock = open(_lock_path(path), "a+")  # not "w": that would empty a running builder's pid
     for _ in range(50):  # a command that asks who holds it holds it for a moment
@@ -460,10 +461,12 @@ def serve() -> None:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
 
     os.register_at_fork(after_in_child=forked)
-    from ..outputs import build  # noqa: F401 (imported now, while nobody waits)
+    # imported here, now that nobody waits: every build command imports this module, and only a
+    # builder builds (these load the renderers)
+    from .once import run_once
     from .session import BuildSession
 
-    builder = _Builder(path, BuildSession())  # the layouts and faces every build here reuses
+    builder = _Builder(path, BuildSession(), run_once)  # the layouts and faces every build here reuses
     signal.signal(signal.SIGTERM, lambda *_: builder.end())
     while not builder.idle():
         try:
