@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..core import ValidationFailed, load_games
+from ..press.model import changes
 from ..press.model.options import Options, game_out
 from ..press.runners.watch import POLL_SECONDS, snapshot
 
@@ -58,6 +60,7 @@ class Previewer:
         self._stop.set()
 
     def _watch(self) -> None:
+        # imported here, in this thread: the page answers at once while the renderers load
         from ..press.runners.session import BuildSession
 
         session = BuildSession()
@@ -71,9 +74,7 @@ class Previewer:
             self._stop.wait(POLL_SECONDS)
 
     def _build(self, session) -> None:
-        from ..core import ValidationFailed
-        from ..press.model import changes
-        from ..press.outputs import build
+        from ..press.outputs import build  # imported here: see _watch
 
         self.shown.building = True
         try:
@@ -92,8 +93,6 @@ class Previewer:
             print(line, flush=True)
 
     def _games(self, report) -> dict[str, dict]:
-        from ..core import load_games
-
         games = {}
         for game in load_games(self.options.cards, list(self.options.games) or None):
             out = game_out(self.options, game.slug, game.ink)  # the folder of the game's ink
@@ -146,7 +145,7 @@ def _digest(path: Path) -> str:
 def _pdf_state(path: Path) -> dict | None:
     if not path.is_file():
         return None
-    import pypdfium2
+    import pypdfium2  # imported here: only a page that shows a PDF needs it
 
     with _PDFIUM, pypdfium2.PdfDocument(str(path)) as pdf:
         pages = min(len(pdf), MAX_PAGES)
@@ -154,7 +153,7 @@ def _pdf_state(path: Path) -> dict | None:
 
 
 def _render(path: Path, page: int) -> bytes:
-    import pypdfium2
+    import pypdfium2  # imported here: see _pdf_state
 
     with _PDFIUM, pypdfium2.PdfDocument(str(path)) as pdf:
         image = pdf[page].render(scale=PAGE_DPI / 72).to_pil()

@@ -16,6 +16,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from PIL import Image as PILImage
+
 FORMATS = ("PNG", "JPEG", "WEBP")  # what a picture may be; Pillow reads many more, each a decoder to trust
 MAX_PIXELS = 50_000_000  # width x height: a 48-megapixel photo passes; it decodes in a second or two
 MAX_BYTES = 200 * 1024 * 1024  # a file is read whole to see whether it changed
@@ -82,8 +84,6 @@ def _inspect(path: str, device: int, inode: int, mtime_ns: int, size: int) -> tu
 
 
 def _size(path: str, size: int) -> tuple[int, int]:
-    from PIL import Image as PILImage
-
     if size > MAX_BYTES:
         raise Refused(f"is {size / 1024 / 1024:,.0f} MB; a picture may be at most {MAX_BYTES // 1024 // 1024} MB")
     with warnings.catch_warnings():

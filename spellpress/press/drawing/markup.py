@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
+from reportlab.lib.fonts import addMapping
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
@@ -48,8 +49,6 @@ _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 
 def register_family() -> str:
     """Vera, registered as one family so <b> and <i> in paragraphs find the right faces."""
-    from reportlab.lib.fonts import addMapping
-
     names = {k: fonts.pdf_name(k) for k in fonts.FONTS}
     addMapping(names["regular"], 0, 0, names["regular"])
     addMapping(names["regular"], 1, 0, names["bold"])

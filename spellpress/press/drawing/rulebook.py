@@ -18,17 +18,20 @@ from pathlib import Path
 import jinja2
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, letter
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ... import defaults
-from ...core import ruletext
+from ...core import games, ruletext
 from ...core.models import Game
+from ...core.play.errors import Invalid
 from ..files import atomic_write
 from . import fonts, markup, rlinternals, skeleton, templatelines
 from . import pdf as pdfdraw
-from .displaylist import Drawing
+from .displaylist import Drawing, Text
+from .faces import value_bytes
 from .pdf import MM
 from .pdf import draw as draw_face
 
@@ -102,9 +105,6 @@ def _ask(game: Game, helper: str, inputs: dict) -> dict:
     """A rule helper's answer, for a worked example: the book's examples are worked out by the
     same code as the companion's calculators. An example the helper refuses is the template's
     mistake, reported like one."""
-    from ...core import games
-    from ...core.play.errors import Invalid
-
     try:
         return games.ask(game, helper, inputs)
     except Invalid as exc:
@@ -171,8 +171,6 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
 def skeleton_key(book: Book) -> bytes:
     """What the book's skeleton is made of: the book, less what each figure that is a hole
     draws (its size stays), and the code and fonts that write it."""
-    from .faces import value_bytes
-
     def shape(d: Drawing) -> Drawing:
         return replace(d, items=()) if pdfdraw.cacheable(d) else d
 
@@ -383,8 +381,6 @@ _SPACING = 1.4 * MM  # least distance between two leaders' runs across the card
 
 def text_boxes(drawing: Drawing) -> list[Box]:
     """Every line of text on the card, as the box its glyphs fill."""
-    from .displaylist import Text
-
     height = drawing.height * MM
     out = []
     for item in drawing.items:
@@ -397,8 +393,6 @@ def text_boxes(drawing: Drawing) -> list[Box]:
 
 def _extent(font: str, size: float) -> tuple[float, float]:
     """How far a font's glyphs reach above and below the baseline, in points."""
-    from reportlab.pdfbase import pdfmetrics
-
     face = pdfmetrics.getFont(fonts.pdf_name(font)).face
     return face.ascent * size / 1000, -face.descent * size / 1000
 
@@ -529,6 +523,7 @@ LEADER_WIDTH = 0.6  # points; the figure's leaders are told apart from the card'
 def impose(pdf_bytes: bytes, paper: str) -> bytes:
     """Half-size pages two to a landscape sheet in saddle-stitch order: print double-sided
     (flip on the short edge), fold the stack in half, staple the fold."""
+    # imported here: pypdf takes 0.15 s to import, and only the booklets need it (model/libraries.py)
     from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 
     reader = PdfReader(io.BytesIO(pdf_bytes))

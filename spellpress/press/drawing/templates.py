@@ -25,6 +25,7 @@ from ...core.models import art_focus as read_focus
 from ...core.problems import Problem, ValidationFailed, did_you_mean, display_path
 from ...core.schema import Color, FrozenMap, Model, Text, validate
 from ...core.yamlsource import Document, read
+from .papers import misfit
 
 Number = pydantic.confloat(strict=False, ge=-50, le=200)
 Font = Literal["regular", "bold", "italic", "bold-italic"]
@@ -443,8 +444,6 @@ def _relocate(problem: Problem, chain) -> Problem:
 def _unprintable_size(layout: Layout, chain) -> list[Problem]:
     """A card size no paper's sheet can hold with its bleed and crop marks (papers.py), at the
     line that gives the size, saying what fits: else `build` would have no grid to lay it out."""
-    from .papers import misfit
-
     found = misfit(layout.width, layout.height, layout.bleed)
     return [_owner(("size",), chain).problem(("size",), found)] if found else []
 

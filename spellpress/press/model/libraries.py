@@ -11,37 +11,36 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 
+import PIL
+import reportlab
+from PIL import features
+
+try:
+    import _rl_accel as accelerator
+except ImportError:  # reportlab runs without its C accelerator
+    accelerator = None
+
 
 def _reportlab() -> str:
-    import reportlab
-
     return reportlab.Version
 
 
 def _rl_accel() -> str:
     """reportlab's C accelerator, which formats the numbers in every PDF when it is there."""
-    try:
-        import _rl_accel
-    except ImportError:
-        return "absent"
-    return _rl_accel.version
+    return "absent" if accelerator is None else accelerator.version
 
 
 def _pillow() -> str:
-    import PIL
-
     return PIL.__version__
 
 
 def _pillow_zlib() -> str:
     """The zlib Pillow compresses PNGs with (zlib-ng, where Pillow has it, takes over)."""
-    from PIL import features
-
     return f"{features.version('zlib')} ng {features.version('zlib_ng')}"
 
 
 def _installed(distribution: str) -> str:
-    from importlib import metadata  # 0.06 s to import: only builds that impose booklets ask
+    from importlib import metadata  # imported here: 0.06 s to import, and only builds that impose booklets ask
 
     return metadata.version(distribution)
 

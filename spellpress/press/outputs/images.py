@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image as PILImage
@@ -179,6 +180,4 @@ def _overview_line(line: list[tuple[Path, int]], width: int, height: int,
 def shop_face(drawing: Drawing, shop) -> PILImage.Image:
     """The face at a print shop's resolution and bleed (shops.py): the trim where the shop puts
     it, the picture's own bleed cut down to the shop's (shops.misfit says when it cannot be)."""
-    from dataclasses import replace
-
     return raster.render(replace(drawing, bleed=shop.bleed_mm), shop.dpi)

@@ -12,6 +12,8 @@ import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from PIL import Image as PILImage
+
 from ..model.options import Options
 
 _inherited: dict = {}  # in a worker process only: what the build shared when the worker forked
@@ -61,10 +63,7 @@ class Workers:
                 self._tick()
             return []
         if self.pool is None:
-            # Image codecs are loaded lazily by Pillow; load them once, before the fork.
-            from PIL import Image as PILImage
-
-            PILImage.preinit()
+            PILImage.preinit()  # Image codecs are loaded lazily by Pillow; load them once, before the fork.
             # With fork, the initializer's arguments reach the workers as memory, not through a pipe.
             self.pool = ProcessPoolExecutor(self.options.jobs, mp_context=multiprocessing.get_context("fork"),
                                             initializer=_inherit, initargs=(self.shared,))
@@ -85,7 +84,7 @@ class Workers:
         if not (self.options.progress and sys.stderr.isatty()):
             return
         if self.bar is None:
-            from tqdm import tqdm  # only a terminal shows it
+            from tqdm import tqdm  # imported here: only a terminal shows it, and a build elsewhere need not load it
 
             self.bar = tqdm(total=0, desc="building", unit="file")
         self.bar.total += more
