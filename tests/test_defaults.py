@@ -8,7 +8,7 @@ import pytest
 from spellpress import defaults, newgame
 from spellpress.core import ValidationFailed, load_games
 from spellpress.press.drawing import rulebook
-from spellpress.press.runners.session import BuildSession
+from spellpress.press.model.session import BuildSession
 
 
 @pytest.fixture

@@ -28,10 +28,10 @@ from spellpress.core import ValidationFailed
 from spellpress.press.cli import options as parsed
 from spellpress.press.drawing.papers import PAPER_NAMES
 from spellpress.press.model import kinds, libraries
+from spellpress.press.model.session import BuildSession
 from spellpress.press.outputs import jobs
 from spellpress.press.outputs.build import build
 from spellpress.press.outputs.gamebuild import STAGING
-from spellpress.press.runners.session import BuildSession
 
 SLUG = "goblin-market"
 EXAMPLES = int(os.environ.get("SPELLPRESS_INCREMENTAL_EXAMPLES", "20"))

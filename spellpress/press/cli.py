@@ -99,11 +99,11 @@ def options(args) -> Options:
 
 def _kinds(args) -> tuple[str, ...]:
     """`--reprint` alone; else the plain build's kinds (or --only's) for the target home, and
-    each print shop's kind (kinds.py) for its target: the targets given, else every one, of
+    each print shop's kind (model/kinds.py) for its target: the targets given, else every one, of
     which each game's build makes those its game.yaml names (Options.game_targets)."""
     if args.reprint:
         return ("reprint",)
-    if args.target is None:  # each game's own `targets:` (build.py), home unless its game.yaml says
+    if args.target is None:  # each game's own `targets:` (outputs/gamebuild.py), home unless its game.yaml says
         return tuple(args.only or KINDS) + tuple(SHOPS)
     targets = tuple(dict.fromkeys(args.target))
     if args.only and HOME not in targets:
@@ -138,8 +138,8 @@ def _run_once(o: Options) -> int:
 
 def cmd_watch(args) -> int:
     # imported here: watching builds, and a build loads the renderers, which reading the command line need not
+    from .model.session import BuildSession
     from .runners.once import run_once
-    from .runners.session import BuildSession
     from .runners.watch import watch
 
     session = BuildSession()  # what each build keeps for the next

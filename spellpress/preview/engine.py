@@ -20,8 +20,8 @@ from pathlib import Path
 
 from ..core import ValidationFailed, load_games
 from ..press.model import changes
-from ..press.model.options import Options, game_out
-from ..press.runners.watch import POLL_SECONDS, snapshot
+from ..press.model.options import Options, game_out, snapshot
+from ..press.runners.watch import POLL_SECONDS
 
 KINDS = ("png", "rulebook", "playmat")
 PAPER = "a4"
@@ -61,7 +61,7 @@ class Previewer:
 
     def _watch(self) -> None:
         # imported here, in this thread: the page answers at once while the renderers load
-        from ..press.runners.session import BuildSession
+        from ..press.model.session import BuildSession
 
         session = BuildSession()
         roots = self.options.watched

@@ -132,7 +132,7 @@ def columns(deck: TokenDeck, page_w: float) -> int:
 
 @dataclass(frozen=True)
 class TokensPdf:
-    """The job making a game's token sheet for one paper (see kinds.py)."""
+    """The job making a game's token sheet for one paper (see outputs/listing.py)."""
 
     decks: tuple[TokenDeck, ...]
     paper: str

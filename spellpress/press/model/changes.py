@@ -7,7 +7,7 @@ was added; one no longer there was removed. The file is read as a hint only: a m
 or foreign one means "nothing to compare with", never a failed build.
 
 `spellpress printed` copies that record, with the time, to `.spellpress-printed.json`: the cards
-as the user printed them. `build --reprint` prints the cards whose faces moved since (kinds.py).
+as the user printed them. `build --reprint` prints the cards whose faces moved since (outputs/listing.py).
 """
 
 from __future__ import annotations

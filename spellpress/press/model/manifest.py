@@ -32,7 +32,7 @@ from ..files import atomic_write
 
 @dataclass(frozen=True)
 class Entry:
-    digest: str  # what the output is made from (build.py)
+    digest: str  # what the output is made from (outputs/gamebuild.py)
     size: int = -1  # the file as it was recorded; -1: never seen (a manifest of an older Spellpress)
     sha256: str = ""
 

@@ -25,6 +25,21 @@ def game_out(options: Options, slug: str, game_ink: str) -> Path:
     return options.out / slug / ink_folder(options.ink or game_ink)
 
 
+def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
+    """Every file under the roots (not a hidden one), with its modification time and size: what
+    `watch` and the preview poll under Options.watched, and a session compares its layouts by."""
+    seen = {}
+    for root in roots:
+        for path in root.rglob("*") if root.is_dir() else ():
+            try:
+                if path.is_file() and not path.name.startswith("."):
+                    st = path.stat()
+                    seen[path] = (st.st_mtime_ns, st.st_size)
+            except OSError:  # removed while we looked
+                continue
+    return seen
+
+
 @dataclass(frozen=True)
 class Options:
     cards: Path = Path("cards")

@@ -20,8 +20,8 @@ from ..drawing import fonts, markup, playmat, rulebook, templatelines, tokens
 from ..drawing.faces import RENDERER_VERSION, FaceMemo, FaceOut
 from ..drawing.layout import Layouter
 from ..drawing.templates import Layout, Templates
-from ..runners.session import BuildSession
 from .options import Options
+from .session import BuildSession
 
 
 @dataclass

@@ -1,10 +1,10 @@
 """`spellpress build`: every output of every game, incremental, atomic and deterministic.
 
-The plan lays out every face (plan.py); each kind of output asked for then lists a game's
-outputs (kinds.py), and an output is made again only when its digest differs from the one the
-game's manifest remembers (manifest.py), so an edit to one card re-renders that card's images
-only. The jobs run over worker processes (workers.py): face images first, then the PDFs, then
-what is made of the faces' thumbnails once those are drawn.
+The plan lays out every face (model/plan.py); each kind of output asked for then lists a
+game's outputs (listing.py), and an output is made again only when its digest differs from the
+one the game's manifest remembers (model/manifest.py, gamebuild.py), so an edit to one card
+re-renders that card's images only. The jobs run over worker processes (workers.py): face images
+first, then the PDFs, then what is made of the faces' thumbnails once those are drawn.
 
 A failed build changes nothing. Nothing is drawn until every game has laid out without a
 problem; the jobs then write each game's new files aside (its STAGING folder), and only when
@@ -31,7 +31,7 @@ from ..model import libraries
 from ..model.kinds import COMPOSITE, IMAGES, PRINT
 from ..model.options import Options
 from ..model.plan import GamePlan, plan
-from ..runners.session import BuildSession
+from ..model.session import BuildSession
 from .gamebuild import GameBuild, Report
 from .jobs import Write
 from .listing import LISTS
@@ -43,7 +43,7 @@ except ImportError:  # not on this system: builds are not run side by side there
     fcntl = None
 
 def build(options: Options, session: BuildSession | None = None) -> Report:
-    """Build what `options` ask for; `session` (see session.py) keeps what a long-lived
+    """Build what `options` ask for; `session` (see model/session.py) keeps what a long-lived
     process reuses from its earlier builds."""
     plans, warnings = plan(options, session)
     with _alone(options.out):

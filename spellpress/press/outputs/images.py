@@ -178,6 +178,6 @@ def _overview_line(line: list[tuple[Path, int]], width: int, height: int,
 
 
 def shop_face(drawing: Drawing, shop) -> PILImage.Image:
-    """The face at a print shop's resolution and bleed (shops.py): the trim where the shop puts
+    """The face at a print shop's resolution and bleed (model/shops.py): the trim where the shop puts
     it, the picture's own bleed cut down to the shop's (shops.misfit says when it cannot be)."""
     return raster.render(replace(drawing, bleed=shop.bleed_mm), shop.dpi)

@@ -67,7 +67,7 @@ class SheetsPdf:
                 return data
         if self.layout == "printshop":
             return sheets.printshop_pdf(cards, self.size, self.title, cache, keep)
-        # each size of card its own sheet (kinds.py plans no file where a size has none)
+        # each size of card its own sheet (listing.py plans no file where a size has none)
         by_size = {size: sheets.sheet_for(self.layout, self.paper, *size)
                    for size in dict.fromkeys([self.size, *map(sheets.size_of, cards)])}
         missing = [size for size, sheet in by_size.items() if sheet is None]

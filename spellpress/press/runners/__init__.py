@@ -1,1 +1,3 @@
-"""The runners: what builds again and again, and keeps what the next build reuses (watch, the resident builder, the session)."""
+"""The runners: what runs builds, once (the command's), again after every edit (watch), or in a
+process that stays up (the resident builder).
+"""

@@ -9,12 +9,12 @@ import time
 from ...core import ValidationFailed
 from ..model import changes
 from ..model.options import Options
+from ..model.session import BuildSession
 from ..outputs.build import build
-from .session import BuildSession
 
 
 def run_once(o: Options, session: BuildSession | None = None) -> int:
-    """One build, its problems or its summary printed; `session`: see session.py."""
+    """One build, its problems or its summary printed; `session`: see model/session.py."""
     start = time.perf_counter()
     try:
         report = build(o, session)

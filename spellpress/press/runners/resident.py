@@ -48,7 +48,7 @@ except ImportError:  # not on this system (Windows): it has no resident builder 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .session import BuildSession
+    from ..model.session import BuildSession
 
 SWITCH = "SPELLPRESS_RESIDENT"
 
@@ -463,8 +463,8 @@ def serve() -> None:
     os.register_at_fork(after_in_child=forked)
     # imported here, now that nobody waits: every build command imports this module, and only a
     # builder builds (these load the renderers)
+    from ..model.session import BuildSession
     from .once import run_once
-    from .session import BuildSession
 
     builder = _Builder(path, BuildSession(), run_once)  # the layouts and faces every build here reuses
     signal.signal(signal.SIGTERM, lambda *_: builder.end())

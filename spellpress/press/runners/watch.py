@@ -12,20 +12,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from ..model.options import snapshot
+
 POLL_SECONDS = 0.05
-
-
-def snapshot(roots: list[Path]) -> dict[Path, tuple[int, int]]:
-    seen = {}
-    for root in roots:
-        for path in root.rglob("*") if root.is_dir() else ():
-            try:
-                if path.is_file() and not path.name.startswith("."):
-                    st = path.stat()
-                    seen[path] = (st.st_mtime_ns, st.st_size)
-            except OSError:  # removed while we looked
-                continue
-    return seen
 
 
 def saved(before: dict[Path, tuple[int, int]], now: dict[Path, tuple[int, int]]) -> str:

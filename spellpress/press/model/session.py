@@ -15,7 +15,7 @@ from ... import defaults
 from ..drawing.displaylist import Drawing
 from ..drawing.icons import IconSet
 from ..drawing.templates import Templates
-from .watch import snapshot
+from .options import snapshot
 
 
 class BuildSession:
