@@ -28,6 +28,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.core import load_games
 from spellpress.press.drawing import fonts
+from spellpress.press.model import changes
 from spellpress.press.model.options import Options
 from spellpress.press.outputs.build import build
 
@@ -277,8 +278,6 @@ def bench_targets(tmp: Path, game: str = "magicka-mayhem") -> bool:
 
 
 def bench_reprint(tmp: Path, game: str) -> bool:
-    from spellpress.press.model import changes
-
     ws = tmp / "reprint"
     shutil.copytree(CARDS / game, ws / "cards" / game)
     spells = ws / "cards" / game / "spells.yaml"

@@ -16,19 +16,22 @@ from typing import Any
 
 from .engine import LabError, Plan, Tally, batches, merged, play_batch
 
+try:
+    import distributed
+except ImportError:  # the optional extra spellpress[cluster]: connect says how to install it
+    distributed = None
+
 CONNECT_SECONDS = 5.0  # an address nobody answers at is said after this, not waited on for ever
 
 
 @contextmanager
 def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
     """A client of the scheduler at `address`, closed on leaving; LabError if it cannot be had."""
-    try:
-        from distributed import Client
-    except ImportError:
+    if distributed is None:
         raise LabError("--cluster needs Dask's distributed, which is not installed: "
-                       "pip install 'spellpress[cluster]' (on this machine and on the cluster's)") from None
+                       "pip install 'spellpress[cluster]' (on this machine and on the cluster's)")
     try:
-        client = Client(address, timeout=CONNECT_SECONDS if timeout is None else timeout, set_as_default=False)
+        client = distributed.Client(address, timeout=CONNECT_SECONDS if timeout is None else timeout, set_as_default=False)
     except ValueError as exc:
         raise LabError(f"--cluster {address}: not a scheduler's address ({exc}); "
                        "give it as the scheduler prints it, such as tcp://10.0.0.5:8786") from None
@@ -41,8 +44,6 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
 
 def run(client: Any, plan: Plan, games: int) -> Tally:
     """Plays games 0..games-1 of the plan in batches over the cluster's workers."""
-    from distributed import KilledWorker
-
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)
     except TimeoutError:
@@ -53,6 +54,6 @@ def run(client: Any, plan: Plan, games: int) -> Tally:
     futures = [client.submit(play_batch, shared, a, b, pure=False) for a, b in batches(games, workers)]
     try:
         return merged(plan.players, client.gather(futures))
-    except (ImportError, KilledWorker, OSError) as exc:  # a worker without spellpress, one that died, a lost link
+    except (ImportError, distributed.KilledWorker, OSError) as exc:  # a worker without spellpress, one that died, a lost link
         raise LabError(f"--cluster {client.scheduler.address}: the cluster could not play the games: "
                        f"{type(exc).__name__}: {exc}") from None
