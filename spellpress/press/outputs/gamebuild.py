@@ -42,8 +42,8 @@ class Report:
 
 
 class GameBuild:
-    """One game in a build: what its kinds of output read to list its outputs, and the jobs
-    that make those not made already."""
+    """One game in a build: what its kinds of output read to list its outputs (listing.py), the
+    job of each output not made already (`job`), and its files moved into place (`finish`)."""
 
     def __init__(self, plan: GamePlan, options: Options, shared: dict, versions: Callable[[tuple[str, ...]], str],
                  report: Report):
