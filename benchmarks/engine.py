@@ -16,7 +16,7 @@ from itertools import product
 from pathlib import Path
 
 from spellpress.core import load_games
-from spellpress.core.engine import check, outcome_agrees
+from spellpress.core.engine import check, lab_of, outcome_agrees
 from spellpress.core.games import RULESETS
 from spellpress.core.play.errors import TableError
 from spellpress.lab.engine import game_rng
@@ -37,7 +37,7 @@ def _cases(slug: str, low: int, high: int, policies: list[str]) -> list[tuple[st
 
 def _one(case: tuple[str, int, str, int]) -> tuple[float, float, str | None]:
     slug, players, policy, i = case
-    lab = RULESETS[slug].lab
+    lab = lab_of(RULESETS[slug])
     assert lab is not None
     case_name = f"{slug}, {players} players, policy {policy}, game {i} of seed {SEED}"
     start = time.perf_counter()
@@ -64,7 +64,7 @@ def _one_game_a_ruleset() -> dict:
 
 
 _GAMES = _one_game_a_ruleset()
-_PREPARED = {slug: lab.prepare(g) for slug, g in _GAMES.items() if (lab := RULESETS[slug].lab)}
+_PREPARED = {slug: lab.prepare(g) for slug, g in _GAMES.items() if (lab := lab_of(RULESETS[slug]))}
 
 
 def main() -> bool:
@@ -73,7 +73,7 @@ def main() -> bool:
           f"at the table move by move ({WORKERS} processes)")
     with multiprocessing.get_context("fork").Pool(WORKERS) as pool:
         for slug, game in _GAMES.items():
-            lab = RULESETS[slug].lab
+            lab = lab_of(RULESETS[slug])
             if lab is None:
                 continue
             start = time.perf_counter()

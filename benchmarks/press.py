@@ -27,9 +27,10 @@ from PIL import Image, ImageDraw, ImageFont
 from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.core import load_games
-from spellpress.press import fonts
-from spellpress.press.build import build
-from spellpress.press.options import Options
+from spellpress.press.drawing import fonts
+from spellpress.press.model import changes
+from spellpress.press.model.options import Options
+from spellpress.press.outputs.build import build
 
 CARDS, TEMPLATES = Path("cards"), Path("templates")
 MM = 72 / 25.4
@@ -280,8 +281,6 @@ def bench_targets(tmp: Path, game: str = "magicka-mayhem") -> bool:
 
 
 def bench_reprint(tmp: Path, game: str) -> bool:
-    from spellpress.press import changes
-
     ws = tmp / "reprint"
     shutil.copytree(CARDS / game, ws / "cards" / game)
     spells = ws / "cards" / game / "spells.yaml"

@@ -8,12 +8,23 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the core (pydantic) is imported by the commands that load games, only when they run
+from . import defaults, newgame
+from .lab.cli import add_command as add_simulate
+from .lab.cli import simulate_command
+from .press import cli as press_cli
+from .press.model import changes
+from .press.model.options import Options
+from .targets import GAME_FILE, Unclear, resolve
+
+# The core (pydantic), the renderers (reportlab, Pillow), the lab, the preview and the companion
+# (Flask) are imported by the commands that need them, when they run: `spellpress --help` and
+# every other command start without them.
+if TYPE_CHECKING:
     from .core import Game, ValidationFailed
 
 
 def _load(cards: str, slugs: tuple[str, ...] = ()) -> tuple[Game, ...] | None:
-    from .core import ValidationFailed, load_games
+    from .core import ValidationFailed, load_games  # here: the core (see the imports above)
 
     try:
         return load_games(Path(cards), list(slugs) or None)
@@ -25,8 +36,6 @@ def _load(cards: str, slugs: tuple[str, ...] = ()) -> tuple[Game, ...] | None:
 def _named(words: list[str], cards: str, command: str) -> tuple[str, tuple[str, ...]] | None:
     """The directory of games and the slugs that a command's words name (targets.py); None, and
     why said, when they name none."""
-    from .targets import Unclear, resolve
-
     try:
         return resolve(words, cards)
     except Unclear as unclear:
@@ -82,9 +91,9 @@ def cmd_validate(args) -> int:
     # ./templates, or the package's layouts where it has none (spellpress/defaults/); a directory
     # named with --templates that is not there means: check the cards without their layouts
     if args.templates is None or Path(args.templates).is_dir():
+        # here: the core and the renderers (see the imports above)
         from .core import ValidationFailed
-        from .press.options import Options
-        from .press.plan import plan  # layouts: every text must fit its box, the rulebooks must read
+        from .press.model.plan import plan  # layouts: every text must fit its box, the rulebooks must read
 
         try:
             _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates or "templates"), games=slugs,
@@ -104,7 +113,7 @@ def cmd_validate(args) -> int:
 def _balance(games: tuple[Game, ...], where: str) -> bool:
     """`validate --balance` (lab/balance.py): each game's run said on a line, its warnings and
     problems as validate says its own; True when there were problems."""
-    from .lab import balance
+    from .lab import balance  # here: the lab and the core (see the imports above)
 
     problems = []
     for game in games:
@@ -118,7 +127,7 @@ def _balance(games: tuple[Game, ...], where: str) -> bool:
             print(warning, file=sys.stderr)
         problems += checked.problems
     if problems:
-        from .core import ValidationFailed
+        from .core import ValidationFailed  # here: the core (see the imports above)
 
         _report(ValidationFailed(problems), f"{where} (balance)")
     return bool(problems)
@@ -143,6 +152,7 @@ def cmd_list(args) -> int:
 
 def cmd_export(args) -> int:
     """Every deck of the games as a spreadsheet: `<out>/<slug>/<deck>.csv` (core/csvsource.py)."""
+    # here: the core (see the imports above)
     from .core import csvsource
     from .core.loader import written_cards
 
@@ -170,9 +180,6 @@ def cmd_export(args) -> int:
 
 def cmd_new(args) -> int:
     """A new game from a game (a variant) or from nothing (a game of YAML alone): spellpress/newgame.py."""
-    from . import newgame
-    from .targets import Unclear, resolve
-
     source = None
     if args.source:
         try:
@@ -202,8 +209,7 @@ def cmd_new(args) -> int:
     if checked == 0:
         print(f"next: spellpress build {args.slug}, then open build/{args.slug}/; edit the cards in {Path(args.cards) / args.slug}")
         if source is None:
-            from . import defaults
-            from .core.problems import display_path
+            from .core.problems import display_path  # here: the core (see the imports above)
 
             shared = display_path(defaults.find(Path(args.templates or "templates"), "card.yaml").parent)
             print(f"the cards are drawn with the shared layouts card.yaml and back.yaml in {shared}: "
@@ -213,12 +219,11 @@ def cmd_new(args) -> int:
 
 def cmd_preview(args) -> int:
     """The live preview: spellpress/preview/."""
-    from .press.options import Options
     found = _named_games(args.games, args.cards, "preview")
     if isinstance(found, int):
         return found
     cards_dir, slugs, _ = found
-    from .preview import run
+    from .preview import run  # here: Flask and the renderers (see the imports above)
 
     options = Options(cards=Path(cards_dir), templates=Path(args.templates), out=Path(args.out), games=slugs,
                       allow_missing_art=args.allow_missing_art)
@@ -227,10 +232,7 @@ def cmd_preview(args) -> int:
 
 def cmd_printed(args) -> int:
     """Mark the cards of each game's last build as printed: `build --reprint` then prints only
-    what changed since (press/changes.py)."""
-    from .press import changes
-    from .targets import GAME_FILE
-
+    what changed since (press/model/changes.py)."""
     named = _named(args.games, args.cards, "printed")
     if named is None:
         return 2
@@ -256,8 +258,6 @@ def cmd_printed(args) -> int:
 
 def cmd_simulate(args) -> int:
     """Plays many seeded games of a game with the core's rules (spellpress/lab)."""
-    from .lab.cli import simulate_command
-
     return simulate_command(args)
 
 
@@ -291,8 +291,6 @@ def parser() -> argparse.ArgumentParser:
                    help="also play a few hundred seeded games of each game (spellpress simulate): a game that cannot end or "
                         "a seat that wins too often (game.yaml's balance:) is a problem, a card never played a warning")
     v.set_defaults(run=cmd_validate)
-
-    from .press import cli as press_cli
 
     press_cli.add_commands(sub)
 
@@ -334,8 +332,6 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--out", default="build", metavar="DIR", help="where the cards were built (default: ./build)")
     pr.set_defaults(run=cmd_printed)
 
-    from .lab.cli import add_command as add_simulate
-
     add_simulate(sub, cmd_simulate)
 
     sv = sub.add_parser("serve", help="the table companion, for the phones on the local network")
@@ -358,7 +354,6 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
-    args.argv = argv  # for a resident builder, which reads them again
     try:
         return args.run(args)
     except BrokenPipeError:  # `spellpress list | head`

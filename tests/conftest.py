@@ -39,8 +39,8 @@ def c(game):
 def books_built(tmp_path_factory, cards_dir) -> Path:
     """Every game's rulebooks (booklets too) and playmats, built once for the tests that only
     read them (test_press_rulebook.py, test_press_rulebook_print.py)."""
-    from spellpress.press.build import build
-    from spellpress.press.options import Options
+    from spellpress.press.model.options import Options
+    from spellpress.press.outputs.build import build
 
     out = tmp_path_factory.mktemp("books")
     build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out,

@@ -15,9 +15,9 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.cli import main
-from spellpress.press import art, pdf, raster
-from spellpress.press.options import Options
-from spellpress.press.plan import plan
+from spellpress.press.drawing import art, pdf, raster
+from spellpress.press.model.options import Options
+from spellpress.press.model.plan import plan
 
 ROOT = Path(__file__).resolve().parent.parent
 RED, BLUE, PAPER = (200, 30, 30), (30, 60, 200), (246, 240, 225)  # PAPER: templates/card.yaml's panel

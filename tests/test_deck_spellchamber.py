@@ -19,10 +19,10 @@ import pytest
 from spellpress import defaults
 from spellpress.cli import catalog
 from spellpress.core import load_game, table
-from spellpress.press.displaylist import Text
-from spellpress.press.icons import IconSet
-from spellpress.press.layout import Layouter
-from spellpress.press.templates import Templates
+from spellpress.press.drawing.displaylist import Text
+from spellpress.press.drawing.icons import IconSet
+from spellpress.press.drawing.layout import Layouter
+from spellpress.press.drawing.templates import Templates
 
 SLUG = "spellchamber"
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"

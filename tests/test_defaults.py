@@ -7,8 +7,8 @@ import pytest
 
 from spellpress import defaults, newgame
 from spellpress.core import ValidationFailed, load_games
-from spellpress.press import rulebook
-from spellpress.press.session import BuildSession
+from spellpress.press.drawing import rulebook
+from spellpress.press.model.session import BuildSession
 
 
 @pytest.fixture

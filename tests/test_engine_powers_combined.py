@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from spellpress.core import table
-from spellpress.core.engine import Match
+from spellpress.core.engine import Match, lab_of
 from spellpress.core.games import RULESETS
 from spellpress.core.play.errors import Invalid
 from spellpress.lab.engine import game_rng
@@ -85,7 +85,7 @@ def test_a_double_up_flipped_with_a_rune_casts_a_second_spell_whose_total_is_add
 def test_the_lab_casts_the_second_spell_a_runes_double_up_allows(game):
     """In seeded greedy games, every rune that flips a Double Up! within the turn's limit is
     followed by a second spell, whose total the table adds to the first's."""
-    lab = RULESETS[SLUG].lab
+    lab = lab_of(RULESETS[SLUG])
     prepared = lab.prepare(game)
     doubles = {card.id for card in game.cards if card.type == "spell" and card["modifier"] == modifier_of(game.constants, "double_up")}
     seen = 0

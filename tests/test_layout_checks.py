@@ -52,7 +52,7 @@ def test_a_field_a_layout_draws_is_not_warned_of(tmp_path, monkeypatch, capsys):
 def test_layout_mistakes_are_found_before_any_card_is_drawn(name, tmp_path, monkeypatch, capsys):
     """With drawing by the broken layout itself broken, its mistakes are still all said, once:
     they are read from the layout and the game, not found by drawing each card with it."""
-    from spellpress.press import layout
+    from spellpress.press.drawing import layout
 
     case = next(c for c in CASES if c.name == name)
     build_case(case, tmp_path)

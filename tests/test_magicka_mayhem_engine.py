@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from spellpress.core import table
-from spellpress.core.engine import check
+from spellpress.core.engine import check, lab_of
 from spellpress.core.games import RULESETS
 from spellpress.core.play.errors import Invalid
 from spellpress.core.table import Event
@@ -91,7 +91,7 @@ def test_a_wizard_killed_on_their_own_turn_makes_no_more_moves(game, players, nu
     own spell card spell still cast the free snap spell its Mayhem card gave, which the table
     refused. (A dead wizard's creatures fight on: the wizard still stands while they do.) Those
     games, replayed at the table, now agree."""
-    lab = RULESETS[SLUG].lab
+    lab = lab_of(RULESETS[SLUG])
     outcome = lab.play(lab.prepare(game), game_rng(1, number), players, ("greedy",) * players, lab.turn_cap, True)
     assert check(outcome.match) is None
 

@@ -89,13 +89,13 @@ kind, data = table.decide(state, 1, {"type": "zap", "zapper": 0, "at": 1, "bolt"
 event = Event(2, kind, data, by=0)
 state = table.evolve(state, event)
 
-from spellpress.core.engine import check
+from spellpress.core.engine import check, lab_of
 from spellpress.core.games import RULESETS
 from spellpress.lab.engine import game_rng
 from spellpress.lab.run import simulate
 from companion import games_script
 
-lab = RULESETS["spark-duel"].lab
+lab = lab_of(RULESETS["spark-duel"])
 replayed = [check(lab.play(game, game_rng(seed, 0), 2, ("random", "random"), 100, True).match) for seed in range(20)]
 print(json.dumps({"sparks": [p["counters"]["sparks"] for p in state["players"]],
                   "log": table.describe(event, state), "actions": table.actions(state),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from spellpress.core import load_games
-from spellpress.core.engine import check, outcome_agrees
+from spellpress.core.engine import check, lab_of, outcome_agrees
 from spellpress.core.games import RULESETS
 from spellpress.core.play.errors import TableError
 from spellpress.lab.engine import game_rng
@@ -24,7 +24,7 @@ from spellpress.lab.engine import game_rng
 GAMES = 100  # a game, spread evenly over its player counts and policies (make bench plays 10,000)
 SEED = 25
 
-LABBED = sorted(slug for slug, ruleset in RULESETS.items() if ruleset.lab is not None)
+LABBED = sorted(slug for slug, ruleset in RULESETS.items() if lab_of(ruleset) is not None)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def games(cards_dir):
 @pytest.mark.parametrize("slug", LABBED)
 def test_every_lab_game_replays_at_the_table_move_for_move(games, slug):
     game = games[slug]
-    lab = RULESETS[slug].lab
+    lab = lab_of(RULESETS[slug])
     prepared = lab.prepare(game)
     kinds = list(product(range(game.players.min, game.players.max + 1), sorted(lab.policies)))
     for i in range(GAMES):  # game i of one seed, as `simulate --seed` numbers its games

@@ -7,7 +7,7 @@ import pytest
 from reportlab.pdfgen import canvas
 
 from pdf_checks import Font, fonts, syntax_problems
-from spellpress.press import fonts as press_fonts
+from spellpress.press.drawing import fonts as press_fonts
 
 VERA = Font("/AAAAAA+BitstreamVeraSans-Roman", embedded=True)
 

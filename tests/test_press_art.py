@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 
 from spellpress.cli import main
-from spellpress.press import art
+from spellpress.press.drawing import art
 
 GAME = "spellchamber"
 CARD = "    name: Mind Control\n"  # the art line goes under it: line 14 of spells.yaml

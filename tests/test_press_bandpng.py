@@ -9,7 +9,7 @@ import zlib
 
 from PIL import Image
 
-from spellpress.press import bandpng
+from spellpress.press.outputs import bandpng
 
 
 def test_adler32_combine_matches_zlib():

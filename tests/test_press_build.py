@@ -7,10 +7,11 @@ import pytest
 from PIL import Image
 
 from spellpress.core import ValidationFailed
-from spellpress.press import images, kinds, libraries
-from spellpress.press.build import build
-from spellpress.press.manifest import Manifest
-from spellpress.press.options import Options
+from spellpress.press.model import kinds, libraries
+from spellpress.press.model.manifest import Manifest
+from spellpress.press.model.options import Options
+from spellpress.press.outputs import images
+from spellpress.press.outputs.build import build
 
 GAME = "magicka-mayhem"
 
@@ -195,7 +196,7 @@ def test_pdfs_from_cached_face_forms_equal_freshly_drawn_ones(fresh_workspace):
 def test_a_one_card_edit_fills_the_kept_sheets_and_equals_a_cold_build(small_workspace):
     """After an edit to a card's text, its sheets are their kept skeleton with the new form put
     in (skeleton.py), not drawn again: byte for byte what a build with no cache makes."""
-    from spellpress.press import skeleton
+    from spellpress.press.drawing import skeleton
 
     some = {"kinds": ("sheets", "fold", "printshop"), "papers": ("a4",)}
     out = small_workspace / "build" / SMALL
@@ -227,8 +228,8 @@ def test_watch_rebuilds_when_a_card_is_saved(workspace):
     import threading
     import time
 
-    from spellpress.press.cli import run_once
-    from spellpress.press.watch import watch
+    from spellpress.press.runners.once import run_once
+    from spellpress.press.runners.watch import watch
 
     stop = threading.Event()
     o = options(workspace, kinds=("png",))
@@ -282,9 +283,10 @@ def test_a_new_deck_back_remakes_the_tts_sheets_that_show_it(workspace):
 
 def test_every_file_a_kind_lists_is_known_as_its_own(fresh_workspace):
     """The manifest tells whose an old file is by the kinds' file names: what each lists must match."""
-    from spellpress.press.build import GameBuild, Report
-    from spellpress.press.papers import PAPER_NAMES
-    from spellpress.press.plan import plan
+    from spellpress.press.drawing.papers import PAPER_NAMES
+    from spellpress.press.model.plan import plan
+    from spellpress.press.outputs.gamebuild import GameBuild, Report
+    from spellpress.press.outputs.listing import LISTS
 
     o = options(fresh_workspace, booklet=True)
     [game_plan], _ = plan(o)
@@ -292,7 +294,7 @@ def test_every_file_a_kind_lists_is_known_as_its_own(fresh_workspace):
     # the game has no tokens (test_press_tokens.py), and a reprint lists nothing until cards are marked printed
     # (test_press_targets.py)
     for kind in [k for k in kinds.REGISTRY.values() if k.name not in ("tokens", "reprint")]:
-        listed = kind.outputs(game)
+        listed = LISTS[kind.name](game)
         assert listed and {kinds.owner(output.rel, PAPER_NAMES)[0] for output in listed} == {kind.name}
     assert kinds.owner("cards-fold-letter.pdf", PAPER_NAMES) == ("fold", "letter")
     assert kinds.owner("cards-a3.pdf", PAPER_NAMES) is None and kinds.owner("notes.txt", PAPER_NAMES) is None

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from spellpress.cli import main
-from spellpress.press.watch import saved
+from spellpress.press.runners.watch import saved
 
 
 @pytest.fixture

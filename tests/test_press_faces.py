@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from spellpress.defaults import TEMPLATES as DEFAULTS
-from spellpress.press import fonts
-from spellpress.press.displaylist import Drawing, Ellipse, Image, Rect, Text
-from spellpress.press.options import Options
-from spellpress.press.plan import plan
+from spellpress.press.drawing import fonts
+from spellpress.press.drawing.displaylist import Drawing, Ellipse, Image, Rect, Text
+from spellpress.press.model.options import Options
+from spellpress.press.model.plan import plan
 
 ROOT = Path(__file__).resolve().parent.parent
 BACK_MARGIN, FRONT_MARGIN = 6.0, 3.0  # GUIDE: no edge parallel to the trim within this of it
@@ -226,9 +226,9 @@ def test_a_bad_hand_flag_is_a_problem_with_its_line(tmp_path, cards_dir):
 
 
 def test_generated_art_shows_an_emblem_chosen_from_the_card_data(games):
-    from spellpress.press.icons import IconSet
-    from spellpress.press.layout import Layouter
-    from spellpress.press.templates import Templates
+    from spellpress.press.drawing.icons import IconSet
+    from spellpress.press.drawing.layout import Layouter
+    from spellpress.press.drawing.templates import Templates
 
     templates, icons = Templates(ROOT / "templates"), IconSet.load(DEFAULTS / "icons.yaml")
     chosen = {}
@@ -251,9 +251,9 @@ def test_an_unknown_icon_field_is_a_problem_naming_the_card(games):
     import dataclasses
     import types
 
-    from spellpress.press.icons import IconSet
-    from spellpress.press.layout import Layouter
-    from spellpress.press.templates import Templates
+    from spellpress.press.drawing.icons import IconSet
+    from spellpress.press.drawing.layout import Layouter
+    from spellpress.press.drawing.templates import Templates
 
     game = games["sorcerer-duel"]
     layouter = Layouter(game, IconSet.load(DEFAULTS / "icons.yaml"))
@@ -266,7 +266,7 @@ def test_an_unknown_icon_field_is_a_problem_naming_the_card(games):
 
 
 def test_turned_text_is_drawn_upside_down_below_and_left_of_its_anchor():
-    from spellpress.press import raster
+    from spellpress.press.drawing import raster
 
     drawing = Drawing(63.5, 88.9, 0.0, (Text(40, 40, "Wy", "bold", 20, (0, 0, 0), turned=True),))
     image = raster.render(drawing, 100)
@@ -281,7 +281,7 @@ def test_a_layout_asking_for_text_below_7_pt_is_refused_at_its_line(tmp_path, mo
     import shutil
 
     from spellpress.core import ValidationFailed
-    from spellpress.press.templates import Templates
+    from spellpress.press.drawing.templates import Templates
 
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
     path = tmp_path / "templates" / "card.yaml"  # the project's own copy of the shared card wins over the package's

@@ -12,13 +12,14 @@ from PIL import Image as PILImage
 from pypdf import PdfReader
 
 from spellpress.core import ValidationFailed, load_game
-from spellpress.press import fonts, images, sheets
-from spellpress.press.build import build
-from spellpress.press.displaylist import Text
-from spellpress.press.layout import MIN_TEXT_SIZE, PT
-from spellpress.press.options import Options
-from spellpress.press.papers import PAPERS
-from spellpress.press.plan import plan
+from spellpress.press.drawing import fonts, sheets
+from spellpress.press.drawing.displaylist import Text
+from spellpress.press.drawing.layout import MIN_TEXT_SIZE, PT
+from spellpress.press.drawing.papers import PAPERS
+from spellpress.press.model.options import Options
+from spellpress.press.model.plan import plan
+from spellpress.press.outputs import images
+from spellpress.press.outputs.build import build
 
 GAME = "powermage-54"  # the smallest set of sheets
 
@@ -150,7 +151,7 @@ def test_the_ink_names_agree_with_the_schema():
     import typing
 
     from spellpress.core.models import Ink
-    from spellpress.press.options import INKS
+    from spellpress.press.model.options import INKS
 
     assert typing.get_args(Ink) == INKS
 

@@ -25,11 +25,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from spellpress import defaults
 from spellpress.cli import main, parser
 from spellpress.core import ValidationFailed
-from spellpress.press import jobs, kinds, libraries
-from spellpress.press.build import STAGING, build
 from spellpress.press.cli import options as parsed
-from spellpress.press.papers import PAPER_NAMES
-from spellpress.press.session import BuildSession
+from spellpress.press.drawing.papers import PAPER_NAMES
+from spellpress.press.model import kinds, libraries
+from spellpress.press.model.session import BuildSession
+from spellpress.press.outputs import jobs
+from spellpress.press.outputs.build import build
+from spellpress.press.outputs.gamebuild import STAGING
 
 SLUG = "goblin-market"
 EXAMPLES = int(os.environ.get("SPELLPRESS_INCREMENTAL_EXAMPLES", "8"))
@@ -267,7 +269,7 @@ def _folder(o) -> Path:
 
 def _owns(o, rel: str) -> bool:
     """Whether a build with options `o` owns the output `rel` (under --out): its ink's folder, and
-    a kind, paper and option of its own (as build.GameBuild._owns; the game's targets are home)."""
+    a kind, paper and option of its own (as gamebuild.GameBuild._owns; the game's targets are home)."""
     slug, _, rest = rel.partition("/")
     ink = f"ink-{o.ink}" if o.ink and o.ink != "full" else ""
     if ink:

@@ -14,13 +14,13 @@ from PIL import ImageStat
 
 from spellpress import defaults
 from spellpress.core import ValidationFailed, load_game
-from spellpress.press import raster
-from spellpress.press.build import build
-from spellpress.press.displaylist import Drawing, Ellipse, Poly, Rect, Text
-from spellpress.press.icons import IconSet
-from spellpress.press.options import INKS, Options
-from spellpress.press.plan import plan
-from spellpress.press.templates import Templates
+from spellpress.press.drawing import raster
+from spellpress.press.drawing.displaylist import Drawing, Ellipse, Poly, Rect, Text
+from spellpress.press.drawing.icons import IconSet
+from spellpress.press.drawing.templates import Templates
+from spellpress.press.model.options import INKS, Options
+from spellpress.press.model.plan import plan
+from spellpress.press.outputs.build import build
 
 GAME = "spellchamber"  # its full-bleed backs and frames: the most ink on a page of the five (cards-a4.pdf)
 

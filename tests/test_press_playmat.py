@@ -11,9 +11,9 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from spellpress.core import ValidationFailed
-from spellpress.press import playmat
-from spellpress.press.build import build
-from spellpress.press.options import Options
+from spellpress.press.drawing import playmat
+from spellpress.press.model.options import Options
+from spellpress.press.outputs.build import build
 
 MM = 72 / 25.4
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]

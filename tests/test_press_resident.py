@@ -111,6 +111,26 @@ def test_problems_come_back_as_the_command_would_print_them(project):
     assert "starting_points" in served_answer.stderr and served_answer.stderr == own.stderr
     bad_args = spellpress(ws, env, "build", "--only", "nothing")
     assert bad_args.returncode == 2 and "invalid choice" in bad_args.stderr
+    unclear = spellpress(ws, env, "build", "no/such/games")  # the command reads its words before it sends the build
+    own_unclear = spellpress(ws, {**env, "SPELLPRESS_RESIDENT": "0"}, "build", "no/such/games")
+    assert unclear.returncode == own_unclear.returncode == 2 and unclear.stderr == own_unclear.stderr
+    assert "no/such/games: no such directory" in unclear.stderr and served(ws, env) == 1
+
+
+def test_a_build_is_sent_as_its_options_and_read_back_the_same():
+    """The command sends its builder the Options it read from its command line, as JSON, not
+    its words to parse again: every field comes back as it was sent."""
+    from dataclasses import fields
+
+    from spellpress.press.model.options import Options
+
+    asked = Options(cards=Path("games"), templates=Path("looks"), out=Path("/tmp/out"), games=("a", "b"), kinds=("png",),
+                    papers=("letter",), back_offset=(0.5, -1.25), jobs=3, progress=False, booklet=True,
+                    allow_missing_art=True, tts_url="https://example.com/cards", ink="mono", identity=False,
+                    letter_3x3=True, game_targets=True)
+    assert all(getattr(asked, f.name) != getattr(Options(), f.name) for f in fields(Options))
+    for options in (asked, Options()):
+        assert Options.from_json(json.loads(json.dumps(options.as_json()))) == options
 
 
 def test_a_dead_builder_costs_nothing_but_time(project):
@@ -141,7 +161,7 @@ def test_resident_off_neither_uses_nor_starts_one(project):
 
 
 def test_the_socket_lives_where_only_its_user_can_reach(tmp_path, monkeypatch):
-    from spellpress.press import resident
+    from spellpress.press.runners import resident
 
     runtime = Path(short_dir())
     shared = tmp_path / "shared"
@@ -312,7 +332,7 @@ def test_a_builder_wedged_during_a_build_is_ended_and_its_command_goes_on_alone(
 
 
 def test_a_runtime_directory_too_deep_for_a_socket_is_not_used(tmp_path, monkeypatch):
-    from spellpress.press import resident
+    from spellpress.press.runners import resident
 
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     deep.mkdir(parents=True, mode=0o700)

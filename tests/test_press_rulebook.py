@@ -11,10 +11,10 @@ from pypdf import PdfReader
 from pdf_checks import fonts, syntax_problems
 from spellpress.cli import main
 from spellpress.core import ValidationFailed
-from spellpress.press import markup
-from spellpress.press.build import build
-from spellpress.press.options import Options
-from spellpress.press.plan import plan
+from spellpress.press.drawing import markup
+from spellpress.press.model.options import Options
+from spellpress.press.model.plan import plan
+from spellpress.press.outputs.build import build
 
 MM = 72 / 25.4
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
@@ -97,7 +97,7 @@ def test_kept_contents_entries_lay_a_book_out_once_and_change_no_byte(tmp_path, 
     entries only cost that pass again. The PDF is the same in every case."""
     from reportlab.platypus.doctemplate import BaseDocTemplate
 
-    from spellpress.press import rulebook
+    from spellpress.press.drawing import rulebook
 
     book = plan(Options(cards=cards_dir, templates=cards_dir.parent / "templates", games=("spellchamber",),
                         kinds=("rulebook",), progress=False))[0][0].book
@@ -132,8 +132,8 @@ def test_a_book_whose_card_figures_changed_is_its_skeleton_with_them_put_in(card
     in (rulebook.pdf's `keep`), not laid out again: byte for byte the book drawn whole."""
     from dataclasses import replace
 
-    from spellpress.press import rulebook
-    from spellpress.press.displaylist import Text
+    from spellpress.press.drawing import rulebook
+    from spellpress.press.drawing.displaylist import Text
 
     book = plan(Options(cards=cards_dir, templates=cards_dir.parent / "templates", games=("spellchamber",),
                         kinds=("rulebook",), progress=False))[0][0].book
@@ -226,7 +226,7 @@ def test_the_markup_is_read_once_into_blocks_with_their_lines():
 
 
 def test_table_columns_are_never_narrower_than_their_longest_word():
-    from spellpress.press.markup import _share
+    from spellpress.press.drawing.markup import _share
 
     widths = _share(300, [40, 4, 40], [30, 60, 30])  # the middle column's word needs 60 of its 4% share
     assert widths[1] == 60 and sum(widths) == pytest.approx(300)
@@ -277,7 +277,7 @@ def test_a_rulebook_template_cannot_reach_past_the_sandbox(tmp_path, cards_dir):
 def test_a_line_is_found_from_the_template_top_without_the_global_jinja2_keeps(tmp_path):
     import jinja2
 
-    from spellpress.press import templatelines
+    from spellpress.press.drawing import templatelines
 
     (tmp_path / "book.md.j2").write_text("# Title\n{% if true %}\nSome text.\n::: nope\n{% endif %}\n")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tmp_path)), trim_blocks=True, lstrip_blocks=True)

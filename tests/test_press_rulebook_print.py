@@ -6,9 +6,9 @@ from dataclasses import dataclass
 import pytest
 from pypdf import PdfReader
 
-from spellpress.press import fonts, rulebook
-from spellpress.press.options import Options
-from spellpress.press.plan import plan
+from spellpress.press.drawing import fonts, rulebook
+from spellpress.press.model.options import Options
+from spellpress.press.model.plan import plan
 
 MM = 72 / 25.4
 SLUGS = ["magicka-mayhem", "powermage-54", "powers-combined", "sorcerer-duel", "spellchamber"]
@@ -199,7 +199,7 @@ def _colour(values: tuple[float, ...]):
 def contrast_problems(page) -> list[str]:
     """Each text drawn in a colour that reads below 4.5:1 against the last rectangle filled
     under where it starts (the white page if none)."""
-    from spellpress.press.markup import PAPER, contrast
+    from spellpress.press.drawing.markup import PAPER, contrast
 
     ink = read_page(page)
     problems = []
@@ -236,7 +236,7 @@ def test_every_text_of_the_rulebook_reads_against_its_background(books, games, s
     are left out here."""
     import io
 
-    from spellpress.press.markup import PAPER, ROWS, contrast, readable, styles
+    from spellpress.press.drawing.markup import PAPER, ROWS, contrast, readable, styles
 
     book = books[games[slug].title]
     monkeypatch.setattr(rulebook, "draw_face", lambda canvas, face: None)
@@ -285,7 +285,7 @@ def test_no_page_holds_a_stray_line_or_ends_with_a_heading(books, games, slug, p
 def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
     """Spellchamber's A4 booklet's contents, set at full size, spill 'Designer's note...16'
     alone onto its page 3, as issue 14 saw."""
-    from spellpress.press import markup
+    from spellpress.press.drawing import markup
 
     monkeypatch.setattr(markup._Contents, "FIT", 1.0)
     reader = PdfReader(__import__("io").BytesIO(rulebook.pdf(books[games["spellchamber"].title], "a4", True)))

@@ -8,9 +8,11 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from pdf_checks import fonts, syntax_problems
-from spellpress.press import images, sheets
-from spellpress.press.build import Options, build
-from spellpress.press.papers import PAPERS
+from spellpress.press.drawing import sheets
+from spellpress.press.drawing.papers import PAPERS
+from spellpress.press.model.options import Options
+from spellpress.press.outputs import images
+from spellpress.press.outputs.build import build
 
 MM = 72 / 25.4
 CARD_W, CARD_H, BLEED = 63.5, 88.9, 3.175

@@ -17,8 +17,9 @@ from pypdf import PdfReader
 
 from spellpress.cli import main
 from spellpress.newgame import make
-from spellpress.press import papers, sheets
-from spellpress.press.build import Options, build
+from spellpress.press.drawing import papers, sheets
+from spellpress.press.model.options import Options
+from spellpress.press.outputs.build import build
 from test_press_sheets import _segment_to_rect, _to_mm, _walk, lines
 
 MM = 72 / 25.4
@@ -339,7 +340,7 @@ def test_the_default_layouts_are_refitted_to_a_projects_card_size(size, tmp_path
     for fy in (0.5, 0.88):
         assert max(abs(a - b) for a, b in zip(_paper_at(png, 0.5, fy), PAPER, strict=True)) < 12, (size, fy)
     assert max(abs(a - b) for a, b in zip(_paper_at(png, 0.5, 0.995), FRAME, strict=True)) < 12
-    from spellpress.press.templates import Templates
+    from spellpress.press.drawing.templates import Templates
 
     card = Templates(tmp_path / "templates").get("card")
     boxes = dict(card.boxes)
@@ -357,7 +358,7 @@ def test_a_layout_that_gives_its_own_size_refits_what_it_extends(tmp_path, monke
     (tmp_path / "templates").mkdir(exist_ok=True)
     (tmp_path / "templates" / "tall.yaml").write_text(
         "extends: card\nsize: [70, 120]\nboxes:\n  mark: {kind: rect, x: 10, y: 100, w: 5, h: 5, fill: accent}\n")
-    from spellpress.press.templates import Templates
+    from spellpress.press.drawing.templates import Templates
 
     tall, poker = Templates(tmp_path / "templates").get("tall"), Templates(tmp_path / "templates").get("card")
     boxes, before = dict(tall.boxes), dict(poker.boxes)

@@ -1,7 +1,7 @@
 """Print shops as targets, the Tabletop Simulator saved object, and the reprint of changed cards,
 on one small game (tests/fixtures/games/tiny-chamber): each shop's files against the numbers in
-spellpress/press/shops.yaml, the TTS object against the format's documented fields (listed in
-spellpress/press/ttsobject.py), and the reprint against the cards edited since `printed`."""
+spellpress/press/model/shops.yaml, the TTS object against the format's documented fields (listed in
+spellpress/press/outputs/ttsobject.py), and the reprint against the cards edited since `printed`."""
 
 import json
 import shutil
@@ -14,10 +14,10 @@ from pypdf import PdfReader
 
 from spellpress.cli import main
 from spellpress.core import load_games
-from spellpress.press import kinds, shops
-from spellpress.press.build import build
-from spellpress.press.options import Options
-from spellpress.press.papers import PAPER_NAMES
+from spellpress.press.drawing.papers import PAPER_NAMES
+from spellpress.press.model import kinds, shops
+from spellpress.press.model.options import Options
+from spellpress.press.outputs.build import build
 
 GAME = "tiny-chamber"
 FIXTURE = Path(__file__).parent / "fixtures" / "games" / GAME
@@ -59,8 +59,8 @@ def built(tmp_path_factory):
 
 def home(ws: Path, key: str) -> Image.Image:
     """A face as the home build's PNG draws it (300 dpi, 1/8 in bleed)."""
-    from spellpress.press import raster
-    from spellpress.press.plan import plan
+    from spellpress.press.drawing import raster
+    from spellpress.press.model.plan import plan
 
     (p,), _ = plan(options(ws, kinds=("png",)))
     face = next(f for f in [*p.fronts.values(), *p.deck_backs.values()] if f.key == key)
@@ -205,7 +205,7 @@ def test_a_one_card_edit_draws_one_cards_images_per_shop(built):
 
 
 def _faces(ws):
-    from spellpress.press.plan import plan
+    from spellpress.press.model.plan import plan
 
     (p,), _ = plan(options(ws, kinds=("png",)))
     return [*p.fronts.values(), *p.backs.values()]

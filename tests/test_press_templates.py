@@ -7,7 +7,7 @@ import pytest
 from spellpress import defaults
 from spellpress.cli import main
 from spellpress.core import ValidationFailed
-from spellpress.press.templates import Templates
+from spellpress.press.drawing.templates import Templates
 
 
 @pytest.fixture()
@@ -82,14 +82,14 @@ def test_validate_reports_text_that_does_not_fit_and_names_the_card(tmp_path, ca
 
 
 def _layouter(game):
-    from spellpress.press.icons import IconSet
-    from spellpress.press.layout import Layouter
+    from spellpress.press.drawing.icons import IconSet
+    from spellpress.press.drawing.layout import Layouter
 
     return Layouter(game, IconSet.load(defaults.TEMPLATES / "icons.yaml"))
 
 
 def _texts(drawing):
-    from spellpress.press.displaylist import Text
+    from spellpress.press.drawing.displaylist import Text
 
     return [item.text for item in drawing.items if isinstance(item, Text)]
 
@@ -131,8 +131,8 @@ def test_an_unknown_placeholder_in_a_layout_is_a_problem(games, layouts):
 
 
 def test_double_asterisks_set_words_in_bold(games, layouts):
-    from spellpress.press.displaylist import Text
-    from spellpress.press.templates import Box
+    from spellpress.press.drawing.displaylist import Text
+    from spellpress.press.drawing.templates import Box
 
     layouter = _layouter(games["magicka-mayhem"])
     box = Box(kind="text", text="x", x=5, y=5, w=50, h=20)

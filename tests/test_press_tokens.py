@@ -10,9 +10,9 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from spellpress.core import ValidationFailed, load_game
-from spellpress.press import tokens
-from spellpress.press.build import build
-from spellpress.press.options import Options
+from spellpress.press.drawing import tokens
+from spellpress.press.model.options import Options
+from spellpress.press.outputs.build import build
 
 MM = 72 / 25.4
 TOKEN_GAMES = ["sorcerer-duel", "powers-combined"]
@@ -118,8 +118,8 @@ def test_token_decks_print_as_small_pieces_with_cut_lines(built, games, slug, pa
 
 
 def test_the_token_sheets_are_known_as_the_tokens_kinds(built):
-    from spellpress.press import kinds
-    from spellpress.press.papers import PAPER_NAMES
+    from spellpress.press.drawing.papers import PAPER_NAMES
+    from spellpress.press.model import kinds
 
     for paper in ("a4", "letter"):
         assert (built / "sorcerer-duel" / f"tokens-{paper}.pdf").is_file()

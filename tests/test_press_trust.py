@@ -11,10 +11,11 @@ from PIL import Image
 
 from spellpress import defaults
 from spellpress.cli import main
-from spellpress.press import jobs
-from spellpress.press.build import STAGING, build
-from spellpress.press.manifest import Manifest
-from spellpress.press.options import Options
+from spellpress.press.model.manifest import Manifest
+from spellpress.press.model.options import Options
+from spellpress.press.outputs import jobs
+from spellpress.press.outputs.build import build
+from spellpress.press.outputs.gamebuild import STAGING
 
 SLUG = "goblin-market"
 TALL = "extends: poker\nsize: [70, 120]\n"  # the tarot size of the report

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from spellpress import defaults
-from spellpress.press.displaylist import Text
-from spellpress.press.icons import IconSet
-from spellpress.press.layout import Layouter
-from spellpress.press.templates import Templates
+from spellpress.press.drawing.displaylist import Text
+from spellpress.press.drawing.icons import IconSet
+from spellpress.press.drawing.layout import Layouter
+from spellpress.press.drawing.templates import Templates
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 

@@ -16,7 +16,7 @@ import pytest
 
 from spellpress.cli import main
 from spellpress.core import load_game, table
-from spellpress.core.engine import check, outcome_agrees
+from spellpress.core.engine import check, lab_of, outcome_agrees
 from spellpress.core.games import RULESETS
 from spellpress.core.play.errors import Conflict, Invalid
 from spellpress.core.table import Event
@@ -24,7 +24,7 @@ from spellpress.lab.engine import LabError, game_rng
 from spellpress.lab.run import simulate
 
 TINY = Path(__file__).parent / "fixtures" / "games" / "tiny-generic"
-LAB = RULESETS["generic"].lab
+LAB = lab_of(RULESETS["generic"])
 
 
 @pytest.fixture(scope="module")

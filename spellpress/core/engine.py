@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
 from . import table
@@ -32,6 +33,7 @@ from .models import Game
 from .play.errors import Invalid, TableError
 from .play.state import RandBelow, mine, value
 from .play.tracker import Data, Tracker
+from .ruleset import Ruleset
 
 # Keys of a table's state that the reducer keeps for the phones alone (the log's latest line, the
 # undo button, the latest draw's banner, the counter "bring back" raises): a match leaves them out.
@@ -255,3 +257,13 @@ class Lab:
     coop: bool = False  # the party wins or loses together: the report gives a clear rate, not seats' win rates
     unmodelled_rules: tuple[str, ...] = ()  # rules of the rulebook the lab does not play (said in the report)
     refuses: Callable[[Game], str | None] | None = None  # why it cannot play a game of its ruleset (None: it can)
+
+
+def lab_of(ruleset: Ruleset) -> Lab | None:
+    """The game's model for the lab (its ruleset's `lab_module`'s LAB), or None if the lab cannot
+    play it. Here, not a property of the Ruleset: the Lab is declared here, and this module
+    imports the rulesets."""
+    if ruleset.lab_module is None:
+        return None
+    lab: Lab = import_module(ruleset.lab_module).LAB
+    return lab

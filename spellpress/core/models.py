@@ -95,11 +95,11 @@ class CounterSpec(Model):
     step: PositiveInt = 1
 
 
-# How much ink a build lays down (spellpress/press/options.py INKS): `full` colour, `saver` (light
+# How much ink a build lays down (spellpress/press/model/options.py INKS): `full` colour, `saver` (light
 # grounds, outline icons) or `mono` (greys; everything told apart by shape and label).
 Ink = Literal["full", "saver", "mono"]
-# What a build is for (spellpress/press/shops.py TARGETS): `home` (the sheets and images for a
-# home printer), or a print shop's files (`mpc`, `tgc`, `dtc`; their numbers in press/shops.yaml).
+# What a build is for (spellpress/press/model/shops.py TARGETS): `home` (the sheets and images for a
+# home printer), or a print shop's files (`mpc`, `tgc`, `dtc`; their numbers in press/model/shops.yaml).
 Target = Literal["home", "mpc", "tgc", "dtc"]
 
 

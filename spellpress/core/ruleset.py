@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from .models import Card, Game
 from .play.errors import Invalid
@@ -22,9 +22,6 @@ from .play.helper import Helper
 from .play.options import Option
 from .play.tracker import Tracker
 from .schema import Model
-
-if TYPE_CHECKING:
-    from .engine import Lab
 
 # A place in the constants or on a card, by keys and list indexes: ("levels", 2, "name").
 Loc = tuple[str | int, ...]
@@ -55,7 +52,7 @@ class Ruleset:
     die: Callable[[Game], int | None] = _no_die  # the sides of the die the table's Dice offer first
     tracker_module: str | None = None  # the module whose TRACKER plays the game at the table
     helpers_module: str | None = None  # the module whose HELPERS answer the fiddly rules
-    lab_module: str | None = None  # the module whose LAB plays the game in the balance lab
+    lab_module: str | None = None  # the module whose LAB plays the game in the balance lab (engine.lab_of)
     phone: str | None = None  # the package whose `phone.js` draws the tracker on the phones
 
     @property
@@ -64,14 +61,6 @@ class Ruleset:
         if self.phone is None:
             return None
         return files(self.phone).joinpath("phone.js").read_text(encoding="utf-8")
-
-    @cached_property
-    def lab(self) -> Lab | None:
-        """The game's model for the lab, or None if the lab cannot play it."""
-        if self.lab_module is None:
-            return None
-        lab: Lab = import_module(self.lab_module).LAB
-        return lab
 
     @cached_property
     def tracker(self) -> Tracker[Any] | None:

@@ -21,7 +21,7 @@ from .problems import did_you_mean
 
 if TYPE_CHECKING:  # imported when a text first needs it (see _env)
     import jinja2
-    from jinja2 import nodes
+    from jinja2 import nodes  # imported here: see _env
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 
@@ -41,7 +41,7 @@ class OverBudget(Exception):
 
 @functools.cache
 def _bounded_class() -> type[ImmutableSandboxedEnvironment]:
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from jinja2.sandbox import ImmutableSandboxedEnvironment  # imported here: see _env
 
     class Bounded(ImmutableSandboxedEnvironment):
         intercepted_binops = frozenset(["*", "**"])
@@ -72,7 +72,7 @@ def sandbox(**options: Any) -> ImmutableSandboxedEnvironment:
 @functools.cache
 def _env() -> ImmutableSandboxedEnvironment:
     """jinja2, imported only for texts that need more than a constant's name (most do not)."""
-    import jinja2
+    import jinja2  # 0.1 s to import
 
     return sandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
 
@@ -155,7 +155,7 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
     fast = _render_simple(source, context)
     if fast is not None:
         return fast, []
-    import jinja2
+    import jinja2  # imported here: see _env
 
     try:
         _, template = _compile(source)
@@ -218,7 +218,7 @@ def _references(source: str) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
     """The names a text refers to that it does not define itself, each chain once (from its
     outermost `a.b.c`): (line, what to point at on it, the chain). Known from the text alone,
     so worked out once per text per process; only resolving them depends on the constants."""
-    from jinja2 import nodes
+    from jinja2 import nodes  # imported here: see _env
 
     tree, _ = _compile(source)
     local = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")} | _JINJA_NAMES
@@ -233,7 +233,7 @@ def _references(source: str) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
 
 
 def _chain(node: nodes.Node) -> list[str] | None:
-    from jinja2 import nodes
+    from jinja2 import nodes  # imported here: see _env
 
     names: list[str] = []
     while isinstance(node, nodes.Getattr):

@@ -5,7 +5,7 @@ A project's own `templates/` is looked at first, file by file: `templates/card.y
 over this one, and a game's layouts, rulebook and playmat live only there. So a folder made by
 `spellpress new` after `pip install spellpress` builds with no `templates/` at all, and a
 designer who wants another look copies one file of these into it and edits the copy.
-(The fonts need no copy here: they are Bitstream Vera, from inside reportlab; press/fonts.py.)
+(The fonts need no copy here: they are Bitstream Vera, from inside reportlab; press/drawing/fonts.py.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""The `simulate` subcommand's arguments and its run: bad input is said in one line and exits 2."""
+"""The `simulate` subcommand's arguments and its run: bad input is said in one line and exits 2.
+
+Every command reads this module (its arguments are in `spellpress --help`), so what a run needs
+(the core, the lab's engine and reports, reportlab for --pdf, Dask for --cluster) is imported
+inside the functions that run it.
+"""
 
 from __future__ import annotations
 
@@ -85,7 +90,7 @@ def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], run: C
 def _game(cards: Path, slug: str) -> Game | int:
     """The game `slug` of directory `cards`, loaded; else the exit status, said (2: no such game,
     1: it does not validate)."""
-    from ..core import ValidationFailed, load_games
+    from ..core import ValidationFailed, load_games  # here: see the module's docstring
 
     if not (cards / slug / "game.yaml").is_file():
         known = sorted(d.name for d in cards.iterdir() if (d / "game.yaml").is_file()) if cards.is_dir() else []
@@ -105,6 +110,7 @@ def _runner(args: argparse.Namespace) -> contextlib.AbstractContextManager[Any]:
     command), else nothing to open (this machine's processes, `--workers`)."""
     if args.cluster is None:
         return contextlib.nullcontext()
+    # here: see the module's docstring
     from .cluster import connect
     from .engine import LabError
 
@@ -115,7 +121,7 @@ def _runner(args: argparse.Namespace) -> contextlib.AbstractContextManager[Any]:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
-    from .engine import LabError
+    from .engine import LabError  # here: see the module's docstring
 
     game = _game(Path(args.cards), args.game)
     if isinstance(game, int):
@@ -134,6 +140,7 @@ def simulate_command(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace, game: Game, other: Game | None, client: Any) -> int:
+    # here: see the module's docstring
     from . import compare, report
     from .run import simulate
 
@@ -145,7 +152,7 @@ def _simulate(args: argparse.Namespace, game: Game, other: Game | None, client: 
     else:
         sys.stdout.write(report.as_json(this) if args.json else report.as_text(this))
         if args.pdf is not None:
-            from . import pdf
+            from . import pdf  # here: see the module's docstring
 
             path = Path(args.pdf or Path("build") / args.game / "balance.pdf")
             try:
@@ -158,6 +165,7 @@ def _simulate(args: argparse.Namespace, game: Game, other: Game | None, client: 
 
 
 def _sweep(args: argparse.Namespace, client: Any) -> int:
+    # here: see the module's docstring
     from . import report, vary
     from .run import simulate
 

@@ -18,6 +18,11 @@ from typing import Any
 
 from .engine import LabError, Plan, Tally, batches, merged, play_batch
 
+try:
+    import distributed
+except ImportError:  # the optional extra spellpress[cluster]: connect says how to install it
+    distributed = None  # type: ignore[assignment]  # checked by connect, which says how to install it
+
 CONNECT_SECONDS = 5.0  # an address nobody answers at is said after this, not waited on for ever
 ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})$")
 HANDSHAKE_MOST = 1 << 16  # bytes: a scheduler's first message is far smaller
@@ -33,16 +38,14 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
     a Client that fails part-way is closed by the garbage collector, which waits 10 s and prints
     a traceback, and one whose peer accepts and never speaks waits for ever (a Dask scheduler
     speaks first on every connection)."""
-    try:
-        from distributed import Client
-    except ImportError:
+    if distributed is None:
         raise LabError("--cluster needs Dask's distributed, which is not installed: "
-                       "pip install 'spellpress[cluster]' (on this machine and on the cluster's)") from None
+                       "pip install 'spellpress[cluster]' (on this machine and on the cluster's)")
     seconds = CONNECT_SECONDS if timeout is None else timeout
     _probe(address, seconds)
     try:
         # distributed's Client.__init__ carries no annotations
-        client = Client(address, timeout=seconds, set_as_default=False)  # type: ignore[no-untyped-call]
+        client = distributed.Client(address, timeout=seconds, set_as_default=False)  # type: ignore[no-untyped-call]
     except Exception as exc:  # a peer that is no scheduler fails in distributed's own ways (struct.error, ...)
         raise LabError(f"--cluster {address}: no Dask scheduler answers there ({type(exc).__name__}: {exc}); "
                        "is it running, and is that the address it prints (such as tcp://10.0.0.5:8786)?") from None
@@ -85,8 +88,6 @@ def _probe(address: str, seconds: float) -> None:
 
 def run(client: Any, plan: Plan, games: int) -> Tally:
     """Plays games 0..games-1 of the plan in batches over the cluster's workers."""
-    from distributed import KilledWorker
-
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)
     except TimeoutError:
@@ -97,6 +98,6 @@ def run(client: Any, plan: Plan, games: int) -> Tally:
     futures = [client.submit(play_batch, shared, a, b, pure=False) for a, b in batches(games, workers)]
     try:
         return merged(plan.players, client.gather(futures))
-    except (ImportError, KilledWorker, OSError) as exc:  # a worker without spellpress, one that died, a lost link
+    except (ImportError, distributed.KilledWorker, OSError) as exc:  # a worker without spellpress, one that died, a lost link
         raise LabError(f"--cluster {client.scheduler.address}: the cluster could not play the games: "
                        f"{type(exc).__name__}: {exc}") from None

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from ..core.play.words import plural
-from ..press.fonts import pdf_name
+from ..press.drawing.fonts import pdf_name
 
 INK, BAR, EVEN = colors.HexColor("#222222"), colors.HexColor("#4c6ef5"), colors.HexColor("#868e96")
 

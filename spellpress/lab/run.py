@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.engine import Lab
+from ..core.engine import Lab, lab_of
 from ..core.games import RULESETS
 from ..core.models import Game
 from .engine import LabError, Plan, run
 from .report import build
 
 # Every game whose folder declares a lab (core/games/<game>/lab.py), by ruleset.
-LABS: dict[str, Lab] = {slug: lab for slug, ruleset in RULESETS.items() if (lab := ruleset.lab) is not None}
+LABS: dict[str, Lab] = {slug: lab for slug, ruleset in RULESETS.items() if (lab := lab_of(ruleset)) is not None}
 
 
 def lab_for(game: Game) -> Lab:
@@ -52,7 +52,7 @@ def simulate(game: Game, games: int, seed: int, players: int | None = None, poli
         raise LabError(f"--workers {workers}: use at least 1 worker")
     plan = plan_for(game, seed, players, policies)
     if client is not None:
-        from . import cluster
+        from . import cluster  # imported here: Dask's distributed takes 0.7 s to import, and only --cluster needs it
 
         return build(game, plan.lab, plan, cluster.run(client, plan, games))
     return build(game, plan.lab, plan, run(plan, games, workers))

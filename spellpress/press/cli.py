@@ -11,15 +11,12 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from . import resident
-from .options import INKS, KINDS, Options
-from .papers import PAPER_NAMES
-from .shops import HOME, SHOPS, TARGETS
-
-if TYPE_CHECKING:
-    from .session import BuildSession
+from ..targets import Unclear, resolve
+from .drawing.papers import PAPER_NAMES
+from .model.options import INKS, KINDS, Options
+from .model.shops import HOME, SHOPS, TARGETS
+from .runners import resident
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -85,11 +82,9 @@ def add_commands(sub) -> None:
 
 
 def options(args) -> Options:
-    from ..targets import Unclear, resolve
-
     try:
         cards, games = resolve(args.games, args.cards)
-    except Unclear as unclear:  # as argparse says a bad argument, which the resident builder passes on too
+    except Unclear as unclear:  # as argparse says a bad argument
         print(f"spellpress {args.command}: error: {unclear}", file=sys.stderr)
         raise SystemExit(2) from None
     o = Options(
@@ -104,11 +99,11 @@ def options(args) -> Options:
 
 def _kinds(args) -> tuple[str, ...]:
     """`--reprint` alone; else the plain build's kinds (or --only's) for the target home, and
-    each print shop's kind (kinds.py) for its target: the targets given, else every one, of
+    each print shop's kind (model/kinds.py) for its target: the targets given, else every one, of
     which each game's build makes those its game.yaml names (Options.game_targets)."""
     if args.reprint:
         return ("reprint",)
-    if args.target is None:  # each game's own `targets:` (build.py), home unless its game.yaml says
+    if args.target is None:  # each game's own `targets:` (outputs/gamebuild.py), home unless its game.yaml says
         return tuple(args.only or KINDS) + tuple(SHOPS)
     targets = tuple(dict.fromkeys(args.target))
     if args.only and HOME not in targets:
@@ -118,65 +113,34 @@ def _kinds(args) -> tuple[str, ...]:
     return (tuple(args.only or KINDS) if HOME in targets else ()) + tuple(t for t in targets if t != HOME)
 
 
-def run_once(o: Options, session: BuildSession | None = None) -> int:
-    """One build, its problems or its summary printed; `session`: see press/session.py."""
-    from ..core import ValidationFailed
-    from . import build as press_build
-
-    start = time.perf_counter()
-    try:
-        report = press_build.build(o, session)
-    except ValidationFailed as failed:
-        for problem in failed.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(failed.problems)} problem(s); nothing was written, the last good outputs are as they were",
-              file=sys.stderr)
-        return 1
-    except OSError as exc:  # a full disk, a read-only output directory...
-        where = f" {exc.filename}" if exc.filename else ""
-        print(f"cannot write{where}: {exc.strerror or exc}; the files already written are whole, the rest "
-              "are as they were", file=sys.stderr)
-        return 1
-    for warning in report.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    from . import changes
-
-    at = time.strftime("%H:%M:%S")
-    for slug, found in report.changes.items():
-        line = changes.said(slug, found, at)
-        if line:
-            print(line)
-    for note in report.notes:
-        print(f"{at} {note}")
-    print(f"built in {time.perf_counter() - start:.2f} s: {len(report.written)} written, "
-          f"{len(report.unchanged)} unchanged, {len(report.removed)} removed, in {o.out}")
-    return 0
-
-
 def cmd_build(args) -> int:
+    o = options(args)
     if args.here or not resident.enabled():
-        return run_once(options(args))
+        return _run_once(o)
     try:
-        code = resident.build_there(args.argv)
+        code = resident.build_there(o)
     except KeyboardInterrupt:
         print("interrupted; the resident builder finishes this build (every file it writes is whole)", file=sys.stderr)
         return 130
     if code is None:  # no builder here yet (or it failed): build now, and start one for next time
-        code = run_once(options(args))
+        code = _run_once(o)
         resident.start()
     return code
 
 
-def build_here(argv: list[str], session: BuildSession) -> int:
-    """`spellpress build ARGV` in this process: what the resident builder runs, in its session."""
-    from ..cli import parser
+def _run_once(o: Options) -> int:
+    # imported here: a build loads the renderers, which reading the command line (and a build the
+    # resident builder makes) need not
+    from .runners.once import run_once
 
-    return run_once(options(parser().parse_args(argv)), session)
+    return run_once(o)
 
 
 def cmd_watch(args) -> int:
-    from .session import BuildSession
-    from .watch import watch
+    # imported here: watching builds, and a build loads the renderers, which reading the command line need not
+    from .model.session import BuildSession
+    from .runners.once import run_once
+    from .runners.watch import watch
 
     session = BuildSession()  # what each build keeps for the next
     return watch(options(args), lambda o: run_once(o, session))

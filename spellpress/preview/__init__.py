@@ -18,7 +18,7 @@ from typing import Any
 from flask import Flask, Response, abort, jsonify, render_template, request, send_file
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from ..press.options import Options
+from ..press.model.options import Options
 from .engine import Previewer
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,79}$")

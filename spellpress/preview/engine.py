@@ -1,8 +1,8 @@
 """What the live preview shows, kept up to date: a build after every save, in this process.
 
-A thread watches the cards and layouts (press/watch.py's snapshot, twenty times a second) and,
+A thread watches the cards and layouts (press/runners/watch.py's snapshot, twenty times a second) and,
 after each save, builds the games' card images, A4 rulebooks and playmats into the build
-directory with one warm session (press/session.py), so an edit to one card redraws that card
+directory with one warm session (press/runners/session.py), so an edit to one card redraws that card
 alone. The page asks for `state()` and finds each image by a URL that holds the file's digest:
 only what changed is fetched again. A build that fails keeps the last good images and shows its
 problems, each with its file and line.
@@ -19,12 +19,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..press.options import Options, game_out
-from ..press.watch import POLL_SECONDS, snapshot
+from ..core import ValidationFailed, load_games
+from ..press.model import changes
+from ..press.model.options import Options, game_out, snapshot
+from ..press.runners.watch import POLL_SECONDS
 
 if TYPE_CHECKING:
-    from ..press.build import Report
-    from ..press.session import BuildSession
+    from ..press.model.session import BuildSession
+    from ..press.outputs.gamebuild import Report
 
 KINDS = ("png", "rulebook", "playmat")
 PAPER = "a4"
@@ -63,7 +65,8 @@ class Previewer:
         self._stop.set()
 
     def _watch(self) -> None:
-        from ..press.session import BuildSession
+        # imported here, in this thread: the page answers at once while the renderers load
+        from ..press.model.session import BuildSession
 
         session = BuildSession()
         roots = self.options.watched
@@ -76,8 +79,7 @@ class Previewer:
             self._stop.wait(POLL_SECONDS)
 
     def _build(self, session: BuildSession) -> None:
-        from ..core import ValidationFailed
-        from ..press import build, changes
+        from ..press.outputs import build  # imported here: see _watch
 
         self.shown.building = True
         try:
@@ -96,8 +98,6 @@ class Previewer:
             print(line, flush=True)
 
     def _games(self, report: Report) -> dict[str, dict[str, Any]]:
-        from ..core import load_games
-
         games = {}
         for game in load_games(self.options.cards, list(self.options.games) or None):
             out = game_out(self.options, game.slug, game.ink)  # the folder of the game's ink
@@ -150,7 +150,7 @@ def _digest(path: Path) -> str:
 def _pdf_state(path: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
-    import pypdfium2
+    import pypdfium2  # imported here: only a page that shows a PDF needs it
 
     with _PDFIUM, pypdfium2.PdfDocument(str(path)) as pdf:
         pages = min(len(pdf), MAX_PAGES)
@@ -158,7 +158,7 @@ def _pdf_state(path: Path) -> dict[str, Any] | None:
 
 
 def _render(path: Path, page: int) -> bytes:
-    import pypdfium2
+    import pypdfium2  # imported here: see _pdf_state
 
     with _PDFIUM, pypdfium2.PdfDocument(str(path)) as pdf:
         image = pdf[page].render(scale=PAGE_DPI / 72).to_pil()

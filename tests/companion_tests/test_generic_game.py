@@ -81,8 +81,8 @@ def test_a_game_of_yaml_alone_validates_and_builds_every_kind(goblin_cards, tmp_
 
 def test_the_mat_laid_out_for_a_game_of_yaml_alone_has_its_decks_and_a_seat_per_player(goblin_cards):
     from spellpress.core import load_games
-    from spellpress.press import matlayout, playmat
-    from spellpress.press.session import BuildSession
+    from spellpress.press.drawing import matlayout, playmat
+    from spellpress.press.model.session import BuildSession
 
     (game,) = load_games(goblin_cards)
     data = matlayout.generated(game)

@@ -1,0 +1,726 @@
+"""A card plus its layout becomes a Drawing: text set with the font's own metrics, icons placed.
+
+Text is wrapped greedily and shrunk a quarter point at a time down to its box's `min_size`;
+text that still does not fit is a problem that names the card. `{fire}` in text is an inline
+icon: an element's disc, or any icon of icons.yaml (the project's templates/, else the package's: spellpress/defaults/).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import math
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ...core import paths, ruletext
+from ...core.models import ART_FOCUS, Card, Deck, Game
+from ...core.problems import Problem, did_you_mean, display_path
+from . import art, fonts
+from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
+from .icons import WHITE, IconSet
+from .templates import Box, Ink, Layout
+
+PT = 25.4 / 72  # millimetres per point
+MIN_TEXT_SIZE = 7.0  # no card text below 7 pt (issue 14); templates.Box refuses a smaller size
+_BOLDER = {"regular": "bold", "italic": "bold-italic"}  # what **text** turns a face into
+_ICON = re.compile(r"\{([a-z0-9-]+)\}")
+_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+class DoesNotFit(Exception):
+    """A box that cannot be drawn as its layout asks: text too long, an unknown icon..."""
+
+
+def hex_color(value: str) -> Color:
+    return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
+
+
+def mix(a: Color, b: Color, t: float) -> Color:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
+
+
+@dataclass
+class Face:
+    """What a layout is drawn with: a card's values, or a deck's for a shared back."""
+
+    values: dict  # placeholder name -> value
+    elements: tuple[str, ...]  # the card's elements, for 'element' colours and art
+    art: Path | None
+    seed: str  # varies the generated art
+    label: str  # how problems name it: "card 'fire-bolt'"
+    where: tuple[str, int, int] = ("", 0, 0)  # the card's file, line and column
+    art_px: tuple[int, int] | None = None  # the picture's width and height
+    art_about: str = ""  # how warnings name the picture: "cards/x/spells.yaml:4:10: card 'fire-bolt': art 'art/bolt.png'"
+    art_fit: str | None = None  # the card's own; None: its layout's art box says
+    art_focus: tuple[float, float] | None = None
+
+
+class Layouter:
+    """Lays out a game's faces in one ink mode (`full`, `saver`, `mono`: the palette each layout
+    gives that mode, see templates.InkSpec), each card with its identity (its number in the game,
+    the total and the game's version, for `{identity}` in a footer) unless `identity` is off."""
+
+    def __init__(self, game: Game, icons: IconSet, ink: str = "full", identity: bool = True,
+                 allow_missing_art: bool = False):
+        self.game = game
+        self.icons = icons
+        self.ink, self.identity = ink, identity
+        self.style = Ink({})  # the colours of the layout being drawn, in this ink
+        self.allow_missing_art = allow_missing_art  # an early draft: a missing picture is a placeholder, not a problem
+        self._pictures: dict[str, tuple[Path | None, tuple[int, int] | None]] = {}  # card id -> its checked picture
+        self.colors = {e.name: hex_color(e.color) for e in game.elements}
+        self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
+        self.numbers = {card.id: n for n, card in enumerate(game.cards, start=1)}  # the checklist's order
+        # every placeholder a layout may name: a field of any card type is empty on cards
+        # that lack it; any other name is a mistake in the layout
+        self.placeholders = {"name", "flavor", "count", "type", "deck", "game", "hand",
+                             "card_number", "cards_total", "game_version", "identity"}
+        for ctype in game.card_types.values():
+            for key, spec in ctype.fields.items():
+                self.placeholders.add(key)
+                if spec.type in ("element", "elements"):
+                    self.placeholders |= {f"{key}_icons", f"{key}_or"}
+        self.problems: list[Problem] = []
+        self.warnings: list[str] = []
+
+    # -- faces
+
+    def card_face(self, card: Card) -> Face:
+        deck = self.game.decks[card.deck]
+        values = {"name": card.name, "flavor": card.flavor or "", "count": card.count,
+                  "type": self.game.card_types[card.type].name, "deck": deck.name, "game": self.game.title,
+                  "hand": "yes" if deck.hand else "",  # 'when: hand' draws a box on cards held in a hand
+                  **self.stamp(card)}
+        elements: list[str] = []
+        for key, value in card.fields.items():
+            values[key] = ", ".join(value) if isinstance(value, tuple) else value
+            spec = self.game.card_types[card.type].fields[key]
+            if spec.type in ("element", "elements"):
+                names = [value] if spec.type == "element" else list(value)
+                elements += names
+                # '{cost_icons}' in a layout's text shows the elements as inline icons
+                values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
+                values[f"{key}_or"] = " or ".join(names)
+        if card.art and card.id not in self._pictures:  # a card's front and its own back: checked, and said, once
+            self._pictures[card.id] = self._art_file(card)
+        picture, art_px = self._pictures[card.id] if card.art else (None, None)
+        file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
+        return Face(values, tuple(dict.fromkeys(elements)), picture, card.id, f"card '{card.id}'", (file, int(line), int(column)),
+                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'", card.art_fit, card.art_focus)
+
+    def _art_file(self, card: Card) -> tuple[Path | None, tuple[int, int] | None]:
+        """The card's picture and its size in pixels, or None (a placeholder is drawn) and a
+        problem why; a missing file is only a warning in an early draft (allow_missing_art). A
+        path out of the game's directory was refused when the game loaded; it is checked again
+        here, where the file is read."""
+        file, line, column = (card.art_where or card.where or "::").rsplit(":", 2)
+        at = (file, int(line or 0), int(column or 0))
+        try:
+            path = paths.inside(self.game.root, card.art)
+        except paths.Outside as exc:
+            self.problems.append(Problem(*at, "", f"card '{card.id}': art {exc}"))
+            return None, None
+        if not path.exists():
+            if self.allow_missing_art:
+                self.warnings.append(f"{card.art_where or card.where}: card '{card.id}': art file {card.art} not found; "
+                                     "drawing a placeholder")
+            else:
+                self.problems.append(Problem(*at, "", f"card '{card.id}': art file '{card.art}' not found: looked for "
+                                             f"{display_path(path)}{_nearby(path)}; a picture's path starts at the game's "
+                                             "directory. Add the file or fix the path (or, in an early draft, pass "
+                                             "--allow-missing-art to draw a placeholder)"))
+            return None, None
+        try:
+            picture = art.check(path)
+        except art.Refused as exc:
+            self.problems.append(Problem(*at, "", f"card '{card.id}': art '{card.art}' {exc}"))
+            return None, None
+        return path, (picture.width, picture.height)
+
+    def stamp(self, card: Card) -> dict:
+        """The card's identity: `card_number`, `cards_total`, `game_version` and `identity`
+        ('12/106 · v1.2'), all empty when identity is off ('when: identity' boxes draw nothing)."""
+        if not self.identity:
+            return {"card_number": "", "cards_total": "", "game_version": "", "identity": ""}
+        number, total, version = self.numbers[card.id], len(self.numbers), self.game.version or ""
+        return {"card_number": number, "cards_total": total, "game_version": version,
+                "identity": f"{number}/{total}" + (f" · v{version}" if version else "")}
+
+    def deck_face(self, deck: Deck) -> Face:
+        values = {"name": deck.name, "deck": deck.name, "game": self.game.title, "flavor": "",
+                  "count": deck.total, "type": ""}
+        return Face(values, tuple(e.name for e in self.game.elements), None, deck.id, f"the back of deck '{deck.id}'",
+                    (display_path(self.game.root / "decks.yaml"), 0, 0))
+
+    # -- names, checked before any drawing
+
+    def unknown_names(self, layout: Layout) -> list[tuple[tuple[str, ...], str]]:
+        """Each name a layout's boxes give that this game does not know, as (where in the layout,
+        what is wrong): a field (`field:`, `when:`, `{field}` in a text), an icon (`icon:`,
+        `end:`, `{icon}` in a text) or a constant (`{{ name }}`, a track's numbers). Drawing
+        would skip the box silently, or say the problem at every card: issue 26."""
+        found = []
+        for name, box in layout.boxes:
+            at = ("boxes", name)
+            if box.field is not None and box.field not in self.placeholders:
+                found.append((at + ("field",), self._unknown_field(box.field)))
+            for key in _when_fields(box.when or ""):
+                if key not in self.placeholders:
+                    found.append((at + ("when",), self._unknown_field(key)))
+            found += [(at + ("when",), message) for message in self._unknown_values(box.when or "")]
+            for key in ("icon", "end", "shape"):
+                value = getattr(box, key)
+                drawn = box.kind in (("stat", "track") if key == "shape" else ("icon", "art", "track"))
+                if value is not None and drawn and value not in self.icons:  # a project's icons.yaml may lack it
+                    found.append((at + (key,), f"unknown icon '{value}'{did_you_mean(value, sorted(self.icons.shapes))}: "
+                                               "an icon is a name of icons.yaml (templates/icons.yaml, "
+                                               "else the package's)"))
+            if box.text is not None:
+                try:
+                    self.fill(box.text, Face({}, (), None, "", ""))
+                    text, _ = ruletext.render(box.text, self.game.text_context)
+                    self._known_icons(text or "")
+                except DoesNotFit as exc:
+                    found.append((at + ("text",), str(exc)))
+            for key in ("start", "stop", "mark"):
+                try:
+                    self.constant(getattr(box, key))
+                except DoesNotFit as exc:
+                    found.append((at + (key,), str(exc)))
+        return found
+
+    def undrawn_fields(self, type_id: str, layouts: list[Layout]) -> list[str]:
+        """The fields card type `type_id` declares that none of its `layouts` (its front, its
+        own back) shows: not in a box's `field`, `when` or text, nor in the text its `says`
+        sentence goes into; an element colours an `element` box or the generated art, an
+        `icon` field the art's emblem (issue 26: a declared field printed nowhere, said nowhere)."""
+        shown: set[str] = set()
+        for layout in layouts:
+            for _, box in layout.boxes:
+                shown |= {box.field} | set(_when_fields(box.when or "")) | set(_FIELD.findall(box.text or ""))
+                if box.kind == "art" or "element" in (box.fill, box.stroke, box.color):
+                    shown.add("~elements")
+                shown |= {"icon"} if box.kind == "art" else set()
+        fields = self.game.card_types[type_id].fields
+        drawn = {key for key in fields if {key, f"{key}_icons", f"{key}_or"} & shown}
+        drawn |= {key for key, spec in fields.items() if spec.type in ("element", "elements") and "~elements" in shown}
+        drawn |= {key for key in fields if (type_id, key) in self.game.fields_in_text}  # a card's text prints it
+        said = {key: spec for key, spec in fields.items() if spec.says is not None and (spec.into or "text") in drawn}
+        for spec in said.values():  # a sentence a drawn text holds shows the fields it names
+            sentences = [spec.says] if isinstance(spec.says, str) else list(spec.says.values())
+            drawn |= {name for sentence in sentences for name in _FIELD.findall(sentence)}
+        return [key for key in fields if key not in drawn and key not in said]
+
+    def _unknown_values(self, condition: str) -> list[str]:
+        """`when: kind=blot` is never true: a value a choice field cannot have, with the closest
+        it can (a deck's name is not checked: a layout may be shared by games)."""
+        out = []
+        for part in condition.split(" & "):
+            op = "!=" if "!=" in part else "=" if "=" in part else None
+            if op is None:
+                continue
+            key, want = (p.strip() for p in part.split(op, 1))
+            can = self._values_of(key)
+            if want and can is not None and want not in can:
+                out.append(f"'{key}' is never '{want}'{did_you_mean(want, sorted(can))}: it is one of "
+                           f"{', '.join(repr(v) for v in sorted(can))}")
+        return out
+
+    def _values_of(self, key: str) -> set[str] | None:
+        """Every value a choice field can have (of every card type that declares it); None for
+        any other field."""
+        specs = [t.fields[key] for t in self.game.card_types.values() if key in t.fields]
+        if not specs or any(spec.choices is None for spec in specs):
+            return None
+        return {c for spec in specs for c in spec.choices}
+
+    def _unknown_field(self, name: str) -> str:
+        return (f"unknown field '{name}'{did_you_mean(name, sorted(self.placeholders))}: a field of one of "
+                f"{self.game.slug}'s card types (decks.yaml) or one every card has (name, flavor, count, type, deck, ...)")
+
+    def _known_icons(self, text: str) -> None:
+        """Every `{icon}` of a text is an element's or one of icons.yaml's."""
+        unknown = [m for m in _ICON.findall(text) if m not in self.icon_names and m not in self.placeholders]
+        if unknown:
+            raise DoesNotFit(f"unknown inline icon '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.icon_names))}")
+
+    # -- drawing
+
+    def draw(self, face: Face, layout: Layout) -> Drawing:
+        self.style = layout.ink(self.ink)
+        items: list[Primitive] = []
+        for name, box in layout.boxes:
+            if box.when and not _holds(box.when, face.values):
+                continue
+            try:
+                drawn = self._box(face, layout, box)
+                items += drawn
+                if box.mirror:
+                    items += [turn(item, layout.width, layout.height) for item in drawn]
+            except DoesNotFit as exc:
+                self.problems.append(Problem(*face.where, "", f"{face.label}, box '{name}' of layout {layout.name}: {exc}"))
+        if self.style.grey:
+            items = [greyed(item) for item in items]
+        return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
+
+    def parts(self, card: Card, layout: Layout) -> list[tuple[str, tuple[float, float, float, float]]]:
+        """The parts of a card a rulebook names, with where each is: its text, icons, numbers
+        and picture, as this card shows them."""
+        names = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
+                 "flavor": "Flavour text", "footer": "Game and deck",
+                 "footer-id": "Deck, card number, version", "footer-hand-id": "Deck, card number, version",
+                 "identity": "Card number and version"}
+        fields = self.game.card_types[card.type].fields
+        face = self.card_face(card)
+        out = []
+        for name, box in layout.boxes:
+            if box.when and not _holds(box.when, face.values):
+                continue
+            if box.kind == "text" and not self.fill(box.text, face).strip():
+                continue
+            if box.kind in ("icons", "stat") and face.values.get(box.field) in (None, "", ()):
+                continue
+            if box.kind in ("icons", "stat"):
+                spec = fields.get(box.field)
+                label = (spec.label if spec and spec.label else box.label or box.field.replace("_", " ")).capitalize()
+                if box.mirror:
+                    label = f"Corner index: {label.lower()}"
+            elif name in names and box.kind in ("text", "art"):
+                label = names[name]
+            else:
+                continue
+            out.append((label, layout.area(box)))
+        return out
+
+    def _color(self, name: str | None, face: Face, layout: Layout, ground: bool = False) -> Color | None:
+        """A box's colour by its name in the palette of this ink; a `ground` (an area's fill)
+        made as much lighter as the ink says."""
+        if name is None:
+            return None
+        palette = self.style.palette
+        if name.startswith("#"):
+            color = hex_color(name)
+        elif name == "element":
+            color = self.element_color(face.elements[0]) if face.elements else hex_color(palette.get("accent", "#888888"))
+        else:
+            color = hex_color(palette[name]) if name in palette else (0, 0, 0)
+        share = dict(self.style.grounds).get(name, 0.0) if ground else 0.0
+        return mix(color, WHITE, share) if share else color
+
+    def element_color(self, name: str) -> Color:
+        """An element's colour in this ink: its own (game.yaml), or the one the ink gives all."""
+        return hex_color(self.style.elements) if self.style.elements else self.colors.get(name, (90, 90, 90))
+
+    def _box(self, face: Face, layout: Layout, box: Box) -> list[Primitive]:
+        x, y, w, h = layout.area(box)
+        fill, stroke = self._color(box.fill, face, layout), self._color(box.stroke, face, layout)
+        ground = self._color(box.fill, face, layout, ground=True)
+        if box.kind == "rect":
+            return [Rect(x, y, w, h, ground, stroke, box.width if stroke else 0, box.radius)]
+        if box.kind == "ellipse":
+            return [Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, ground, stroke, box.width if stroke else 0)]
+        if box.kind == "text":
+            text = self.fill(box.text, face)
+            if not text.strip():
+                return []
+            return self.text(text, x, y, w, h, box, self._color(box.color, face, layout), face)
+        if box.kind == "track":
+            return self._track(x, y, w, h, box, fill, self._color(box.color, face, layout), self._color("accent", face, layout))
+        if box.kind == "icons":
+            return self._icon_row(face.values.get(box.field, ""), x, y, w, h, box)
+        if box.kind == "icon":
+            self.known_icon(box.icon)
+            size = min(w, h)
+            return self.icons.glyph(box.icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE,
+                                    self.style.outline)
+        if box.kind == "pattern":
+            return pattern(box, x, y, w, h, ground, stroke)
+        if box.kind == "stat":
+            return self._stat(face.values.get(box.field), x, y, w, h, box, fill, self._color(box.color, face, layout))
+        return self._art(face, x, y, w, h, layout, box)
+
+    def fill(self, template: str, face: Face) -> str:
+        """A layout's text with the game's constants ({{ starting_life }}) and the card's
+        values ({name}, {damage}) filled in; a field the card lacks is left empty."""
+        text, errors = ruletext.render(template, self.game.text_context)
+        if errors:
+            raise DoesNotFit(errors[0].message)
+        unknown = [m for m in _FIELD.findall(text) if m not in self.placeholders and m not in self.icon_names]
+        if unknown:
+            raise DoesNotFit(f"unknown placeholder '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.placeholders))}: "
+                             "'{field}' shows a field of the card's type (decks.yaml), or its name, flavor, type, deck, "
+                             "game, count or identity; '{{ name }}' a constant")
+        return _FIELD.sub(lambda m: str(face.values.get(m.group(1), "")) if m.group(1) in self.placeholders else m.group(0), text)
+
+    def constant(self, value) -> int | None:
+        """A number, or what a constant's name (or a sum of constants) stands for."""
+        if value is None:
+            return None
+        try:
+            return ruletext.number(value, self.game.text_context)
+        except ValueError as exc:
+            raise DoesNotFit(str(exc)) from None
+
+    def _track(self, x, y, w, h, box: Box, fill, color, ring) -> list[Primitive]:
+        start, stop, mark = self.constant(box.start), self.constant(box.stop if box.stop is not None else 1), self.constant(box.mark)
+        step = -1 if stop < start else 1
+        numbers = list(range(start, stop + step, step))
+        if len(numbers) > 60:
+            raise DoesNotFit(f"a track of {len(numbers)} steps is too long for a card")
+        cells = numbers + ([None] if box.end else [])
+        cols = min(box.per_row, len(cells))
+        rows = math.ceil(len(cells) / cols)
+        size = min(w / cols, h / rows)
+        out: list[Primitive] = []
+        for i, number in enumerate(cells):
+            row, col = divmod(i, cols)
+            in_row = min(cols, len(cells) - row * cols)
+            cx = x + (w - in_row * size) / 2 + col * size
+            cy = y + (h - rows * size) / 2 + row * size
+            pad = size * 0.08
+            if number is None:
+                out += self.icons.glyph(box.end, cx + pad, cy + pad, size - 2 * pad, (107, 111, 117), WHITE, self.style.outline)
+                continue
+            out += self._stat(number, cx + pad, cy + pad, size - 2 * pad, size - 2 * pad, box, fill, color)
+            if number == mark:
+                out.append(Ellipse(cx + size / 2, cy + size / 2, size / 2 - pad / 3, size / 2 - pad / 3, stroke=ring, width=size * 0.05))
+        return out
+
+    def _icon_row(self, value, x, y, w, h, box: Box) -> list[Primitive]:
+        names = [n.strip() for n in str(value).split(",") if n.strip()]
+        if not names:
+            return []
+        out: list[Primitive] = []
+        if h > 1.5 * w:  # a tall box stacks its icons from the top, as a corner index does
+            gap = w * 0.12
+            size = min(w, (h + gap) / len(names) - gap)
+            for i, name in enumerate(names):
+                out += self.icons.element(name, x + (w - size) / 2, y + i * (size + gap), size, self.element_color(name),
+                                          self.style.outline)
+            return out
+        gap = h * 0.12
+        size = min(h, (w + gap) / len(names) - gap)
+        total = len(names) * size + (len(names) - 1) * gap
+        left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[box.align]
+        for i, name in enumerate(names):
+            out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.element_color(name),
+                                      self.style.outline)
+        return out
+
+    def _stat(self, value, x, y, w, h, box: Box, fill, color) -> list[Primitive]:
+        if value in (None, ""):
+            return []
+        label_h = h * 0.26 if box.label else 0
+        size = min(w, h - label_h)
+        sx, sy = x + (w - size) / 2, y
+        out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40), self.style.outline)
+        text = str(value)
+        pt = size * (0.5, 0.5, 0.42, 0.34)[min(len(text), 3)] / PT  # more digits, smaller
+        while fonts.width(text, "bold", pt) > size * 0.62 and pt > 4:
+            pt -= 0.25
+        tw = fonts.width(text, "bold", pt)
+        out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, "bold", pt, color or WHITE))
+        if box.label:
+            lpt = MIN_TEXT_SIZE
+            lw = fonts.width(box.label, "bold", lpt)
+            if lw > w + 1e-6:
+                raise DoesNotFit(f"its label '{box.label}' is {lw:.1f} mm wide at {lpt:g} pt, wider than the box ({w:g} mm)")
+            out.append(Text(x + (w - lw) / 2, y + h - label_h * 0.2, box.label, "bold", lpt, fill or (40, 40, 40)))
+        return out
+
+    # -- text
+
+    def text(self, text: str, x, y, w, h, box: Box, color: Color, face: Face) -> list[Primitive]:
+        floor = box.min_size if box.min_size is not None else min(MIN_TEXT_SIZE, box.size)
+        unknown = [m for m in _ICON.findall(text) if m not in self.icon_names]
+        if unknown:
+            hint = did_you_mean(unknown[0], sorted(self.icon_names))
+            raise DoesNotFit(f"unknown inline icon '{{{unknown[0]}}}'{hint}")
+        # The largest size, in quarter points from box.size down to the floor, at which the text
+        # fits: fitting only gets easier as the size falls, so a binary search finds it.
+        sizes = [box.size - 0.25 * k for k in range(int((box.size - floor) / 0.25 + 1e-9) + 1)]
+
+        def fit(size):
+            lines = self._wrap(text, box.font, size, w)
+            return lines if lines is not None and len(lines) * size * box.leading * PT <= h + 1e-6 else None
+
+        first = fit(sizes[0])  # most text fits at its full size
+        if first is not None:
+            return self._set(first, x, y, w, h, box, sizes[0], color)
+        lo, hi, best = 1, len(sizes) - 1, None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            lines = fit(sizes[mid])
+            if lines is not None:
+                best, hi = (sizes[mid], lines), mid - 1
+            else:
+                lo = mid + 1
+        if best is None:
+            raise DoesNotFit(f"the text does not fit its box ({w:g} x {h:g} mm) even at {floor:g} pt; shorten it")
+        return self._set(best[1], x, y, w, h, box, best[0], color)
+
+    def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float, str]]:
+        """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names."""
+        pieces, at = [], 0
+        for m in _ICON.finditer(word):
+            if m.start() > at:
+                run = word[at:m.start()]
+                pieces.append(("text", run, fonts.width(run, font, size), font))
+            pieces.append(("icon", m.group(1), size * PT * 1.05, font))
+            at = m.end()
+        if at < len(word):
+            run = word[at:]
+            pieces.append(("text", run, fonts.width(run, font, size), font))
+        return pieces
+
+    def _word(self, word: str, font: str, size: float, bold: bool) -> tuple[list, bool]:
+        """A word's pieces, `**` switching to and from the bold face; and the bold state after it."""
+        pieces = []
+        for i, part in enumerate(word.split("**")):
+            if i:
+                bold = not bold
+            if part:
+                pieces += self._tokens(part, _BOLDER.get(font, font) if bold else font, size)
+        return pieces, bold
+
+    def _wrap(self, text: str, font: str, size: float, width: float):
+        """Lines of words, each word a list of pieces; None if a word is wider than the box."""
+        space = fonts.width(" ", font, size)
+        lines = []
+        bold = False
+        for paragraph in text.split("\n"):
+            line, line_w = [], 0.0
+            for word in paragraph.split():
+                pieces, bold = self._word(word, font, size, bold)
+                if not pieces:
+                    continue
+                ww = sum(p[2] for p in pieces)
+                if ww > width:
+                    return None
+                if line and line_w + space + ww > width:
+                    lines.append((line, line_w))
+                    line, line_w = [], 0.0
+                line_w += (space if line else 0) + ww
+                line.append(pieces)
+            lines.append((line, line_w))
+        return lines
+
+    def _set(self, lines, x, y, w, h, box: Box, size: float, color: Color) -> list[Primitive]:
+        step = size * box.leading * PT
+        block = len(lines) * step
+        top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}[box.valign]
+        baseline = top + fonts.ascent(box.font) * size * PT + (step - size * PT) / 2
+        space = fonts.width(" ", box.font, size)
+        out: list[Primitive] = []
+        for words, line_w in lines:
+            cx = {"left": x, "center": x + (w - line_w) / 2, "right": x + w - line_w}[box.align]
+            for i, pieces in enumerate(words):
+                if i:
+                    cx += space
+                for kind, value, pw, font in pieces:
+                    if kind == "text":
+                        out.append(Text(cx, baseline, value, font, size, color))
+                    else:
+                        d = size * PT * 0.95
+                        top_icon = baseline - size * PT * 0.36 - d / 2
+                        if value in self.icons and value not in {e.icon for e in self.game.elements}:
+                            out += self.icons.glyph(value, cx, top_icon, d, color, WHITE)
+                        else:
+                            name = next(e.name for e in self.game.elements if e.icon == value)
+                            out += self.icons.element(name, cx, top_icon, d, self.element_color(name), self.style.outline)
+                    cx += pw
+            baseline += step
+        return out
+
+    # -- art
+
+    def known_icon(self, name: str | None) -> str | None:
+        if name is not None and name not in self.icons:
+            raise DoesNotFit(f"unknown icon '{name}'{did_you_mean(name, sorted(self.icons.shapes))}")
+        return name
+
+    def emblem(self, face: Face, box: Box) -> str | None:
+        """What the card's generated art shows, from its data: its own `icon` field, else its
+        first element's glyph, else its layout's (its type's) `icon` on the art box."""
+        if face.values.get("icon"):
+            return self.known_icon(face.values["icon"])
+        glyphs = [e.lower() for e in face.elements if e.lower() in self.icons]
+        return glyphs[0] if glyphs else self.known_icon(box.icon)
+
+    def _art(self, face: Face, x, y, w, h, layout: Layout, box: Box) -> list[Primitive]:
+        glyph = self.emblem(face, box)
+        if face.art is None:
+            return placeholder(face, x, y, w, h, self, layout, glyph)
+        fit = face.art_fit or box.art_fit or "cover"
+        focus = face.art_focus or box.art_focus or ART_FOCUS
+        if face.art_px is not None:
+            needed = art.Picture(face.art, *face.art_px).needed(w, h, fit)
+            if needed:
+                self.warnings.append(f"{face.art_about} is {face.art_px[0]} x {face.art_px[1]} px; its box ({w:g} x {h:g} mm"
+                                     f"{', contain' if fit == 'contain' else ''}) needs at least {needed[0]} x {needed[1]} px "
+                                     f"to print sharp at {art.PRINT_DPI} dpi")
+        return [Image(str(face.art), x, y, w, h, fit, focus)]
+
+
+def _nearby(path: Path) -> str:
+    """' (did you mean 'Bolt.png'?)' when a file beside where it looked is likely the one meant:
+    its name in other capitals, another extension, or a close spelling of its stem."""
+    try:
+        names = [p.name for p in path.parent.iterdir() if p.is_file()] if path.parent.is_dir() else []
+    except OSError:
+        return ""
+    stems: dict[str, str] = {}
+    for name in sorted(names):
+        stems.setdefault(Path(name).stem.lower(), name)
+    close = difflib.get_close_matches(path.stem.lower(), list(stems), n=1, cutoff=0.8)
+    return f" (did you mean '{stems[close[0]]}'?)" if close else ""
+
+
+def turn(item: Primitive, width: float, height: float) -> Primitive:
+    """The primitive turned half round the card's centre (x -> width - x, y -> height - y)."""
+    if isinstance(item, Text):
+        return replace(item, x=width - item.x, y=height - item.y, turned=not item.turned)
+    if isinstance(item, Rect):
+        return replace(item, x=width - item.x - item.w, y=height - item.y - item.h)
+    if isinstance(item, Ellipse):
+        return replace(item, cx=width - item.cx, cy=height - item.cy)
+    if isinstance(item, Poly):
+        return replace(item, points=tuple((width - x, height - y) for x, y in item.points))
+    raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
+
+
+def grey(color: Color | None) -> Color | None:
+    """The grey of a colour's lightness (Rec. 601 luma): the mono ink's."""
+    if color is None:
+        return None
+    v = round(0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2])
+    return v, v, v
+
+
+def greyed(item: Primitive) -> Primitive:
+    """The primitive in the greys of its colours."""
+    if isinstance(item, Text):
+        return replace(item, color=grey(item.color))
+    if isinstance(item, (Rect, Ellipse, Poly)):
+        return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
+    return item  # a picture is printed as it is
+
+
+def _when_fields(condition: str) -> list[str]:
+    """The field names a box's `when` tests ('cost & kind!=gun': cost, kind)."""
+    return [part.split("!=")[0].split("=")[0].strip() for part in condition.split(" & ") if part.strip()]
+
+
+def _holds(condition: str, values: dict) -> bool:
+    """'field' (the card has it), 'field=value' or 'field!=value'; several joined by ' & '."""
+    if " & " in condition:
+        return all(_holds(part, values) for part in condition.split(" & "))
+    for op in ("!=", "="):
+        if op in condition:
+            key, want = (part.strip() for part in condition.split(op, 1))
+            return (str(values.get(key, "")) == want) == (op == "=")
+    return values.get(condition.strip()) not in (None, "", ())
+
+
+def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout, glyph: str | None) -> list[Primitive]:
+    """Generated art for a card without a picture: rays and rings in the card's colours, with
+    its emblem (Layouter.emblem: from its data) at the centre; the card's id varies the rays."""
+    digest = hashlib.sha256(face.seed.encode()).digest()
+    colors = [layouter.colors[e] for e in face.elements if e in layouter.colors]
+    base = colors[0] if colors else hex_color(layout.palette.get("accent", "#8a6d3b"))
+    second = colors[1] if len(colors) > 1 else mix(base, (255, 255, 255), 0.45)
+    light, dark = mix(base, (255, 255, 255), 0.78), mix(base, (0, 0, 0), 0.25)
+    cx = x + w * (0.35 + digest[0] / 255 * 0.3)
+    cy = y + h * (0.4 + digest[1] / 255 * 0.2)
+    share = dict(layouter.style.grounds).get("art", 0.0)  # an ink saver's lighter ground
+    if share:
+        base, second = mix(base, (255, 255, 255), share), mix(second, (255, 255, 255), share)
+        light, dark = mix(light, (255, 255, 255), share), mix(dark, (255, 255, 255), share / 2)
+    out: list[Primitive] = [Rect(x, y, w, h, fill=light)]
+    rays = 9 + digest[2] % 8
+    turn = digest[3] / 255 * math.pi
+    reach = math.hypot(w, h)
+    for i in range(rays):
+        a0 = turn + i * 2 * math.pi / rays
+        a1 = a0 + math.pi / rays
+        pts = [(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)), (cx + reach * math.cos(a1), cy + reach * math.sin(a1))]
+        out.append(Poly(tuple(_clip_triangle(pts, x, y, w, h)), fill=mix(light, base, 0.22)))
+    rmax = min(w, h) * 0.42
+    for k, t in enumerate((1.0, 0.74, 0.5)):
+        r = rmax * t
+        out.append(Ellipse(cx, cy, r, r, fill=(mix(light, second, 0.35), mix(light, base, 0.5), base)[k]))
+    size = rmax * 0.9
+    if glyph:
+        out += layouter.icons.glyph(glyph, cx - size / 2, cy - size / 2, size, WHITE, dark)
+    return out
+
+
+def pattern(box: Box, x, y, w, h, fill: Color | None, stroke: Color | None) -> list[Primitive]:
+    """A full-bleed ground with no line parallel to the trim, so that a back printed 2 mm off
+    its front shows no uneven border: wedges from the centre, or a diagonal lattice."""
+    out: list[Primitive] = []
+    if box.pattern == "rays":
+        cx, cy, reach = x + w / 2, y + h / 2, math.hypot(w, h)
+        step = 2 * math.pi / box.count
+        for i in range(0, box.count, 2):
+            a0 = math.pi / 2 + (i - 0.5) * step  # a wedge, not its edge, points straight down
+            a1 = a0 + step
+            pts = [(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)), (cx + reach * math.cos(a1), cy + reach * math.sin(a1))]
+            out.append(Poly(tuple(_clip_triangle(pts, x, y, w, h)), fill=fill or (0, 0, 0)))
+        return out
+    # lattice: lines at +-60 degrees from the horizontal, through points `spacing` apart along it
+    slope = math.tan(math.radians(60))
+    span = h / slope
+    k = 0.0
+    while k <= w + span:
+        for sign in (1, -1):
+            x0 = x + k if sign == 1 else x + w - k
+            seg = _clip_segment((x0, y), (x0 - sign * span, y + h), x, y, w, h)
+            if seg:
+                out.append(Poly(seg, stroke=stroke or (0, 0, 0), width=box.width, closed=False))
+        k += box.spacing
+    return out
+
+
+def _clip_segment(a, b, x, y, w, h):
+    """The part of segment a-b inside the box (Liang-Barsky), or None."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, ax - x), (dx, x + w - ax), (-dy, ay - y), (dy, y + h - ay)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    if t0 >= t1:
+        return None
+    return ((ax + t0 * dx, ay + t0 * dy), (ax + t1 * dx, ay + t1 * dy))
+
+
+def _clip_triangle(pts, x, y, w, h):
+    """The polygon of a triangle clipped to the box (Sutherland-Hodgman, one edge at a time)."""
+    poly = pts
+    for axis, bound, keep_above in ((0, x, True), (0, x + w, False), (1, y, True), (1, y + h, False)):
+        out = []
+        prev = poly[-1] if poly else None
+        for cur in poly:
+            cur_in = cur[axis] >= bound if keep_above else cur[axis] <= bound
+            prev_in = prev[axis] >= bound if keep_above else prev[axis] <= bound
+            if cur_in != prev_in:
+                t = (bound - prev[axis]) / (cur[axis] - prev[axis])
+                other = 1 - axis
+                cross = [0.0, 0.0]
+                cross[axis], cross[other] = bound, prev[other] + t * (cur[other] - prev[other])
+                out.append(tuple(cross))
+            if cur_in:
+                out.append(cur)
+            prev = cur
+        poly = out
+    return poly

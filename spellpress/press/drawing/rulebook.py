@@ -1,0 +1,548 @@
+"""Rulebooks: the game's YAML through a jinja2 template into markup, and the markup through
+reportlab's platypus into a PDF with a cover, contents, page numbers and a labelled card.
+
+The template (`templates/rulebook/<slug>.md.j2`, extending `base.md.j2`) decides what goes
+where; every number in it comes from the loaded game, so a changed constant changes the book.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import jinja2
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, letter
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from ... import defaults
+from ...core import games, ruletext
+from ...core.models import Game
+from ...core.play.errors import Invalid
+from ..files import atomic_write
+from . import fonts, markup, rlinternals, skeleton, templatelines
+from . import pdf as pdfdraw
+from .displaylist import Drawing, Text
+from .faces import value_bytes
+from .pdf import MM
+from .pdf import draw as draw_face
+
+PAGES = {"a4": A4, "letter": letter}
+BOOKLET_PAGES = {paper: (size[1] / 2, size[0]) for paper, size in PAGES.items()}  # half a sheet, folded
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A card to show with its parts labelled: (label, box in mm) for each part."""
+
+    drawing: Drawing
+    parts: tuple[tuple[str, tuple[float, float, float, float]], ...]
+
+
+@dataclass(frozen=True)
+class Book:
+    """Everything a rulebook PDF is made of; made in the main process, drawn in a worker."""
+
+    title: str
+    pitch: str
+    blocks: tuple[markup.Block, ...]  # the rendered markup, read
+    accent: str
+    cover: str  # colour of the cover
+    element_colors: tuple[tuple[str, str], ...]
+    samples: tuple[tuple[str, Sample], ...]  # card id -> sample
+    fanned: tuple[Drawing, ...]  # cards shown on the cover
+    typeset: str = "5"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+
+
+# A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
+# sandbox with `*` and `**` bounded (core/ruletext.py), and has a budget. Today's books come
+# to 11,000-16,000 characters in well under 0.1 s; a template past either bound is a problem
+# at its line, not a build that never ends or fills the memory.
+BUDGET_SECONDS = 5.0  # of rendering one rulebook's markup
+MAX_MARKUP = 1_000_000  # characters of markup: some 400 pages
+
+
+def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendered:
+    """The rulebook's markup: templates/rulebook/<slug>.md.j2, else the shared base (the project's
+    templates/rulebook/base.md.j2, else the package's: spellpress/defaults/); with the
+    template line each line of it comes from. Past its budget, templatelines.OverBudget."""
+    folder = (templates / "rulebook").resolve()
+    # The package's folder only while the project has no base.md.j2 of its own: an environment
+    # (kept between builds) would go on serving the base it compiled first, though one was added.
+    shared = () if (folder / "base.md.j2").is_file() else (str(defaults.TEMPLATES / "rulebook"),)
+    env = _environment(str(folder), *shared)
+    name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
+    variables = dict(
+        game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
+        cards_of=lambda card_type: [card for card in game.cards if card.type == card_type],
+        card=game.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
+        **extra,
+    )
+    return templatelines.render(env.get_template(name), variables, seconds=BUDGET_SECONDS, max_text=MAX_MARKUP)
+
+
+@functools.lru_cache(maxsize=8)
+def _environment(*folders: str) -> jinja2.Environment:
+    """One environment per folder of rulebook templates, so that a build after an edit (watch, the
+    resident builder, the preview) compiles no template again unless its file changed (jinja2
+    checks a template's file before each use of it). A name is looked up in the folders in
+    order: the project's own `base.md.j2` wins over the package's."""
+    return ruletext.sandbox(
+        loader=jinja2.FileSystemLoader(list(folders)),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
+
+
+def _ask(game: Game, helper: str, inputs: dict) -> dict:
+    """A rule helper's answer, for a worked example: the book's examples are worked out by the
+    same code as the companion's calculators. An example the helper refuses is the template's
+    mistake, reported like one."""
+    try:
+        return games.ask(game, helper, inputs)
+    except Invalid as exc:
+        asked = repr(inputs) if len(repr(inputs)) <= 160 else repr(inputs)[:157] + "..."
+        raise jinja2.TemplateRuntimeError(f"the example ask('{helper}', {asked}) is refused: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A flowable as the last layout pass put it on a page: for checking the page breaks."""
+
+    page: int
+    kind: str  # its class: Heading, Text, Table, ...
+    lines: int  # a paragraph's lines; 0 for anything else
+    continued: bool  # a paragraph's part carried over from the page before
+
+
+def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None,
+        placed: list[Placed] | None = None, keep: Path | None = None) -> bytes:
+    """The rulebook as a PDF on `paper`; `booklet` gives half-size pages, for imposing.
+
+    The contents page needs the pages its headings land on, so platypus lays the book out
+    again until they stop changing: twice from nothing. `contents` (a file) keeps the last
+    build's entries; starting from them, a book whose headings did not move is laid out once.
+    The bytes are the same either way: the last pass always draws the entries it confirms.
+    `placed`, if given, receives where the last pass put each flowable.
+
+    The card figures (the sample cards with their leaders, the cover's fan) are forms: with
+    `keep` (a file named by skeleton_key), the book's skeleton (skeleton.py) is kept there, and
+    a later book that differs only in what those figures draw is the skeleton with the new
+    figures put in, not laid out again. A booklet's pages draw them in place, as pypdf reads
+    the forms of an imposed page in the wrong place (the tests read the figures' leaders), and
+    are laid out whole.
+    """
+    page = BOOKLET_PAGES[paper] if booklet else PAGES[paper]
+    st = markup.styles(book.accent)
+    keep = None if booklet else keep
+    if keep is not None and placed is None:
+        data = _refill(keep, book, page, st)
+        if data is not None:
+            return data
+    colours = dict(book.element_colors)
+    samples = dict(book.samples)
+    forms = _Forms(inline=booklet)
+    story = markup.flowables(book.blocks, st, colours,
+                             lambda card: _SampleFlowable(samples[card], st, f"sample-{card}", forms, page))
+    tocs = [f for f in story if isinstance(f, TableOfContents)]
+    if contents is not None and tocs:
+        rlinternals.set_contents_entries(tocs[0], _kept_entries(contents))
+    out = io.BytesIO()
+    doc = _Doc(out, book, page, st, placed, forms)
+    doc.multiBuild(story)
+    if contents is not None and tocs:
+        atomic_write(contents, json.dumps(rlinternals.contents_entries(tocs[0])).encode())
+    data = out.getvalue()
+    if keep is not None:
+        objects = rlinternals.saved_objects(doc.canv)
+        kept = skeleton.make(data, objects, forms.holes) if objects else None
+        if kept is not None:
+            atomic_write(keep, kept)
+    return data
+
+
+def skeleton_key(book: Book) -> bytes:
+    """What the book's skeleton is made of: the book, less what each figure that is a hole
+    draws (its size stays), and the code and fonts that write it."""
+    def shape(d: Drawing) -> Drawing:
+        return replace(d, items=()) if pdfdraw.cacheable(d) else d
+
+    samples = tuple((card, replace(s, drawing=shape(s.drawing)) if _sample_is_hole(s) else s) for card, s in book.samples)
+    code = skeleton.code_version(("rulebook.py", "markup.py"))
+    return value_bytes((replace(book, samples=samples, fanned=tuple(map(shape, book.fanned))), code, fonts.fingerprint()))
+
+
+def _sample_is_hole(sample: Sample) -> bool:
+    """Whether the sample's figure names no resource of its document (see pdf.cacheable)."""
+    return pdfdraw.cacheable(sample.drawing) and all(pdfdraw.stable(label) for label, _ in sample.parts)
+
+
+def _fan_box(face: Drawing) -> tuple[float, float, float, float]:
+    return 0, 0, (face.width + 2 * face.bleed) * MM, (face.height + 2 * face.bleed) * MM
+
+
+def _fan(face: Drawing) -> Callable[[Canvas], None]:
+    def draw(canvas: Canvas) -> None:
+        _clip_to_trim(canvas, face)
+        draw_face(canvas, face)
+    return draw
+
+
+def _refill(keep: Path, book: Book, page, st: markup.Styles) -> bytes | None:
+    """The book from its skeleton and its figures drawn anew; None without a usable skeleton."""
+    try:
+        kept = keep.read_bytes()
+    except OSError:
+        return None
+    scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.pdf_name("regular"))
+    pdfdraw.prepare(scratch)
+    forms = _Forms()
+    for card, sample in book.samples:
+        _SampleFlowable(sample, st, f"sample-{card}", forms, page).define(scratch)
+    for i, face in enumerate(book.fanned):
+        forms.define(scratch, f"fanned-{i}", _fan_box(face), _fan(face), pdfdraw.cacheable(face))
+    try:
+        return skeleton.fill(kept, forms.holes.__getitem__)
+    except (KeyError, ValueError):
+        return None
+
+
+class _Forms:
+    """The figures a layout pass defined as forms, and the streams of those that are holes of
+    the book's skeleton (their stream a function of what they draw alone); `inline`: no forms,
+    each figure drawn where it is placed."""
+
+    def __init__(self, inline: bool = False) -> None:
+        self.inline = inline
+        self.defined: set[str] = set()
+        self.holes: dict[str, bytes] = {}
+
+    def clear(self) -> None:
+        self.defined.clear()
+        self.holes.clear()
+
+    def define(self, canvas: Canvas, name: str, box: tuple[float, float, float, float],
+               draw: Callable[[Canvas], None], hole: bool) -> None:
+        if name in self.defined:
+            return
+        self.defined.add(name)
+        canvas.beginForm(name, *box)
+        draw(canvas)
+        canvas.endForm()
+        stored = zlib.compress(rlinternals.form_operators(canvas, name))  # as reportlab would
+        rlinternals.set_form_operators(canvas, name, stored)
+        if hole:
+            self.holes[name] = stored
+
+    def place(self, canvas: Canvas, name: str, box: tuple[float, float, float, float],
+              draw: Callable[[Canvas], None], hole: bool) -> None:
+        """The figure drawn here: as the form `name` (defined at its first use), or in place."""
+        if self.inline:
+            canvas.saveState()
+            draw(canvas)
+            canvas.restoreState()
+            return
+        self.define(canvas, name, box, draw, hole)
+        canvas.doForm(name)
+
+
+def _kept_entries(path: Path) -> list[tuple]:
+    """The contents entries a build kept: (level, text, page, key) each; none if unreadable."""
+    try:
+        entries = [tuple(entry) for entry in json.loads(path.read_text())]
+    except (OSError, ValueError, TypeError):
+        return []
+    shape = (int, str, int, (str, type(None)))
+    if all(len(e) == 4 and all(isinstance(v, t) for v, t in zip(e, shape)) for e in entries):
+        return entries
+    return []
+
+
+class _Doc(BaseDocTemplate):
+    def __init__(self, out, book: Book, page, st: markup.Styles, placed: list[Placed] | None = None,
+                 forms: _Forms | None = None):
+        margin = 16 * MM if page[0] > 420 else 12 * MM
+        super().__init__(out, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin + 4 * MM,
+                         bottomMargin=margin + 2 * MM, title=f"{book.title}: rules", author="Spellpress",
+                         creator="Spellpress", invariant=1,
+                         initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
+        self.book, self.st, self.placed = book, st, placed
+        self.forms = forms or _Forms()
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        cover = Frame(self.leftMargin, self.bottomMargin, self.width, self.height * 0.01, id="cover")
+        self.addPageTemplates([
+            PageTemplate("cover", [cover], onPage=self._cover, autoNextPageTemplate="body"),
+            PageTemplate("body", [frame], onPage=self._page),
+        ])
+
+    def beforeDocument(self):
+        if self.placed is not None:
+            self.placed.clear()  # a layout pass begins: only the last one's places count
+        self.forms.clear()  # and on a canvas of its own
+        pdfdraw.prepare(self.canv)  # every character a card uses numbered alike: the figures' forms are the same in any book
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, markup.Heading):
+            self.notify("TOCEntry", (flowable.level, flowable.getPlainText(), self.page))
+        if self.placed is not None:
+            text = isinstance(flowable, markup.Text)
+            self.placed.append(Placed(self.page, type(flowable).__name__,
+                                      len(flowable.blPara.lines) if text else 0, text and flowable.continued))
+
+    def _page(self, canvas, doc):
+        w, h = self.pagesize
+        canvas.saveState()
+        canvas.setFillColor(self.st.accent_text)
+        canvas.setFont(fonts.pdf_name("bold"), 8)
+        canvas.drawString(self.leftMargin, h - self.topMargin + 8 * MM, self.book.title)
+        canvas.setStrokeColor(self.st.accent)
+        canvas.setLineWidth(0.5)
+        canvas.line(self.leftMargin, h - self.topMargin + 6.5 * MM, w - self.rightMargin, h - self.topMargin + 6.5 * MM)
+        canvas.setFillColor(colors.HexColor("#6f665a"))
+        canvas.setFont(fonts.pdf_name("regular"), 8.5)
+        canvas.drawCentredString(w / 2, self.bottomMargin - 9 * MM, str(doc.page))
+        canvas.restoreState()
+
+    def _cover(self, canvas, doc):
+        w, h = self.pagesize
+        canvas.saveState()
+        cover = colors.HexColor(self.book.cover)
+        canvas.setFillColor(cover)
+        canvas.rect(0, 0, w, h, stroke=0, fill=1)
+        canvas.setFillColor(markup.readable(colors.white, cover))
+        size = 40 if w > 420 else 28
+        canvas.setFont(fonts.pdf_name("bold"), size)
+        canvas.drawCentredString(w / 2, h * 0.78, self.book.title)
+        canvas.setFont(fonts.pdf_name("italic"), size * 0.32)
+        for i, line in enumerate(_wrap(self.book.pitch, "italic", size * 0.32, w * 0.7)):
+            canvas.drawCentredString(w / 2, h * 0.78 - size * 0.9 - i * size * 0.45, line)
+        # A fan of cards, drawn by the card renderer.
+        cards = self.book.fanned
+        scale = (w * 0.22) / (63.5 * MM)
+        for i, face in enumerate(cards):
+            angle = (i - (len(cards) - 1) / 2) * 12
+            canvas.saveState()
+            canvas.translate(w / 2, h * 0.2)
+            canvas.rotate(-angle)
+            canvas.translate(-(face.width / 2 + face.bleed) * MM * scale, 0)
+            canvas.scale(scale, scale)
+            self.forms.place(canvas, f"fanned-{i}", _fan_box(face), _fan(face), pdfdraw.cacheable(face))
+            canvas.restoreState()
+        canvas.setFillColor(markup.readable(colors.white, cover))  # the cards drew in their own colours
+        canvas.setFont(fonts.pdf_name("regular"), 8)
+        canvas.drawCentredString(w / 2, 10 * MM, "Rules · made with Spellpress")
+        canvas.restoreState()
+
+
+def _clip_to_trim(canvas, face: Drawing) -> None:
+    path = canvas.beginPath()
+    path.roundRect(face.bleed * MM, face.bleed * MM, face.width * MM, face.height * MM, 3 * MM)
+    canvas.clipPath(path, stroke=0, fill=0)
+
+
+def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if fonts.width(trial, font, size) * MM > width and line:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One part's label and the line from the part to it, in the figure's points (y up, the
+    card's trim corner at the bottom left)."""
+
+    label: str
+    anchor: tuple[float, float]  # the dot on the part
+    path: tuple[tuple[float, float], ...]  # the anchor, the elbow right of the card, the label's end
+    baseline: tuple[float, float]  # where the label's text starts
+    text_box: Box
+
+
+LABEL_FONT, LABEL_SIZE = "bold", 9.0
+_GAP = 1.6  # points between a leader and any text, and between an anchor and the text it follows
+_SPACING = 1.4 * MM  # least distance between two leaders' runs across the card
+
+
+def text_boxes(drawing: Drawing) -> list[Box]:
+    """Every line of text on the card, as the box its glyphs fill."""
+    height = drawing.height * MM
+    out = []
+    for item in drawing.items:
+        if isinstance(item, Text) and item.text.strip():
+            up, down = _extent(item.font, item.size)
+            x, y = item.x * MM, height - item.y * MM
+            out.append((x, y - down, x + fonts.width(item.text, item.font, item.size) * MM, y + up))
+    return out
+
+
+def _extent(font: str, size: float) -> tuple[float, float]:
+    """How far a font's glyphs reach above and below the baseline, in points."""
+    face = pdfmetrics.getFont(fonts.pdf_name(font)).face
+    return face.ascent * size / 1000, -face.descent * size / 1000
+
+
+def leaders(sample: Sample, label_x: float, bottom: float, top: float) -> list[Leader]:
+    """Where each part's leader runs: from a dot on the part straight right, between the card's
+    lines of text, to an elbow past the card's edge, then to its label in a column at `label_x`
+    (labels kept between `bottom` and `top`). A run is clear of every text it passes (a text
+    part's dot sits just after its own line); runs are at least _SPACING apart, and labels are
+    in the order of their runs, so no two leaders cross."""
+    d = sample.drawing
+    card_w, card_h = d.width * MM, d.height * MM
+    elbow = card_w + 4 * MM
+    texts = text_boxes(d)
+    taken: list[float] = []
+    found: dict[str, tuple[float, float]] = {}
+    parts = sorted(sample.parts, key=lambda p: p[1][1])
+    # first the parts that can be pointed at just after a line of their own text, then the
+    # rest, between them: a title's dot is not pushed off its line by a badge beside it
+    for own_lines_only in (True, False):
+        for label, (x, y, w, h) in parts:
+            if label in found:
+                continue
+            box = (x * MM, card_h - (y + h) * MM, (x + w) * MM, card_h - y * MM)
+            at = _anchor(box, texts, taken, own_lines_only)
+            if at is not None:  # else no clear way out of it: better unlabelled than struck through
+                taken.append(at[1])
+                found[label] = at
+    anchors = list(found.items())
+    anchors.sort(key=lambda a: -a[1][1])
+    up, down = _extent(LABEL_FONT, LABEL_SIZE)
+    middle = (up - down) / 2  # a label's middle above its baseline
+    line = LABEL_SIZE * 1.45
+    bases = [ay - middle for _, (_, ay) in anchors]
+    for i in range(1, len(bases)):  # top down, each at least a line below the one above
+        bases[i] = min(bases[i], bases[i - 1] - line)
+    if bases and bases[-1] - down < bottom:  # then bottom up, back inside
+        bases[-1] = bottom + down
+        for i in range(len(bases) - 2, -1, -1):
+            bases[i] = max(bases[i], bases[i + 1] + line)
+    out = []
+    for (label, (ax, ay)), base in zip(anchors, bases):
+        base = min(base, top - up)
+        width = fonts.width(label, LABEL_FONT, LABEL_SIZE) * MM
+        path = ((ax, ay), (elbow, ay), (label_x - 2 * MM, base + middle))
+        out.append(Leader(label, (ax, ay), path, (label_x, base), (label_x, base - down, label_x + width, base + up)))
+    return out
+
+
+def _anchor(box: Box, texts: list[Box], taken: list[float], own_lines_only: bool = False) -> tuple[float, float] | None:
+    """A point on the part from which a line straight to the right meets no text: at the height
+    of one of the part's own lines, just after it, else (unless `own_lines_only`) at the height
+    nearest the part's middle where the way is clear; across the part's middle, or after any
+    text there."""
+    x0, y0, x1, y1 = box
+    own = [t for t in texts if x0 - 1 <= (t[0] + t[2]) / 2 <= x1 + 1 and y0 - 1 <= (t[1] + t[3]) / 2 <= y1 + 1]
+    middle = (y0 + y1) / 2
+    heights = sorted(((t[1] + t[3]) / 2 for t in own), key=lambda y: abs(y - middle))
+    if not own_lines_only:
+        heights += [middle + sign * k * 0.5 for k in range(int((y1 - y0) / 2 / 0.5) + 1) for sign in (1, -1)]
+    for y in heights:
+        if not y0 < y < y1 or any(abs(y - t) < _SPACING for t in taken):
+            continue
+        crossed = [t for t in texts if t[1] - _GAP < y < t[3] + _GAP]
+        after = max((t[2] for t in crossed), default=None)
+        ax = (x0 + x1) / 2
+        if after is not None:
+            ax = max(ax, after + _GAP)
+        if ax <= x1 - 0.5:
+            return ax, y
+    return None
+
+
+class _SampleFlowable(Flowable):
+    """The card at actual size, its parts named with leader lines (see `leaders`); drawn as the
+    form `name`, the same in any book (its box reaches a page's size around it)."""
+
+    def __init__(self, sample: Sample, st: markup.Styles, name: str = "sample", forms: _Forms | None = None,
+                 page: tuple[float, float] = A4):
+        super().__init__()
+        self.sample, self.st, self.name, self.forms, self.page = sample, st, name, forms or _Forms(), page
+        d = sample.drawing
+        self.card_w, self.card_h = d.width * MM, d.height * MM
+        self.height_needed = self.card_h + 6 * MM
+        self.leaders = leaders(sample, self.card_w + 14 * MM, -3 * MM, self.card_h + 3 * MM)
+
+    def wrap(self, available_width, available_height):
+        return available_width, self.height_needed
+
+    def _box(self) -> tuple[float, float, float, float]:
+        w, h = self.page
+        return -w, -h, w, h
+
+    def define(self, canvas: Canvas) -> None:
+        self.forms.define(canvas, self.name, self._box(), self._figure, _sample_is_hole(self.sample))
+
+    def draw(self):
+        self.forms.place(self.canv, self.name, self._box(), self._figure, _sample_is_hole(self.sample))
+
+    def _figure(self, c: Canvas) -> None:
+        d = self.sample.drawing
+        c.saveState()
+        c.translate(0, 3 * MM)
+        c.saveState()
+        c.translate(-d.bleed * MM, -d.bleed * MM)
+        _clip_to_trim(c, d)
+        draw_face(c, d)
+        c.restoreState()
+        c.setFont(fonts.pdf_name(LABEL_FONT), LABEL_SIZE)
+        c.setStrokeColor(self.st.accent)
+        c.setLineWidth(LEADER_WIDTH)
+        for leader in self.leaders:
+            c.setFillColor(self.st.accent)
+            path = c.beginPath()
+            path.moveTo(*leader.path[0])
+            for point in leader.path[1:]:
+                path.lineTo(*point)
+            c.drawPath(path, stroke=1, fill=0)
+            c.circle(*leader.anchor, 1.1, stroke=0, fill=1)
+            c.setFillColor(markup.INK)
+            c.drawString(*leader.baseline, leader.label)
+        c.restoreState()
+
+
+LEADER_WIDTH = 0.6  # points; the figure's leaders are told apart from the card's lines by it
+
+
+def impose(pdf_bytes: bytes, paper: str) -> bytes:
+    """Half-size pages two to a landscape sheet in saddle-stitch order: print double-sided
+    (flip on the short edge), fold the stack in half, staple the fold."""
+    # imported here: pypdf takes 0.15 s to import, and only the booklets need it (model/libraries.py)
+    from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+
+    reader = PdfReader(io.BytesIO(pdf_bytes))
+    pages = list(reader.pages)
+    half_w, half_h = BOOKLET_PAGES[paper]
+    while len(pages) % 4:
+        pages.append(None)  # blank pages at the back
+    n = len(pages)
+    order = []
+    for sheet in range(n // 4):
+        order += [(n - 1 - 2 * sheet, 2 * sheet), (2 * sheet + 1, n - 2 - 2 * sheet)]
+    writer = PdfWriter()
+    for left, right in order:
+        sheet = PageObject.create_blank_page(width=2 * half_w, height=half_h)
+        for index, dx in ((left, 0), (right, half_w)):
+            if pages[index] is not None:
+                sheet.merge_transformed_page(pages[index], Transformation().translate(dx, 0))
+        writer.add_page(sheet)
+    writer.add_metadata({"/Title": reader.metadata.title or "", "/Creator": "Spellpress"})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
