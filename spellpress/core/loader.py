@@ -40,7 +40,7 @@ from .models import (
 )
 from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
 from .ruleset import Ruleset
-from .schema import Model, validate
+from .schema import Model, unprintable, validate
 from .yamlsource import Document, Loc, read
 
 GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE = "game.yaml", "decks.yaml", "rules.yaml", "glossary.yaml"
@@ -318,6 +318,8 @@ class _GameLoader:
             bad((), "missing required key 'name'")
         elif not isinstance(name, str) or not name.strip():
             bad(("name",), f"expected the card's name as text, got {describe(name)}{quote_hint(name)}")
+        elif why := unprintable(name):
+            bad(("name",), f"the card's name {why}")
         elif name in names:
             bad(("name",), f"card name '{name}' is used already by '{names[name]}'; give each card its own name")
         if isinstance(count, bool) or not isinstance(count, int):
@@ -329,6 +331,8 @@ class _GameLoader:
         for opt in ("art", "flavor"):
             if opt in raw and not (isinstance(raw[opt], str) and raw[opt].strip()):
                 bad((opt,), f"expected text, got {describe(raw[opt])}")
+            elif opt in raw and (why := unprintable(raw[opt])):
+                bad((opt,), why)
         if isinstance(raw.get("art"), str) and raw["art"].strip():
             try:  # a picture elsewhere on the machine is never read, nor is it said whether it exists
                 paths.inside(self.root, raw["art"])
@@ -652,6 +656,8 @@ def _field_value(value: Any, spec: FieldSpec, elements: list[str] | None) -> Fie
     if t in ("text", "line", "choice", "element"):
         if not isinstance(value, str) or not value.strip():
             return _Misfit((), f"expected text, got {describe(value)}{quote_hint(value)}")
+        if why := unprintable(value):
+            return _Misfit((), why)
         if t == "choice":
             assert spec.choices is not None  # FieldSpec: a 'choice' field has choices
             if value not in spec.choices:

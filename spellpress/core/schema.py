@@ -28,7 +28,25 @@ Int = Annotated[int, pydantic.Strict()]
 PositiveInt = Annotated[int, pydantic.Strict(), Field(gt=0)]
 NonNegativeInt = Annotated[int, pydantic.Strict(), Field(ge=0)]
 Flag = Annotated[bool, pydantic.Strict()]
-Text = Annotated[str, pydantic.Strict(), StringConstraints(min_length=1)]
+def unprintable(value: str) -> str | None:
+    """Why `value` may not be a game's text, or None. Text shows on cards and in terminals: a
+    control character (NUL, ESC, ...) prints as nothing on a card and, in a terminal that shows
+    a card's name (a problem, the lab's report), can command it."""
+    for ch in value:
+        if (ord(ch) < 0x20 and ch not in "\n\t") or 0x7F <= ord(ch) <= 0x9F:
+            return (f"holds a control character (U+{ord(ch):04X}), which prints as nothing on a card and can command "
+                    "a terminal; remove it")
+    return None
+
+
+def _printable(value: str) -> str:
+    why = unprintable(value)
+    if why:
+        raise ValueError(why)
+    return value
+
+
+Text = Annotated[str, pydantic.Strict(), StringConstraints(min_length=1), AfterValidator(_printable)]
 Ident = Annotated[
     str, pydantic.Strict(), StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=60)
 ]
