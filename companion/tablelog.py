@@ -88,10 +88,18 @@ class TableLog:
     # -- writing
 
     def open(self, db: Db, table_id: str, game: str, created: Event, state: Table) -> Snapshot:
-        """A new table, with its first event and the state it makes; remembered once committed."""
+        """A new table, with its first event and the state it makes; remembered once committed.
+        A game whose fresh table would pass MAX_STATE is refused here: every action on it would be."""
+        now = snapshot(created.seq, state)
+        if len(now.stored) > MAX_STATE:
+            raise Invalid(f"a table of this game would be too large to send to every phone ({len(now.stored) // 1024} KiB; "
+                          f"at most {MAX_STATE // 1024} KiB): its decks hold too many different cards; "
+                          "ask whoever keeps the game's cards to trim them")
         db.execute("INSERT INTO tables (id, game, created, version, state, active) VALUES (?, ?, ?, 0, '', ?)",
                    (table_id, game, created.at, created.at))
-        return self.add(db, table_id, created, state)
+        self.insert_events(db, [row(table_id, created)])
+        self.database.set_state(db, table_id, now)
+        return now
 
     def add(self, db: Db, table_id: str, event: Event, state: Table) -> Snapshot:
         """Write one event and the state it leads to."""
