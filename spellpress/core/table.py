@@ -476,6 +476,14 @@ def actions(state: Table) -> tuple[str, ...]:
     return ACTIONS + (tuple(tracker.actions) if tracker else ())
 
 
+def kept_by_undo(state: Table) -> tuple[str, ...]:
+    """The event types that undo never takes back and that change the table: joins, draws, a
+    reopening (not undos themselves)."""
+    tracker = _tracker_of(state)
+    own = tuple(kind for kind, action in OWN.items() if not action.undoable and kind != "undo")
+    return ("join", *own, *(tuple(k for k, a in tracker.actions.items() if not a.undoable) if tracker else ()))
+
+
 def ordered(state: Table) -> tuple[str, ...]:
     """The action types that must carry the version they were made against."""
     tracker = _tracker_of(state)
