@@ -43,6 +43,7 @@ DEFAULTS = {
     "CODE_TTL": 12 * 3600,  # seconds a join code works; any seat can ask for a new one
     "JOIN_FAILURES": (10, 300),  # wrong codes a client may try within so many seconds
     "CREATIONS": (30, 3600),  # tables a client may start within so many seconds
+    "UNDOS": (8, 1.0),  # undos one seat may send within so many seconds
     "ARCHIVE_AFTER": 30 * 86400,  # seconds without play after which a table is archived
     "MAX_CONTENT_LENGTH": 16 * 1024,
     "STREAM_KEEPALIVE": 2,  # seconds between beats: a phone calls 4 s of silence offline
@@ -108,7 +109,8 @@ def create_app(config: Mapping[str, Any] | None = None, games: Sequence[Game] | 
 def store_for(config: Mapping[str, Any], upgrade: bool = True) -> Store:
     """The store the settings name, with their limits."""
     limits: dict[str, Any] = {"code_ttl": config["CODE_TTL"], "join_failures": tuple(config["JOIN_FAILURES"]),
-                              "creations": tuple(config["CREATIONS"]), "archive_after": config["ARCHIVE_AFTER"], "upgrade": upgrade}
+                              "creations": tuple(config["CREATIONS"]), "undos": tuple(config["UNDOS"]),
+                              "archive_after": config["ARCHIVE_AFTER"], "upgrade": upgrade}
     if is_postgres(config["DATABASE"]):
         limits["pool_size"] = int(config["DB_POOL"])
     return open_store(config["DATABASE"], **limits)

@@ -22,6 +22,7 @@ from .snapshots import Snapshot
 from .store import Store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+VERSION_MAX = 2**53  # a version a client may name: a table would take ages to reach it, and JSON's numbers hold it
 
 
 @bp.before_request
@@ -187,9 +188,19 @@ def act(table_id: str) -> Response:
     return _with_state(fields, outcome.table)
 
 
+def _version(text: str | None, what: str) -> int | None:
+    """A version a client names (`log?after=`, a stream's `Last-Event-ID`): a whole number from 0
+    to VERSION_MAX, else 400 (a larger one no table reaches, and no database column holds)."""
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 16 and int(text) <= VERSION_MAX):
+        raise BadRequest(f"{what} is a table's version: a whole number from 0 to {VERSION_MAX}; got {text[:40]!r}")
+    return int(text)
+
+
 @bp.get("/tables/<table_id>/log")
 def log(table_id: str) -> Response:
-    after = request.args.get("after", 0, type=int)
+    after = _version(request.args.get("after"), "after") or 0
     limit = max(1, min(request.args.get("limit", 200, type=int), 500))
     version, _, entries = companion().store.log(table_id, after, limit)
     return jsonify(version=version, events=entries)
@@ -236,7 +247,7 @@ def stream(table_id: str) -> Response:
     seconds when the server has gone silent. A waiting stream holds no thread and no timer."""
     store, hub = companion().store, companion().hub
     now = store.read(table_id)
-    last_seen = request.headers.get("Last-Event-ID", type=int)
+    last_seen = _version(request.headers.get("Last-Event-ID"), "Last-Event-ID")
     lifetime = current_app.config["STREAM_SECONDS"]
 
     def events() -> Iterator[str]:

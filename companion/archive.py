@@ -60,31 +60,27 @@ class Archive:
                 yield unpack(bytes(data))
 
     def import_tables(self, packed: Iterable[dict[str, Any]]) -> tuple[int, int]:
-        """Add the packed tables, BATCH in a transaction: (added, already here and left alone).
+        """Add the packed tables, all in one transaction: (added, already here and left alone).
+        A seat that is another table's in this database refuses the whole import (Refused).
         Their join codes are not moved: any seat asks for a new one."""
         added = kept = 0
-        batch: list[dict[str, Any]] = []
-
-        def write() -> None:
-            nonlocal added, kept
-            with self._write(()) as db:
-                for one in batch:
-                    table_id = one["table"]["id"]
-                    if (db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
-                            or db.execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone()):
-                        kept += 1
-                    else:
-                        insert(db, one)
-                        added += 1
-            batch.clear()
-
-        for one in packed:
-            batch.append(one)
-            if len(batch) >= BATCH:
-                write()
-        if batch:
-            write()
+        with self._write(()) as db:
+            for one in packed:
+                table_id = one["table"]["id"]
+                if (db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+                        or db.execute("SELECT 1 FROM archive WHERE id = ?", (table_id,)).fetchone()):
+                    kept += 1
+                    continue
+                for seat in one["seats"]:
+                    if db.execute("SELECT 1 FROM seats WHERE token_hash = ?", (seat["token_hash"],)).fetchone():
+                        raise Refused(f"a seat of table {table_id!r} is another table's in this database")
+                insert(db, one)
+                added += 1
         return added, kept
+
+
+class Refused(Exception):
+    """An import that cannot be written as it is: nothing of it is."""
 
 
 def pack(db: Db, table_id: str) -> dict[str, Any]:

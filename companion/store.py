@@ -16,6 +16,7 @@ from __future__ import annotations
 import abc
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -27,9 +28,9 @@ from spellpress.core.table import Event, Table
 
 from .archive import Archive
 from .database import Db
-from .errors import SEAT_LOST, NotFound, Unauthorized, Unavailable
+from .errors import SEAT_LOST, NotFound, TooManyRequests, Unauthorized, Unavailable
 from .seats import Seat, Seats, attempted, limit, token_hash
-from .snapshots import Snapshot
+from .snapshots import CACHE_SIZE, Snapshot
 from .tablelog import LOG_LIMIT, TableLog
 from .writer import GroupWriter, Outcome
 
@@ -59,11 +60,14 @@ class Store(abc.ABC):
         code_ttl: float = 12 * 3600,
         join_failures: tuple[int, float] = (10, 300),
         creations: tuple[int, float] = (30, 3600),
+        undos: tuple[int, float] = (8, 1.0),
         archive_after: float = 30 * 86400,
         clock: Callable[[], float] = time.time,
     ):
         self.clock = clock
-        self.creations = creations
+        self.creations, self.undos = creations, undos
+        self._undos: dict[str, list[float]] = {}  # each seat's latest undos, by the time they came
+        self._undo_lock = threading.Lock()
         self.tables = self.table_log(self)
         self.writer = GroupWriter(self, self.tables)
         self.archive = Archive(self, self.writer.write, archive_after=archive_after)
@@ -173,7 +177,25 @@ class Store(abc.ABC):
         player = self.seats.player(table_id, key)
         if player is None:
             raise Unauthorized(SEAT_LOST)
+        if isinstance(action, dict) and action.get("type") == "undo":
+            self._chained_undo(key)
         return self.writer.act(table_id, player, key, action, randbelow)
+
+    def _chained_undo(self, key: str) -> None:
+        """Count an undo of the seat whose token hashes to `key`, or refuse it with 429: a seat
+        may send `undos[0]` within `undos[1]` seconds. Counted by this process, whose work an
+        undo is (each instance bounds its own)."""
+        allowed, window = self.undos
+        now = self.clock()
+        with self._undo_lock:
+            recent = [at for at in self._undos.get(key, ()) if at > now - window]
+            if len(recent) >= allowed:
+                wait = max(1, int(recent[0] + window - now) + 1)
+                raise TooManyRequests(f"at most {allowed} undos in {window:g} second(s) from one phone; "
+                                      f"try again in {wait} seconds", wait)
+            if len(self._undos) > CACHE_SIZE:
+                self._undos.clear()
+            self._undos[key] = [*recent, now]
 
     def events(self, table_id: str) -> list[Event]:
         return self.tables.events(table_id)

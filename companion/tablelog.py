@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spellpress.core import table
-from spellpress.core.play.errors import Invalid
+from spellpress.core.play.errors import Conflict, Invalid
 from spellpress.core.table import Event, Table
 
 from .database import Database, Db
@@ -27,7 +27,8 @@ from .snapshots import CACHE_SIZE, Snapshot, Snapshots, snapshot
 LOG_LIMIT = 500
 MAX_STATE = 256 * 1024  # bytes of a table's stored state: an action that would pass it is refused
 CHECKPOINT_EVERY = 16  # events between two stored states of a table, from which an undo replays
-CHECKPOINTS_KEPT = 16  # per table: an undo reaching further back replays from the first event
+CHECKPOINTS_KEPT = 16  # per table, the latest: an undo that walks back past them is refused
+UNDO_REACH = CHECKPOINT_EVERY * CHECKPOINTS_KEPT  # events an undo may read to rebuild the table; more is refused
 BURST_LOOKBACK = 64  # events read before a log's window, for a burst of taps that began there
 REQUEST_TAG = 8  # characters of a request id the log shows
 
@@ -88,10 +89,18 @@ class TableLog:
     # -- writing
 
     def open(self, db: Db, table_id: str, game: str, created: Event, state: Table) -> Snapshot:
-        """A new table, with its first event and the state it makes; remembered once committed."""
+        """A new table, with its first event and the state it makes; remembered once committed.
+        A game whose fresh table would pass MAX_STATE is refused here: every action on it would be."""
+        now = snapshot(created.seq, state)
+        if len(now.stored) > MAX_STATE:
+            raise Invalid(f"a table of this game would be too large to send to every phone ({len(now.stored) // 1024} KiB; "
+                          f"at most {MAX_STATE // 1024} KiB): its decks hold too many different cards; "
+                          "ask whoever keeps the game's cards to trim them")
         db.execute("INSERT INTO tables (id, game, created, version, state, active) VALUES (?, ?, ?, 0, '', ?)",
                    (table_id, game, created.at, created.at))
-        return self.add(db, table_id, created, state)
+        self.insert_events(db, [row(table_id, created)])
+        self.database.set_state(db, table_id, now)
+        return now
 
     def add(self, db: Db, table_id: str, event: Event, state: Table) -> Snapshot:
         """Write one event and the state it leads to."""
@@ -116,35 +125,52 @@ class TableLog:
             raise Invalid(f"that would make the table too large to send to every phone ({len(after.stored) // 1024} KiB); "
                           "take something off the table first")
         pending.append(row(table_id, event, request_id, seat))
-        if undo:  # the stored states that hold an undone event are stale from now on
+        if undo:  # the stored states that hold an undone event are stale from now on; those before it stay
             db.execute("DELETE FROM checkpoints WHERE table_id = ? AND seq >= ?", (table_id, min(table.undo_targets(event.data))))
-        if event.seq % CHECKPOINT_EVERY == 0:
+        # No stored state inside a burst of taps (an undo takes the burst back whole, from its
+        # first tap), and one where a burst ends, for an undo of whatever follows it.
+        continues = _burst(after.state)[-1:] == [event.seq] and len(_burst(after.state)) > 1
+        if not undo and not continues and _burst(now.state)[-1:] == [now.version] and len(_burst(now.state)) > 1:
+            self.checkpoint(db, table_id, now)
+        if event.seq % CHECKPOINT_EVERY == 0 and not continues:
             self.checkpoint(db, table_id, after)
         return after
 
     def _undo(self, db: Db, table_id: str, undo: Event, now: Snapshot) -> Table:
         """The table's state once `undo` (not yet written) takes its events back. Most often it
         takes back the latest event, and the state before it is still in memory; else the table is
-        replayed from the latest stored state before the first event it takes back. Either way an
-        undo costs the same at the 20,000th event as at the 20th. (`append` then deletes the
-        stored states that hold an undone event.)"""
-        target = min(table.undo_targets(undo.data))  # a burst: from its first tap
+        replayed from the latest stored state before the first event it takes back: the events
+        between them, and after the last one it takes back only those that undo never takes back
+        (draws, joins: every change after it has been undone, or it would be the one undone now).
+        An undo that would read more than UNDO_REACH events is refused, so an undo costs the same
+        at the 20,000th event as at the 20th, whatever the bursts and undos before it. (`append`
+        then deletes the stored states that hold an undone event.)"""
+        targets = table.undo_targets(undo.data)
+        first, last = min(targets), max(targets)  # a burst: from its first tap to its last
         was = self._before.get(table_id)
-        if target == now.version and was is not None and was.version == target - 1:
+        if first == now.version and was is not None and was.version == first - 1:
             return was.state
         found = db.execute(
-            "SELECT seq, state FROM checkpoints WHERE table_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1", (table_id, target)
+            "SELECT seq, state FROM checkpoints WHERE table_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1", (table_id, first)
         ).fetchone()
-        if found is None:
-            return table.fold([*self._events(db, table_id), undo])
-        return table.fold([*self._events(db, table_id, after=found["seq"]), undo], json.loads(found["state"]))
+        base = found["seq"] if found is not None else 0
+        kept = table.kept_by_undo(now.state)
+        after = db.execute(f"SELECT * FROM events WHERE table_id = ? AND seq > ? AND type IN ({', '.join('?' * len(kept))}) "
+                           "ORDER BY seq LIMIT ?", (table_id, last, *kept, UNDO_REACH + 1)).fetchall()
+        reading = first - 1 - base + len(after)
+        if reading > UNDO_REACH:
+            raise Conflict(f"that change is too far back to undo (more than {UNDO_REACH} events would be read again): "
+                           "change the numbers back by hand")
+        before = db.execute("SELECT * FROM events WHERE table_id = ? AND seq > ? AND seq < ? ORDER BY seq", (table_id, base, first))
+        return table.fold([*(event(one) for one in [*before, *after]), undo], json.loads(found["state"]) if found else None)
 
     def checkpoint(self, db: Db, table_id: str, now: Snapshot) -> None:
+        """Store the table's state at its version, and keep the latest CHECKPOINTS_KEPT: counted,
+        not by distance, so that after undos have deleted the newest ones, those before them are
+        there for the next undo."""
         db.execute("INSERT INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?) "
                    "ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state", (table_id, now.version, now.stored))
-        db.execute(
-            "DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?", (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT)
-        )
+        db.execute(PRUNE, (table_id, table_id, CHECKPOINTS_KEPT - 1))
 
     def insert_events(self, db: Db, rows: list[EventRow]) -> None:
         """Append the events (rows of `row`). Their request ids are known to be new (read under the
@@ -193,6 +219,17 @@ class TableLog:
         tags = {one["seq"]: one["request_id"] for one in rows}
         entries = table.log_entries(events, now.state, skip)
         return now, [_tagged(entry, tags) for entry in entries if entry["seq"] > after][-limit:]
+
+
+# The checkpoints of a table older than its CHECKPOINTS_KEPT latest (the offset is one less).
+PRUNE = ("DELETE FROM checkpoints WHERE table_id = ? AND seq < "
+         "(SELECT seq FROM checkpoints WHERE table_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")
+
+
+def _burst(state: Table) -> list[int]:
+    """The seqs of the taps of the burst that undo would take back now; [] if it is no burst."""
+    latest = state["undo"]
+    return latest.get("seqs", []) if latest is not None else []
 
 
 def _with_burst(rows: list[Any], after: int) -> list[Event]:

@@ -4,38 +4,41 @@ The file is JSON lines: one table a line, packed as the archive packs one (archi
 row, its events and its seats. An SQLite file's tables go into PostgreSQL with
 `db export tables.jsonl --db old.db` then `db import tables.jsonl --db postgresql://...`, and
 back the same way. Join codes are not moved (any seat asks for a new one); a table already in
-the database it is imported into is left as it is there.
+the database it is imported into is left as it is there. An import reads the file twice: once
+to check every table (importfile.py), reporting every problem with its line, then, if there is
+none, to write them all in one transaction: all of the file or nothing of it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from spellpress.core import ValidationFailed, load_games
+
 from . import settings, store_for
-from .archive import COLUMNS
+from .archive import Refused
+from .importfile import Checker, Lines, parse
 from .store import Store, StoreUnreachable
 
-REQUIRED = {"tables": {"id", "game", "created", "version", "state"}, "events": {"table_id", "seq", "type", "data", "at"},
-            "seats": {"token_hash", "table_id", "player", "created"}}
+PROBLEMS_SHOWN = 200  # problem lines printed; past them, how many more
 
 
-def run(action: str, file: str | None, db: str | None) -> int:
-    config = settings({"DATABASE": db} if db else None)
+def run(action: str, file: str | None, db: str | None, cards: str | None = None) -> int:
+    config = settings({key: value for key, value in (("DATABASE", db), ("CARDS", cards)) if value})
     if action in ("export", "import") and not file:
         print(f"spellpress db {action}: say which file, as in: spellpress db {action} tables.jsonl", file=sys.stderr)
         return 2
-    problems: list[str] = []
-    tables = _read(file, problems) if action == "import" and file else []
-    if problems:
-        print("\n".join(problems[:20]), file=sys.stderr)
-        print(f"spellpress db import: nothing imported ({len(problems)} problem(s))", file=sys.stderr)
-        return 1
+    if action == "import" and file:
+        with _readable(file) as path:
+            return _import(config, file, path)
     try:
         store = store_for(config, upgrade=action != "upgrade")
     except StoreUnreachable as err:
@@ -46,8 +49,6 @@ def run(action: str, file: str | None, db: str | None) -> int:
             return _upgrade(store)
         if action == "export" and file:
             return _export(store, file)
-        if action == "import":
-            return _import(store, tables)
         raise ValueError(f"no such action: {action!r}")
     finally:
         store.close()
@@ -84,61 +85,65 @@ def _export(store: Store, file: str) -> int:
     return 0
 
 
-def _import(store: Store, tables: list[dict[str, Any]]) -> int:
-    added, kept = store.import_tables(tables)
+def _import(config: dict[str, Any], file: str, path: Path) -> int:
+    """Check the whole file, then write every table in one transaction: all or nothing."""
+    try:
+        games = {game.slug for game in load_games(Path(config["CARDS"]))}
+    except ValidationFailed as err:
+        print(f"spellpress db import: the games in {config['CARDS']} cannot be loaded ({len(err.problems)} problem(s)); "
+              "say where they are with --cards; nothing imported", file=sys.stderr)
+        return 1
+    lines = Lines(path)
+    checker, problems = Checker(games), 0
+    shown: list[str] = []
+    for number, line in lines:
+        packed, unreadable = parse(line)
+        found = [unreadable] if unreadable else checker.check(packed)
+        problems += len(found)
+        shown += [f"{file}:{number}: {problem}" for problem in found][:PROBLEMS_SHOWN - len(shown)]
+    if problems:
+        more = f"\n... and {problems - len(shown)} more" if problems > len(shown) else ""
+        print("\n".join(shown) + more, file=sys.stderr)
+        print(f"spellpress db import: nothing imported ({problems} problem(s))", file=sys.stderr)
+        return 1
+    try:
+        store = store_for(config)
+    except StoreUnreachable as err:
+        print(f"spellpress db import: {err}", file=sys.stderr)
+        return 1
+    try:
+        added, kept = store.import_tables(_tables(path, lines.digest.digest()))
+    except Exception as err:
+        if not isinstance(err, (Refused, *store.errors)):
+            raise
+        reason = str(err) if isinstance(err, Refused) else f"the database refused it ({type(err).__name__})"
+        print(f"spellpress db import: {reason}; nothing imported", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
     kept_too = f"; {kept} were there already and were left as they are" if kept else ""
     print(f"Imported {added} table(s) into {store.describe()}{kept_too}.")
     return 0
 
 
-def _read(file: str, problems: list[str]) -> list[dict[str, Any]]:
-    """Every table in the file, or the problems found (file, line and what would be right)."""
-    tables = []
-    for number, line in _lines(file, problems):
-        where = f"{file}:{number}"
-        try:
-            packed = json.loads(line)
-        except json.JSONDecodeError as err:
-            problems.append(f"{where}: not JSON ({err.msg}); each line is one table, as `spellpress db export` writes it")
-            continue
-        found = _check(packed)
-        problems.extend(f"{where}: {problem}" for problem in found)
-        if not found:
-            tables.append(packed)
-    return tables
+def _tables(path: Path, checked: bytes) -> Iterator[dict[str, Any]]:
+    """The file's tables, read again to be written; the file must be as it was when checked
+    (else Refused, and the transaction that writes them is rolled back)."""
+    lines = Lines(path)
+    for _, line in lines:
+        packed, _ = parse(line)
+        yield packed
+    if lines.digest.digest() != checked:
+        raise Refused("the file changed while it was being imported")
 
 
-def _lines(file: str, problems: list[str]) -> Iterator[tuple[int, str]]:
-    try:
-        stream = sys.stdin if file == "-" else open(file, encoding="utf-8")
-    except OSError as err:
-        problems.append(f"{file}: cannot be read ({err.strerror})")
+@contextmanager
+def _readable(file: str) -> Iterator[Path]:
+    """The file to read twice: standard input is copied to a private file first."""
+    if file != "-":
+        yield Path(file)
         return
-    with stream:
-        for number, line in enumerate(stream, 1):
-            if line.strip():
-                yield number, line
-
-
-def _check(packed: object) -> list[str]:
-    if not isinstance(packed, dict) or set(packed) != {"table", "events", "seats"}:
-        return ['a table is an object with "table", "events" and "seats", as `spellpress db export` writes it']
-    rows = {"tables": [packed["table"]], "events": packed["events"], "seats": packed["seats"]}
-    problems = []
-    for kind, found in rows.items():
-        if not isinstance(found, list) or not all(isinstance(row, dict) for row in found):
-            problems.append(f"{kind}: a list of objects")
-            continue
-        for row in found:
-            missing, unknown = REQUIRED[kind] - set(row), set(row) - COLUMNS[kind]
-            if missing or unknown:
-                problems.append(f"{kind}: " + "; ".join(
-                    part for part in (f"missing {', '.join(sorted(missing))}" if missing else "",
-                                      f"no column {', '.join(sorted(unknown))}" if unknown else "") if part)
-                    + f" (the columns are {', '.join(sorted(COLUMNS[kind]))})")
-                break
-    if not problems:
-        table_id = packed["table"]["id"]
-        if any(row["table_id"] != table_id for row in packed["events"] + packed["seats"]):
-            problems.append(f"events and seats: each belongs to table {table_id!r}, the line's own")
-    return problems
+    with tempfile.NamedTemporaryFile(prefix="spellpress-import-") as copy:  # 0600, and gone afterwards
+        shutil.copyfileobj(sys.stdin.buffer, copy)
+        copy.flush()
+        yield Path(copy.name)

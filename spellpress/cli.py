@@ -272,7 +272,7 @@ def cmd_serve(args) -> int:
 def cmd_db(args) -> int:
     from companion.transfer import run  # the companion's store is needed by this command alone
 
-    return run(args.action, args.file, args.db)
+    return run(args.action, args.file, args.db, args.cards)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -347,6 +347,8 @@ def parser() -> argparse.ArgumentParser:
                     help="upgrade: create or migrate the schema; export FILE / import FILE: every table as JSON lines")
     db.add_argument("file", nargs="?", metavar="FILE", help="for export and import: the JSON lines file (- for stdout/stdin)")
     db.add_argument("--db", metavar="PATH|URL", help="as for serve (default: $SPELLPRESS_DB, else the user's SQLite file)")
+    db.add_argument("--cards", metavar="DIR", help="for import: the games its tables are checked against, as for serve "
+                    "(default: $SPELLPRESS_CARDS, else cards)")
     db.set_defaults(run=cmd_db)
     return p
 

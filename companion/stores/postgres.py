@@ -35,7 +35,7 @@ from ..jsontext import json_text
 from ..schema import migrate_postgres
 from ..snapshots import Snapshot
 from ..store import Store, StoreUnreachable
-from ..tablelog import CHECKPOINT_EVERY, CHECKPOINTS_KEPT, EventRow, TableLog
+from ..tablelog import CHECKPOINTS_KEPT, EventRow, TableLog
 from . import describe
 
 log = logging.getLogger("companion.store")
@@ -96,13 +96,15 @@ class PostgresLog(TableLog):
     SQL writes, in a round trip's worth of statements rather than one a row."""
 
     def checkpoint(self, db: Db, table_id: str, now: Snapshot) -> None:
-        """The stored state, and the oldest one let go: one statement (the same as the shared
-        log's two)."""
+        """The stored state, and those past the latest CHECKPOINTS_KEPT let go: one statement (the
+        same as the shared log's two; the deletion sees the rows as they were before the insert,
+        so one more is kept)."""
         db.execute(
-            "WITH gone AS (DELETE FROM checkpoints WHERE table_id = ? AND seq <= ?) "
+            "WITH gone AS (DELETE FROM checkpoints WHERE table_id = ? AND seq < "
+            "(SELECT seq FROM checkpoints WHERE table_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)) "
             "INSERT INTO checkpoints (table_id, seq, state) VALUES (?, ?, ?) "
             "ON CONFLICT (table_id, seq) DO UPDATE SET state = excluded.state",
-            (table_id, now.version - CHECKPOINT_EVERY * CHECKPOINTS_KEPT, table_id, now.version, now.stored),
+            (table_id, table_id, CHECKPOINTS_KEPT - 1, table_id, now.version, now.stored),
         )
 
     def insert_events(self, db: Db, rows: list[EventRow]) -> None:

@@ -29,6 +29,7 @@ tracker says it may be shown.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NotRequired, TypedDict, cast
@@ -36,7 +37,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from .games import RULESETS, ruleset_of
 from .models import Game
 from .play.errors import Conflict, Invalid
-from .play.inputs import label, whole
+from .play.inputs import label, look_alike, whole
 from .play.options import Option
 from .play.state import CounterSpec, LastDraw, Player, RandBelow, StoredBurst, TableState, Undo, clamp, name, player
 from .play.tracker import Action, Data, Sent, Tracker
@@ -133,11 +134,14 @@ def start(game: Game, players: Any, options: Any = None) -> Created:
         raise Invalid(f"{game.title} is for {low} to {high} players; got {len(players)}")
     entries = [p if isinstance(p, dict) else {"name": p} for p in players]
     names = [label(p.get("name")) for p in entries]
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # what each name looks like: the name
     for called in names:
-        if called.casefold() in seen:
-            raise Invalid(f"two players are called '{called}'; give each their own name")
-        seen.add(called.casefold())
+        twin = seen.get(look_alike(called))
+        if twin is not None:
+            same = twin.casefold() == called.casefold()
+            raise Invalid(f"two players are called '{called}'; give each their own name" if same else
+                          f"'{called}' looks like '{twin}'; give each player a name that looks like nobody else's")
+        seen[look_alike(called)] = called
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -185,8 +189,11 @@ def join(game: Game, state: Table, typed: Any) -> Joined:
     """The data of a 'join' event: the seat of the player by the name typed, or a new player's."""
     wanted = label(typed)
     for i, seat in enumerate(state["players"]):
-        if seat["name"].casefold() == wanted.casefold():
+        if unicodedata.normalize("NFKC", seat["name"]).casefold() == wanted.casefold():  # a name from before NFKC too
             return {"player": i, "name": seat["name"], "new": False}
+        if look_alike(seat["name"]) == look_alike(wanted):
+            raise Conflict(f"'{wanted}' looks like {seat['name']}, who is at the table already: to sit as "
+                           f"{seat['name']}, type the name as the table shows it; else choose a name of your own")
     n = len(state["players"])
     names = ", ".join(p["name"] for p in state["players"])
     if n >= state["max_players"]:
@@ -467,6 +474,14 @@ def actions(state: Table) -> tuple[str, ...]:
     """The action types a table takes: every table's, then its game's own."""
     tracker = _tracker_of(state)
     return ACTIONS + (tuple(tracker.actions) if tracker else ())
+
+
+def kept_by_undo(state: Table) -> tuple[str, ...]:
+    """The event types that undo never takes back and that change the table: joins, draws, a
+    reopening (not undos themselves)."""
+    tracker = _tracker_of(state)
+    own = tuple(kind for kind, action in OWN.items() if not action.undoable and kind != "undo")
+    return ("join", *own, *(tuple(k for k, a in tracker.actions.items() if not a.undoable) if tracker else ()))
 
 
 def ordered(state: Table) -> tuple[str, ...]:

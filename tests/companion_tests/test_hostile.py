@@ -268,3 +268,75 @@ def test_a_slow_writer_does_not_hold_others(server):
     assert status == 200 and time.perf_counter() - began < 0.5
     stop.set()
     slow.close()
+
+
+# ---------------------------------------------------------------------------- 12. issue 32: a deck too big to play
+
+
+def test_a_game_whose_fresh_table_passes_the_state_limit_is_refused_when_the_table_is_made(make_app, tmp_path):
+    """A generic deck of 4,000 different cards: its table would be some 400 KiB, so every action
+    on it would be refused. The table is not made: 422, with the reason."""
+    game = tmp_path / "cards" / "big-deck"
+    game.mkdir(parents=True)
+    (game / "game.yaml").write_text("title: Big Deck\npitch: Too many cards.\nplayers: {min: 2, max: 4}\n"
+                                    "counters:\n  - {id: gold, label: Gold, scope: player, start: 5, min: 0, max: 30}\n")
+    (game / "decks.yaml").write_text("card_types:\n  junk:\n    name: Junk\n    template: card\n    fields:\n"
+                                     "      text: {type: text}\ndecks:\n  junk:\n    name: Junk\n    back: back\n    types: [junk]\n")
+    cards = "".join(f"  - {{id: junk-{i}, name: Junk number {i}, text: A piece of junk with a long name {i}.}}\n"
+                    for i in range(4000))
+    (game / "junk.yaml").write_text("junk:\n" + cards)
+    (game / "rules.yaml").write_text("rules:\n  - {id: setup, title: Setup, text: Shuffle the junk.}\n")
+    client = make_app(CARDS=tmp_path / "cards").test_client()
+    made = client.post("/api/tables", json={"game": "big-deck", "players": ["Ann", "Ben"]})
+    assert made.status_code == 422, made.status_code
+    assert "too large" in made.json["error"] and f"{MAX_STATE // 1024} KiB" in made.json["error"]
+    assert client.get("/api/games").status_code == 200
+
+
+# ---------------------------------------------------------------------------- 13. issue 32: names and numbers
+
+
+@pytest.mark.parametrize("invisible", ["\u3164", "\u2800", "\u3164\u2800", "\uffa0", "\u115f"])
+def test_an_invisible_name_is_refused(client, invisible):
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    code = client.get(f"/api/tables/{t['id']}/code", headers=auth(t["token"])).json["code"]
+    for body in ({"game": "powermage-54", "players": ["Ann", invisible]}, ):
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 422 and "cannot be seen" in made.json["error"], made.json
+    joined = client.post("/api/tables/join", json={"code": code, "name": invisible})
+    assert joined.status_code == 422 and "cannot be seen" in joined.json["error"], joined.json
+    joined = client.post("/api/tables/join", json={"code": code, "name": f"Cy{invisible}"})
+    assert joined.status_code == 422, "an invisible character beside visible ones is refused too"
+    assert [p["name"] for p in snapshot(client, t)["state"]["players"]] == ["Ann", "Ben"]
+
+
+def test_a_name_is_normalised_and_a_look_alike_of_a_seated_name_is_refused(client):
+    t = start(client, "magicka-mayhem", ["Ann", "Ben"])
+    code = client.get(f"/api/tables/{t['id']}/code", headers=auth(t["token"])).json["code"]
+    wide = client.post("/api/tables/join", json={"code": code, "name": "\uff21nn"})  # a full-width A
+    assert wide.status_code == 200 and wide.json["player"] == 0, "NFKC: the same name, so Ann's seat"
+    for look_alike in ("\u0410nn", "\u0391nn", "B\u0435n"):  # Cyrillic A, Greek Alpha, Cyrillic e
+        joined = client.post("/api/tables/join", json={"code": code, "name": look_alike})
+        assert joined.status_code == 409 and "looks like" in joined.json["error"], joined.json
+    made = client.post("/api/tables", json={"game": "powermage-54", "players": ["Ann", "\u0410nn"]})
+    assert made.status_code == 422 and "look" in made.json["error"], made.json
+    assert client.post("/api/tables/join", json={"code": code, "name": "\u0410\u043d\u044f"}).status_code == 200, \
+        "a Cyrillic name that looks like nobody's is welcome"
+    assert [p["name"] for p in snapshot(client, t)["state"]["players"]] == ["Ann", "Ben", "\u0410\u043d\u044f"]
+
+
+@pytest.mark.parametrize("after", [str(10**23), "-1", "1e5", "x", " 3"])
+def test_a_log_asked_after_a_version_out_of_range_is_400(client, after):
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    answer = client.get(f"/api/tables/{t['id']}/log?after={after}")
+    assert answer.status_code == 400 and "after" in answer.json["error"], (answer.status_code, answer.data[:200])
+
+
+@pytest.mark.parametrize("last", [str(10**30), "-5", "abc"])
+def test_a_stream_resumed_from_an_event_id_out_of_range_is_400(client, last):
+    t = start(client, "powermage-54", ["Ann", "Ben"])
+    answer = client.get(f"/api/tables/{t['id']}/stream", headers={"Last-Event-ID": last}, buffered=False)
+    try:
+        assert answer.status_code == 400 and "Last-Event-ID" in answer.json["error"], answer.status_code
+    finally:
+        answer.close()

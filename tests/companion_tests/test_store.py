@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from companion.errors import BadRequest
+from companion.errors import BadRequest, TooManyRequests
 from companion.jsontext import json_text
-from companion.tablelog import CHECKPOINT_EVERY
+from companion.tablelog import CHECKPOINT_EVERY, UNDO_REACH
 from spellpress.core import table
 from spellpress.core.play.errors import Conflict, Invalid
 
@@ -54,9 +54,82 @@ def test_undo_deep_in_a_long_game_replays_no_more_than_a_checkpoints_worth(make_
     assert undone.table.state != full and again.table.state == other.replay(seat.table_id)
 
 
+class _Clock:
+    """A clock a test moves on by hand."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_undos_after_long_bursts_replay_a_bounded_number_of_events(make_store, games, monkeypatch):
+    """Issue 32: a table with a long log, then one seat's burst of 300 taps (longer than the
+    checkpoints kept) and a chain of undos: each undo read the whole log again. Now none replays
+    more than UNDO_REACH events, a phone with no state in memory (another instance) included, and
+    each leaves the state the whole log folds to."""
+    clock = _Clock()
+    store, other = make_store(clock=clock), make_store(clock=clock)
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    for i in range(600):  # a long game: alternate players, so no burst
+        clock.now += 5
+        store.act(seat.table_id, seat.token, _adjust(i % 2, 1 if (i // 2) % 2 else -1), lambda n: 0)
+    points = [p["counters"]["points"] for p in store.read(seat.table_id).state["players"]]
+    for burst in range(3):  # three long bursts on one counter each, a pause between
+        clock.now += 5
+        for _ in range(300 if burst == 1 else 40):
+            clock.now += 0.1
+            store.act(seat.table_id, seat.token, _adjust(burst % 2, 1), lambda n: 0)
+    replayed = _counting_evolve(monkeypatch)
+    counts = []
+    for step in range(12):  # the bursts, then changes before them, undone one by one
+        clock.now += 1
+        by = other if step % 2 else store
+        version = by.read(seat.table_id).version
+        replayed.clear()
+        undone = by.act(seat.table_id, seat.token, {"type": "undo", "version": version}, lambda n: 0)
+        counts.append(len(replayed))
+        if step == 2:
+            assert [p["counters"]["points"] for p in undone.table.state["players"]] == points, "the bursts all undone"
+    assert max(counts) <= UNDO_REACH, f"undos replayed {counts} events"
+    monkeypatch.undo()
+    assert store.read(seat.table_id).state == store.replay(seat.table_id) == other.read(seat.table_id).state
+
+
+def test_an_undo_that_would_read_too_far_back_is_refused_and_a_chain_of_undos_is_capped(make_store, games):
+    clock = _Clock()
+    store = make_store(clock=clock)
+    seat, *_ = store.create(games["powermage-54"], ["Ann", "Ben"], None, "phone")
+    store.act(seat.table_id, seat.token, _adjust(0, -1), lambda n: 0)
+    for _ in range(UNDO_REACH + 1):  # draws, which undo never takes back, after the change
+        store.act(seat.table_id, seat.token, {"type": "coin"}, lambda n: 0)
+    fresh = make_store(clock=clock)  # with nothing in memory
+    version = fresh.read(seat.table_id).version
+    with pytest.raises(Conflict, match="too far back"):
+        fresh.act(seat.table_id, seat.token, {"type": "undo", "version": version}, lambda n: 0)
+    assert fresh.read(seat.table_id).version == version, "refused: nothing written"
+
+    clock.now += 2
+    answers = []
+    for _ in range(12):  # undo, tap, undo, tap... faster than a person would
+        clock.now += 0.01
+        try:
+            store.act(seat.table_id, seat.token, _adjust(1, -1), lambda n: 0)
+            store.act(seat.table_id, seat.token, {"type": "undo", "version": store.read(seat.table_id).version}, lambda n: 0)
+            answers.append(200)
+        except TooManyRequests as err:
+            answers.append(429)
+            assert "undos" in err.message and err.headers["Retry-After"] == "1"
+    assert answers == [200] * 8 + [429] * 4
+    clock.now += 1.5
+    store.act(seat.table_id, seat.token, {"type": "undo", "version": store.read(seat.table_id).version}, lambda n: 0)
+
+
 def test_undo_from_memory_or_checkpoint_is_the_state_the_whole_log_folds_to(make_store, games):
     rng = random.Random(7)
-    stores = [make_store(), make_store()]  # two processes' worth of memory on one database
+    # two processes' worth of memory on one database; undos faster than the cap on chained ones (tested alone)
+    stores = [make_store(undos=(1000, 1.0)), make_store(undos=(1000, 1.0))]
     seat, *_ = stores[0].create(games["magicka-mayhem"], ["Ann", "Ben", "Cy"], None, "phone")
     for _ in range(150):
         store = rng.choice(stores)
