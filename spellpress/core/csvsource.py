@@ -24,6 +24,9 @@ LIST_FIELDS = ("elements",)  # field types whose value is a list
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _TRUE, _FALSE = ("true", "yes"), ("false", "no")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Work bounds: 4 MB of short rows is a million cards, and each costs its checks.
+MAX_ROWS = 10_000  # a deck's rows, blank ones too (MAX_CARDS in loader.py: a game's cards in all)
+MAX_COLUMNS = 100  # a card type has a dozen fields at most
 
 # What a card's column holds, by card type ('' for a column no type of the deck knows): the
 # field's type ('int', 'elements', 'flag', ...), or 'count' / 'text' for the card keys.
@@ -55,13 +58,16 @@ def read(path: Path, kinds: Kinds) -> tuple[Document | None, list[Problem]]:
         return fail(f"the first row cannot be read as CSV: {exc}", 1, 1)
     if not header or not any(h.strip() for h in header):
         return fail("the first row must name the columns: id, name, count and the card's fields", 1, 1)
+    if len(header) > MAX_COLUMNS:
+        return fail(f"the first row names {len(header):,} columns; a spreadsheet may have at most {MAX_COLUMNS}: "
+                    "the card keys and the card type's fields", 1, 1)
     names = [h.strip() for h in header]
     problems = _header_problems(doc, names)
     if problems:
         return None, problems
     header_columns = _columns(lines[0], len(names))
     cards: list[dict[str, object]] = []
-    start = 2
+    start, read = 2, 0
     while True:
         try:
             cells = next(rows)
@@ -70,7 +76,12 @@ def read(path: Path, kinds: Kinds) -> tuple[Document | None, list[Problem]]:
         except csv.Error as exc:
             return fail(f"this row cannot be read as CSV: {exc}; a cell holding a comma, a quote or a line "
                         "break must be in double quotes, with a quote inside written twice", start, 1)
-        line, start = start, rows.line_num + 1
+        line, start, read = start, rows.line_num + 1, read + 1
+        if read > MAX_ROWS:
+            problems.append(Problem(shown, line, 1, "", f"a spreadsheet may hold at most {MAX_ROWS:,} rows below the "
+                                    "first, one card a row: the rows from here on are not read (a deck needs far fewer: "
+                                    "give a card a count rather than repeat its row)"))
+            break
         if not any(c.strip() for c in cells):
             continue  # a blank row, as spreadsheets leave at the end
         loc: Loc = (deck, len(cards))

@@ -39,13 +39,14 @@ from .models import (
     art_focus,
     field_says,
 )
-from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
+from .problems import MAX_PROBLEMS, Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
 from .ruleset import Ruleset
 from .schema import Model, validate
 from .yamlsource import Document, Loc, read
 
 GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE = "game.yaml", "decks.yaml", "rules.yaml", "glossary.yaml"
 MAX_COUNT = 500  # copies of one card: a sanity bound, far above any real deck
+MAX_CARDS = 10_000  # cards a game's files hold in all (the five games: a few hundred); each costs its checks
 _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 M = TypeVar("M", bound=Model)
@@ -247,7 +248,13 @@ class _GameLoader:
         files = card_files(self.root)
         if not files:
             self.problems.append(Problem(display_path(self.root), 0, 0, "", "no card files: add a YAML file whose keys are deck ids"))
+        counted = 0  # cards read, of MAX_CARDS
         for path in files:
+            if len(self.problems) > MAX_PROBLEMS:
+                self.problems.append(Problem(display_path(path), 0, 0, "", f"not read: the game has over {MAX_PROBLEMS} "
+                                             "problems already, in the files before this one; fix those first"))
+                all_read = False
+                break
             doc, found = _source(self.root, path, _column_kinds(spec, path.stem))
             self.problems += found
             if doc is None:
@@ -269,6 +276,12 @@ class _GameLoader:
                 if not isinstance(cards, list):
                     self.problems.append(doc.problem((deck_id,), f"expected a list of cards, got {describe(cards)}"))
                     continue
+                if counted + len(cards) > MAX_CARDS:
+                    self.problems.append(doc.problem((deck_id, MAX_CARDS - counted), f"a game may hold at most {MAX_CARDS:,} "
+                                                     "cards in all its card files: this one and those after it are "
+                                                     "not read (give a card a count rather than repeat it)"))
+                    return None
+                counted += len(cards)
                 for i, raw in enumerate(cards):
                     card = self._card(raw, doc, (deck_id, i), deck_id, spec, elements, names)
                     if card is not None:
