@@ -23,7 +23,9 @@ LIST_SEPARATOR = ";"
 LIST_FIELDS = ("elements",)  # field types whose value is a list
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _TRUE, _FALSE = ("true", "yes"), ("false", "no")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A cell a spreadsheet would run, or one already kept from running by quotes: such a cell is
+# written after one more quote, and read with one quote less (see _inert).
+_GUARDED = re.compile(r"'*[=+\-@\t\r]")
 # Work bounds: 4 MB of short rows is a million cards, and each costs its checks.
 MAX_ROWS = 10_000  # a deck's rows, blank ones too (MAX_CARDS in loader.py: a game's cards in all)
 MAX_COLUMNS = 100  # a card type has a dozen fields at most
@@ -133,8 +135,8 @@ def _card(cells: Mapping[str, str], kinds: Kinds) -> dict[str, object]:
 
 def _value(cell: str, kind: str) -> object:
     """A cell as its field's value; one that does not fit stays text, for the checks to name."""
-    if cell[:1] == "'" and cell[1:2] in _FORMULA_START:
-        cell = cell[1:]  # kept from being a formula when exported (see _cell)
+    if cell[:1] == "'" and _GUARDED.match(cell):
+        cell = cell[1:]  # kept from being a formula when exported (see _inert)
     bare = cell.strip()
     if kind in ("int", "count") and _WHOLE.match(bare):
         return int(bare)
@@ -184,17 +186,22 @@ def _cell(value: object, where: str) -> str:
     if isinstance(value, str):
         if not value.strip():
             raise Unwritable(f"{where}: an empty text reads back as no value")
-        # A spreadsheet runs a cell that starts like a formula: a card file from a stranger must
-        # not run anything on the designer's machine, so such text is written after a quote.
-        return "'" + value if value[:1] in _FORMULA_START else value
+        return _inert(value)
     if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
         items = [str(v) for v in value]
         if any(LIST_SEPARATOR in item or not item.strip() for item in items):
             raise Unwritable(f"{where}: a list item holds '{LIST_SEPARATOR}' or nothing, which a cell cannot keep apart")
         if not items:
             raise Unwritable(f"{where}: an empty list reads back as no value")
-        return LIST_SEPARATOR.join(items)
+        return _inert(LIST_SEPARATOR.join(items))
     raise Unwritable(f"{where}: a {type(value).__name__} does not fit in a spreadsheet cell")
+
+
+def _inert(text: str) -> str:
+    """A spreadsheet runs a cell that starts like a formula: a card file from a stranger must not
+    run anything on the designer's machine, so such text is written after a quote. Text that
+    starts with quotes before a formula's character gets one more, as reading takes one away."""
+    return "'" + text if _GUARDED.match(text) else text
 
 
 def write(path: Path, table: list[list[str]]) -> None:
