@@ -74,9 +74,9 @@ def catalog(games: tuple[Game, ...]) -> dict:
 
 
 def _report(failed: ValidationFailed, where: str) -> int:
-    for problem in failed.problems:
-        print(problem, file=sys.stderr)
-    n = len(failed.problems)
+    for line in failed.said():
+        print(line, file=sys.stderr)
+    n = len(failed.problems) + failed.more
     print(f"{n} problem{'s' if n != 1 else ''} found in {where}", file=sys.stderr)
     return 1
 

@@ -96,3 +96,31 @@ def test_text_that_a_spreadsheet_would_run_as_a_formula_is_exported_inert_and_re
     csvsource.write(path, table)
     doc, problems = csvsource.read(path, lambda type_id, column: "count" if column == "count" else "text")
     assert problems == [] and doc.data == {"deck": cards}
+
+
+def test_a_list_cell_that_starts_like_a_formula_is_exported_inert_and_reads_back_the_same(tmp_path):
+    from spellpress.core import csvsource
+
+    cards = [{"id": "x", "name": "X", "elements": ['=HYPERLINK("http://evil")', "Fire"]},
+             {"id": "y", "name": "Y", "elements": ["-1", "@me"]}]
+    table = csvsource.rows(cards, "game/deck")
+    assert table[1][2] == "'=HYPERLINK(\"http://evil\");Fire" and table[2][2] == "'-1;@me"
+    path = tmp_path / "deck.csv"
+    csvsource.write(path, table)
+    doc, problems = csvsource.read(path, lambda type_id, column: "elements" if column == "elements" else "text")
+    assert problems == [] and doc.data == {"deck": cards}
+
+
+def test_text_that_starts_with_quotes_and_a_formula_keeps_its_quotes_on_the_way_back(tmp_path):
+    from spellpress.core import csvsource
+
+    cards = [{"id": "x", "name": "'=1+1", "text": "''-2 health"}, {"id": "y", "name": "'quoted'", "text": "'@"}]
+    table = csvsource.rows(cards, "game/deck")
+    assert table[1][1:] == ["''=1+1", "'''-2 health"] and table[2][1:] == ["'quoted'", "''@"]
+    path = tmp_path / "deck.csv"
+    csvsource.write(path, table)
+    doc, problems = csvsource.read(path, lambda type_id, column: "text")
+    assert problems == [] and doc.data == {"deck": cards}
+    (path.parent / "typed.csv").write_text("id,name\nz,'=SUM(A1)\n")  # quoted by hand in a spreadsheet: still text
+    doc, problems = csvsource.read(path.parent / "typed.csv", lambda type_id, column: "text")
+    assert problems == [] and doc.data == {"typed": [{"id": "z", "name": "=SUM(A1)"}]}

@@ -23,7 +23,12 @@ LIST_SEPARATOR = ";"
 LIST_FIELDS = ("elements",)  # field types whose value is a list
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _TRUE, _FALSE = ("true", "yes"), ("false", "no")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A cell a spreadsheet would run, or one already kept from running by quotes: such a cell is
+# written after one more quote, and read with one quote less (see _inert).
+_GUARDED = re.compile(r"'*[=+\-@\t\r]")
+# Work bounds: 4 MB of short rows is a million cards, and each costs its checks.
+MAX_ROWS = 10_000  # a deck's rows, blank ones too (MAX_CARDS in loader.py: a game's cards in all)
+MAX_COLUMNS = 100  # a card type has a dozen fields at most
 
 # What a card's column holds, by card type ('' for a column no type of the deck knows): the
 # field's type ('int', 'elements', 'flag', ...), or 'count' / 'text' for the card keys.
@@ -55,13 +60,16 @@ def read(path: Path, kinds: Kinds) -> tuple[Document | None, list[Problem]]:
         return fail(f"the first row cannot be read as CSV: {exc}", 1, 1)
     if not header or not any(h.strip() for h in header):
         return fail("the first row must name the columns: id, name, count and the card's fields", 1, 1)
+    if len(header) > MAX_COLUMNS:
+        return fail(f"the first row names {len(header):,} columns; a spreadsheet may have at most {MAX_COLUMNS}: "
+                    "the card keys and the card type's fields", 1, 1)
     names = [h.strip() for h in header]
     problems = _header_problems(doc, names)
     if problems:
         return None, problems
     header_columns = _columns(lines[0], len(names))
     cards: list[dict[str, object]] = []
-    start = 2
+    start, read = 2, 0
     while True:
         try:
             cells = next(rows)
@@ -70,7 +78,12 @@ def read(path: Path, kinds: Kinds) -> tuple[Document | None, list[Problem]]:
         except csv.Error as exc:
             return fail(f"this row cannot be read as CSV: {exc}; a cell holding a comma, a quote or a line "
                         "break must be in double quotes, with a quote inside written twice", start, 1)
-        line, start = start, rows.line_num + 1
+        line, start, read = start, rows.line_num + 1, read + 1
+        if read > MAX_ROWS:
+            problems.append(Problem(shown, line, 1, "", f"a spreadsheet may hold at most {MAX_ROWS:,} rows below the "
+                                    "first, one card a row: the rows from here on are not read (a deck needs far fewer: "
+                                    "give a card a count rather than repeat its row)"))
+            break
         if not any(c.strip() for c in cells):
             continue  # a blank row, as spreadsheets leave at the end
         loc: Loc = (deck, len(cards))
@@ -122,8 +135,8 @@ def _card(cells: Mapping[str, str], kinds: Kinds) -> dict[str, object]:
 
 def _value(cell: str, kind: str) -> object:
     """A cell as its field's value; one that does not fit stays text, for the checks to name."""
-    if cell[:1] == "'" and cell[1:2] in _FORMULA_START:
-        cell = cell[1:]  # kept from being a formula when exported (see _cell)
+    if cell[:1] == "'" and _GUARDED.match(cell):
+        cell = cell[1:]  # kept from being a formula when exported (see _inert)
     bare = cell.strip()
     if kind in ("int", "count") and _WHOLE.match(bare):
         return int(bare)
@@ -173,17 +186,22 @@ def _cell(value: object, where: str) -> str:
     if isinstance(value, str):
         if not value.strip():
             raise Unwritable(f"{where}: an empty text reads back as no value")
-        # A spreadsheet runs a cell that starts like a formula: a card file from a stranger must
-        # not run anything on the designer's machine, so such text is written after a quote.
-        return "'" + value if value[:1] in _FORMULA_START else value
+        return _inert(value)
     if isinstance(value, list) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
         items = [str(v) for v in value]
         if any(LIST_SEPARATOR in item or not item.strip() for item in items):
             raise Unwritable(f"{where}: a list item holds '{LIST_SEPARATOR}' or nothing, which a cell cannot keep apart")
         if not items:
             raise Unwritable(f"{where}: an empty list reads back as no value")
-        return LIST_SEPARATOR.join(items)
+        return _inert(LIST_SEPARATOR.join(items))
     raise Unwritable(f"{where}: a {type(value).__name__} does not fit in a spreadsheet cell")
+
+
+def _inert(text: str) -> str:
+    """A spreadsheet runs a cell that starts like a formula: a card file from a stranger must not
+    run anything on the designer's machine, so such text is written after a quote. Text that
+    starts with quotes before a formula's character gets one more, as reading takes one away."""
+    return "'" + text if _GUARDED.match(text) else text
 
 
 def write(path: Path, table: list[list[str]]) -> None:

@@ -7,6 +7,7 @@ mistake in every file at once; `ValidationFailed` carries them, sorted by file a
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import types
 from collections.abc import Mapping
@@ -38,13 +39,14 @@ from .models import (
     art_focus,
     field_says,
 )
-from .problems import Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
+from .problems import MAX_PROBLEMS, Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
 from .ruleset import Ruleset
 from .schema import Model, unprintable, validate
 from .yamlsource import Document, Loc, read
 
 GAME_FILE, DECKS_FILE, RULES_FILE, GLOSSARY_FILE = "game.yaml", "decks.yaml", "rules.yaml", "glossary.yaml"
 MAX_COUNT = 500  # copies of one card: a sanity bound, far above any real deck
+MAX_CARDS = 10_000  # cards a game's files hold in all (the five games: a few hundred); each costs its checks
 _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 M = TypeVar("M", bound=Model)
@@ -113,10 +115,10 @@ class _GameLoader:
 
     def _read(self, name: str) -> Document | None:
         path = self.root / name
-        if not path.is_file():
+        if not os.path.lexists(path):
             self.problems.append(Problem(display_path(path), 0, 0, "", f"missing file: every game needs {name}"))
             return None
-        doc, found = read(path)
+        doc, found = _source(self.root, path)
         self.problems += found
         if doc is not None and not isinstance(doc.data, dict):
             self.problems.append(doc.problem((), f"expected a mapping (key: value lines), got {describe(doc.data)}"))
@@ -246,8 +248,14 @@ class _GameLoader:
         files = card_files(self.root)
         if not files:
             self.problems.append(Problem(display_path(self.root), 0, 0, "", "no card files: add a YAML file whose keys are deck ids"))
+        counted = 0  # cards read, of MAX_CARDS
         for path in files:
-            doc, found = csvsource.read(path, _column_kinds(spec, path.stem)) if path.suffix == ".csv" else read(path)
+            if len(self.problems) > MAX_PROBLEMS:
+                self.problems.append(Problem(display_path(path), 0, 0, "", f"not read: the game has over {MAX_PROBLEMS} "
+                                             "problems already, in the files before this one; fix those first"))
+                all_read = False
+                break
+            doc, found = _source(self.root, path, _column_kinds(spec, path.stem))
             self.problems += found
             if doc is None:
                 all_read = False
@@ -268,6 +276,12 @@ class _GameLoader:
                 if not isinstance(cards, list):
                     self.problems.append(doc.problem((deck_id,), f"expected a list of cards, got {describe(cards)}"))
                     continue
+                if counted + len(cards) > MAX_CARDS:
+                    self.problems.append(doc.problem((deck_id, MAX_CARDS - counted), f"a game may hold at most {MAX_CARDS:,} "
+                                                     "cards in all its card files: this one and those after it are "
+                                                     "not read (give a card a count rather than repeat it)"))
+                    return None
+                counted += len(cards)
                 for i, raw in enumerate(cards):
                     card = self._card(raw, doc, (deck_id, i), deck_id, spec, elements, names)
                     if card is not None:
@@ -490,7 +504,7 @@ class _GameLoader:
         return tuple(sections)
 
     def _glossary(self, context: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-        if not (self.root / GLOSSARY_FILE).is_file():
+        if not os.path.lexists(self.root / GLOSSARY_FILE):
             return ()
         doc = self._read(GLOSSARY_FILE)
         spec = self._validate(GlossaryFile, doc)
@@ -738,16 +752,28 @@ def _kinds(card_types: Mapping[str, CardTypeSpec], default: str | None) -> csvso
     return kind
 
 
+_OWN_FILE = "a game's files are kept in its directory ({root}/); a link to a file elsewhere in the game is fine"
+
+
+def _source(root: Path, path: Path, kinds: csvsource.Kinds | None = None) -> tuple[Document | None, list[Problem]]:
+    """The file of the game in `root` at `path` read: a spreadsheet if it ends in .csv (its
+    columns' `kinds`), else YAML; never a file a link leads to out of the game's directory."""
+    try:
+        paths.inside(root, path.name, _OWN_FILE)
+    except paths.Outside as outside:
+        return None, [Problem(display_path(path), 0, 0, "", str(outside))]
+    if path.suffix == ".csv":
+        return csvsource.read(path, kinds or _kinds({}, None))
+    return read(path)
+
+
 def written_cards(game: Game) -> dict[str, list[dict[str, Any]]]:
     """Each deck's cards as its card files write them (text before the constants are filled in),
     in the order the loader reads them: what `spellpress export csv` writes."""
     decks: dict[str, list[dict[str, Any]]] = {d: [] for d in game.decks}
     for path in card_files(game.root):
-        if path.suffix == ".csv":
-            default = game.decks[path.stem].types[0] if path.stem in game.decks else None
-            doc, _ = csvsource.read(path, _kinds(game.card_types, default))
-        else:
-            doc, _ = read(path)
+        default = game.decks[path.stem].types[0] if path.stem in game.decks else None
+        doc, _ = _source(game.root, path, _kinds(game.card_types, default))
         if doc is None or not isinstance(doc.data, dict):
             raise ValueError(f"{display_path(path)} changed since the game was loaded; validate it again")
         for deck_id, cards in doc.data.items():

@@ -1,4 +1,4 @@
-"""A path a game's YAML names (a card's `art:`) stays inside the game's directory.
+"""A path a game's YAML names (a card's `art:`), and each file of the game, stays inside the game's directory.
 
 A game directory may be shared with people its owner does not know: a path they write must not
 reach a file elsewhere on the machine, nor tell whether one exists. So a path is relative, has
@@ -18,11 +18,15 @@ class Outside(ValueError):
     """A path that is not inside its game's directory; the message says why and what is allowed."""
 
 
-def inside(root: Path, relative: str) -> Path:
+PICTURE = "a picture's path starts at the game's directory ({root}/) and stays inside it, like art/picture.png"
+
+
+def inside(root: Path, relative: str, allowed: str = PICTURE) -> Path:
     """`root / relative`, when it is inside `root` and stays there once symbolic links are
-    followed; raises Outside with the reason otherwise. Nothing is opened, and whether the
-    file exists is not told: a path that does not exist is returned like one that does."""
-    allowed = f"a picture's path starts at the game's directory ({display_path(root)}/) and stays inside it, like art/picture.png"
+    followed; raises Outside with the reason otherwise, ending with `allowed` (what is). Nothing
+    is opened, and whether the file exists is not told: a path that does not exist is returned
+    like one that does."""
+    allowed = allowed.format(root=display_path(root))
     if "\0" in relative:
         raise Outside(f"the path holds a NUL character; {allowed}")
     if PurePosixPath(relative).is_absolute() or PureWindowsPath(relative).is_absolute():

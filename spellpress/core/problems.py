@@ -33,12 +33,23 @@ class Problem:
         return f"{said}\n{self.excerpt}" if self.excerpt else said
 
 
+MAX_PROBLEMS = 500  # problems said at once: past them a file is its own mistake, over and over
+
+
 class ValidationFailed(Exception):
-    """Raised once per load when any problem was found; carries all of them, sorted."""
+    """Raised once per load when any problem was found; carries them sorted, the first
+    MAX_PROBLEMS of them, and how many `more` there were."""
 
     def __init__(self, problems: Iterable[Problem]):
-        self.problems = sorted(set(problems))
-        super().__init__("\n".join(str(p) for p in self.problems))
+        found = sorted(set(problems))
+        self.problems, self.more = found[:MAX_PROBLEMS], max(0, len(found) - MAX_PROBLEMS)
+        super().__init__("\n".join(self.said()))
+
+    def said(self) -> list[str]:
+        """Each problem as a line (with its excerpt, if any), then how many more were not said."""
+        more = [f"... and {self.more:,} more problem{'s' if self.more != 1 else ''} (the first "
+                f"{MAX_PROBLEMS} are said: fix those first)"] if self.more else []
+        return [str(p) for p in self.problems] + more
 
 
 def display_path(path: Path) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import os
+import stat
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -196,14 +198,41 @@ def read(path: Path) -> tuple[Document | None, list[Problem]]:
 
 
 def card_file(path: Path, shown: str) -> tuple[bytes | None, list[Problem]]:
-    """A card file's bytes, or None and why: it cannot be read, or it is past MAX_FILE_BYTES."""
+    """A card file's bytes, or None and why: it cannot be read, it is no plain file, or it is past
+    MAX_FILE_BYTES. A FIFO, a device or a socket is never read (one could wait for ever, or never
+    end): it is told by its status, and opened without waiting in case one took the file's place
+    since; and no more than MAX_FILE_BYTES + 1 bytes are read, whatever the file says of its size."""
+
+    def fail(message: str) -> tuple[None, list[Problem]]:
+        return None, [Problem(shown, 0, 0, "", message)]
+
     try:
-        raw = path.read_bytes()
+        if special := _special(os.stat(path).st_mode):
+            return fail(special)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        return None, [Problem(shown, 0, 0, "", f"cannot read the file: {exc.strerror}")]
+        return fail(f"cannot read the file: {exc.strerror}")
+    with os.fdopen(fd, "rb") as file:
+        try:
+            status = os.fstat(fd)
+            if special := _special(status.st_mode):
+                return fail(special)
+            raw = file.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            return fail(f"cannot read the file: {exc.strerror}")
     if len(raw) > MAX_FILE_BYTES:
-        return None, [Problem(shown, 0, 0, "", f"the file is {len(raw):,} bytes; a card file may hold at most {MAX_FILE_BYTES:,}")]
+        return fail(f"the file is {max(status.st_size, len(raw)):,} bytes; a card file may hold at most {MAX_FILE_BYTES:,}")
     return raw, []
+
+
+def _special(mode: int) -> str | None:
+    """Why a file of this mode is not read, or None for a plain file."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a special file")
+    return f"this is {kind}, not a file of text; only plain files are read here: put a file in its place or take it away"
 
 
 def utf8(raw: bytes, shown: str, save_as: str = "with UTF-8 encoding") -> tuple[str | None, list[Problem]]:

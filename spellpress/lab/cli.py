@@ -100,8 +100,8 @@ def _game(cards: Path, slug: str) -> Game | int:
     try:
         return load_games(cards, [slug])[0]
     except ValidationFailed as failed:
-        for problem in failed.problems:
-            print(problem, file=sys.stderr)
+        for line in failed.said():
+            print(line, file=sys.stderr)
         return 1
 
 
