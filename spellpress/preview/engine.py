@@ -85,8 +85,8 @@ class Previewer:
         try:
             report = build.build(self.options, session)
         except ValidationFailed as failed:
-            self._publish(problems=[str(p) for p in failed.problems])
-            print(f"{self.shown.at} {len(failed.problems)} problem(s): shown in the page; the last good pictures stay",
+            self._publish(problems=failed.said())
+            print(f"{self.shown.at} {len(failed.problems) + failed.more} problem(s): shown in the page; the last good pictures stay",
                   file=sys.stderr, flush=True)
             return
         except OSError as exc:
