@@ -31,10 +31,10 @@ test: system-deps-test setup
 system-deps-test:
 	sh scripts/system-deps $(PYTHON) test
 
-# ruff on the whole repo; mypy over every package typed so far (strict on spellpress.core, companion,
-# the lab and the preview; spellpress/press is still to come): both configured in pyproject.toml.
+# ruff on the whole repo; mypy over every package (strict on spellpress.core, companion, the lab and
+# the preview; mypy's defaults on the press and the benchmarks): both configured in pyproject.toml.
 MYPY_PATHS := spellpress/core companion spellpress/lab spellpress/preview spellpress/cli.py spellpress/newgame.py \
-              spellpress/targets.py benchmarks
+              spellpress/targets.py benchmarks spellpress/press
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy $(MYPY_PATHS)

@@ -292,3 +292,25 @@ def test_a_layout_asking_for_text_below_7_pt_is_refused_at_its_line(tmp_path, mo
     [problem] = [str(p) for p in failed.value.problems]
     line = next(i for i, row in enumerate(path.read_text().splitlines(), 1) if "min_size: 6," in row)
     assert problem.startswith(f"templates/card.yaml:{line}:") and "boxes.body.min_size" in problem and "7" in problem
+
+
+def test_an_icon_file_whose_yaml_error_has_no_position_is_a_problem_not_a_crash(tmp_path, monkeypatch):
+    """PyYAML's marks are optional: an error without one was an AttributeError (mypy found it);
+    now it is said at line 0, as the core says a position it does not know."""
+    import yaml
+
+    from spellpress.core import ValidationFailed
+    from spellpress.press.drawing import icons
+    from spellpress.press.drawing.icons import IconSet
+
+    def broken(*args, **kwargs):
+        raise yaml.MarkedYAMLError(problem="found something broken")
+
+    path = tmp_path / "icons.yaml"
+    path.write_text("star: []\n")
+    monkeypatch.setattr(icons.yaml, "load", broken)
+    with pytest.raises(ValidationFailed) as failed:
+        IconSet.load(path)
+    [problem] = failed.value.problems
+    assert (problem.line, problem.column) == (0, 0)
+    assert problem.message == "YAML syntax error: found something broken"

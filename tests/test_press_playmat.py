@@ -248,3 +248,18 @@ def test_tiles_fit_the_printable_page_and_cover_the_mat(built, paper):
     parts = [kept(t, tile) for tile in t.tiles]
     assert sum((r - le) * (b - tp) for le, tp, r, b in parts) == pytest.approx(MAT[0] * MAT[1])
     assert min(p[0] for p in parts) == 0 and max(p[2] for p in parts) == MAT[0]
+
+
+@pytest.mark.parametrize(("icon", "said"), [("", "names no icon"), ("icon: no-such-icon, ", "names an unknown icon 'no-such-icon'")])
+def test_an_icon_zone_without_a_known_icon_is_a_problem_not_a_crash(tmp_path, cards_dir, icon, said):
+    """It was a KeyError out of the build (mypy saw that an icon zone's icon may be None)."""
+    templates = tmp_path / "templates"
+    shutil.copytree(cards_dir.parent / "templates", templates)
+    layout = templates / "playmat" / "powermage-54.yaml"
+    layout.write_text(layout.read_text().replace("{kind: area, label: \"Attack and defence in play\", x: 196,",
+                                                 f"{{kind: icon, {icon}x: 196,"))
+    with pytest.raises(ValidationFailed) as failed:
+        build(Options(cards=cards_dir, templates=templates, out=tmp_path / "out", games=("powermage-54",),
+                      kinds=("playmat",), progress=False))
+    messages = [str(p) for p in failed.value.problems]
+    assert any("powermage-54.yaml" in m and f"an icon zone {said}" in m for m in messages), messages

@@ -253,7 +253,7 @@ ENDLESS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{
 ])
 def test_a_rulebook_template_past_its_budget_is_a_problem_at_its_line(tmp_path, cards_dir, capsys, monkeypatch, new, where,
                                                                        message):
-    from spellpress.press import rulebook
+    from spellpress.press.drawing import rulebook
 
     monkeypatch.setattr(rulebook, "BUDGET_SECONDS", 1.0)  # its 5 s, shortened: the same watch, a shorter wait
     templates = broken_rulebook(tmp_path, cards_dir, "powermage-54", "# The {{ c.deck_size | plural('card') }}", new)

@@ -52,7 +52,8 @@ class FaceMemo:
 
     def __init__(self, kept: dict[str, tuple[Drawing, str]], game: Game, layouter: Layouter, icons: IconSet, base: str):
         self.layouter, self.base = layouter, base
-        self.before, self.now = kept, {}
+        self.before: dict[str, tuple[Drawing, str]] = kept
+        self.now: dict[str, tuple[Drawing, str]] = {}
         side = (base, layouter.ink, game.title, json.dumps(game.text_context, sort_keys=True, default=str),
                 [(e.name, e.color, e.icon) for e in game.elements], sorted(layouter.placeholders), icons.fingerprint)
         self.game_key = hashlib.sha256(value_bytes(side)).digest()

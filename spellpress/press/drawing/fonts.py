@@ -31,6 +31,13 @@ def pdf_name(font: str) -> str:
     return name
 
 
+def registered(font: str) -> TTFont:
+    """The font as reportlab holds it, registered on first use (its getFont is typed for any Font)."""
+    found = pdfmetrics.getFont(pdf_name(font))
+    assert isinstance(found, TTFont)
+    return found
+
+
 def width(text: str, font: str, size: float) -> float:
     """Width of `text` in millimetres at `size` points."""
     return _unit_width(text, font) * size
@@ -45,8 +52,7 @@ def _unit_width(text: str, font: str) -> float:
 @functools.cache
 def ascent(font: str) -> float:
     """The font's ascent as a fraction of its size."""
-    pdf_name(font)
-    return pdfmetrics.getFont(pdf_name(font)).face.ascent / 1000
+    return registered(font).face.ascent / 1000
 
 
 @functools.cache

@@ -27,8 +27,9 @@ class IconSet:
         try:
             shapes = yaml.load(raw, Loader=FastLoader)
         except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark
-            problem = Problem(display_path(path), mark.line + 1, mark.column + 1, "", f"YAML syntax error: {exc.problem}")
+            mark = exc.problem_mark or exc.context_mark  # as core/yamlsyntax.py finds it; 0: unknown
+            line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+            problem = Problem(display_path(path), line, column, "", f"YAML syntax error: {exc.problem}")
             raise ValidationFailed([problem]) from None
         problems, parsed = [], {}
         if not isinstance(shapes, dict):

@@ -13,6 +13,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import cast, overload
 
 from ...core import paths, ruletext
 from ...core.models import ART_FOCUS, Card, Deck, Game
@@ -38,7 +39,8 @@ def hex_color(value: str) -> Color:
 
 
 def mix(a: Color, b: Color, t: float) -> Color:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
+    red, green, blue = (round(x + (y - x) * t) for x, y in zip(a, b))
+    return red, green, blue
 
 
 @dataclass
@@ -98,19 +100,20 @@ class Layouter:
             values[key] = ", ".join(value) if isinstance(value, tuple) else value
             spec = self.game.card_types[card.type].fields[key]
             if spec.type in ("element", "elements"):
-                names = [value] if spec.type == "element" else list(value)
+                # as the game's schema checked it: an element's name, or a tuple of them
+                names = [cast(str, value)] if spec.type == "element" else list(cast(tuple[str, ...], value))
                 elements += names
                 # '{cost_icons}' in a layout's text shows the elements as inline icons
                 values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
                 values[f"{key}_or"] = " or ".join(names)
         if card.art and card.id not in self._pictures:  # a card's front and its own back: checked, and said, once
-            self._pictures[card.id] = self._art_file(card)
+            self._pictures[card.id] = self._art_file(card, card.art)
         picture, art_px = self._pictures[card.id] if card.art else (None, None)
         file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
         return Face(values, tuple(dict.fromkeys(elements)), picture, card.id, f"card '{card.id}'", (file, int(line), int(column)),
                     art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'", card.art_fit, card.art_focus)
 
-    def _art_file(self, card: Card) -> tuple[Path | None, tuple[int, int] | None]:
+    def _art_file(self, card: Card, art_path: str) -> tuple[Path | None, tuple[int, int] | None]:
         """The card's picture and its size in pixels, or None (a placeholder is drawn) and a
         problem why; a missing file is only a warning in an early draft (allow_missing_art). A
         path out of the game's directory was refused when the game loaded; it is checked again
@@ -118,7 +121,7 @@ class Layouter:
         file, line, column = (card.art_where or card.where or "::").rsplit(":", 2)
         at = (file, int(line or 0), int(column or 0))
         try:
-            path = paths.inside(self.game.root, card.art)
+            path = paths.inside(self.game.root, art_path)
         except paths.Outside as exc:
             self.problems.append(Problem(*at, "", f"card '{card.id}': art {exc}"))
             return None, None
@@ -161,7 +164,7 @@ class Layouter:
         what is wrong): a field (`field:`, `when:`, `{field}` in a text), an icon (`icon:`,
         `end:`, `{icon}` in a text) or a constant (`{{ name }}`, a track's numbers). Drawing
         would skip the box silently, or say the problem at every card: issue 26."""
-        found = []
+        found: list[tuple[tuple[str, ...], str]] = []
         for name, box in layout.boxes:
             at = ("boxes", name)
             if box.field is not None and box.field not in self.placeholders:
@@ -196,7 +199,7 @@ class Layouter:
         own back) shows: not in a box's `field`, `when` or text, nor in the text its `says`
         sentence goes into; an element colours an `element` box or the generated art, an
         `icon` field the art's emblem (issue 26: a declared field printed nowhere, said nowhere)."""
-        shown: set[str] = set()
+        shown: set[str | None] = set()
         for layout in layouts:
             for _, box in layout.boxes:
                 shown |= {box.field} | set(_when_fields(box.when or "")) | set(_FIELD.findall(box.text or ""))
@@ -207,9 +210,9 @@ class Layouter:
         drawn = {key for key in fields if {key, f"{key}_icons", f"{key}_or"} & shown}
         drawn |= {key for key, spec in fields.items() if spec.type in ("element", "elements") and "~elements" in shown}
         drawn |= {key for key in fields if (type_id, key) in self.game.fields_in_text}  # a card's text prints it
-        said = {key: spec for key, spec in fields.items() if spec.says is not None and (spec.into or "text") in drawn}
-        for spec in said.values():  # a sentence a drawn text holds shows the fields it names
-            sentences = [spec.says] if isinstance(spec.says, str) else list(spec.says.values())
+        said = {key: spec.says for key, spec in fields.items() if spec.says is not None and (spec.into or "text") in drawn}
+        for says in said.values():  # a sentence a drawn text holds shows the fields it names
+            sentences = [says] if isinstance(says, str) else list(says.values())
             drawn |= {name for sentence in sentences for name in _FIELD.findall(sentence)}
         return [key for key in fields if key not in drawn and key not in said]
 
@@ -232,9 +235,10 @@ class Layouter:
         """Every value a choice field can have (of every card type that declares it); None for
         any other field."""
         specs = [t.fields[key] for t in self.game.card_types.values() if key in t.fields]
-        if not specs or any(spec.choices is None for spec in specs):
+        choices = [spec.choices for spec in specs if spec.choices is not None]
+        if not specs or len(choices) < len(specs):
             return None
-        return {c for spec in specs for c in spec.choices}
+        return {c for each in choices for c in each}
 
     def _unknown_field(self, name: str) -> str:
         return (f"unknown field '{name}'{did_you_mean(name, sorted(self.placeholders))}: a field of one of "
@@ -278,13 +282,14 @@ class Layouter:
         for name, box in layout.boxes:
             if box.when and not _holds(box.when, face.values):
                 continue
-            if box.kind == "text" and not self.fill(box.text, face).strip():
+            if box.kind == "text" and not self.fill(_needed(box.text), face).strip():
                 continue
             if box.kind in ("icons", "stat") and face.values.get(box.field) in (None, "", ()):
                 continue
             if box.kind in ("icons", "stat"):
-                spec = fields.get(box.field)
-                label = (spec.label if spec and spec.label else box.label or box.field.replace("_", " ")).capitalize()
+                field = _needed(box.field)
+                spec = fields.get(field)
+                label = (spec.label if spec and spec.label else box.label or field.replace("_", " ")).capitalize()
                 if box.mirror:
                     label = f"Corner index: {label.lower()}"
             elif name in names and box.kind in ("text", "art"):
@@ -293,6 +298,11 @@ class Layouter:
                 continue
             out.append((label, layout.area(box)))
         return out
+
+    @overload
+    def _color(self, name: str, face: Face, layout: Layout, ground: bool = False) -> Color: ...
+    @overload
+    def _color(self, name: str | None, face: Face, layout: Layout, ground: bool = False) -> Color | None: ...
 
     def _color(self, name: str | None, face: Face, layout: Layout, ground: bool = False) -> Color | None:
         """A box's colour by its name in the palette of this ink; a `ground` (an area's fill)
@@ -322,7 +332,7 @@ class Layouter:
         if box.kind == "ellipse":
             return [Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, ground, stroke, box.width if stroke else 0)]
         if box.kind == "text":
-            text = self.fill(box.text, face)
+            text = self.fill(_needed(box.text), face)
             if not text.strip():
                 return []
             return self.text(text, x, y, w, h, box, self._color(box.color, face, layout), face)
@@ -331,9 +341,10 @@ class Layouter:
         if box.kind == "icons":
             return self._icon_row(face.values.get(box.field, ""), x, y, w, h, box)
         if box.kind == "icon":
-            self.known_icon(box.icon)
+            icon = _needed(box.icon)
+            self.known_icon(icon)
             size = min(w, h)
-            return self.icons.glyph(box.icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE,
+            return self.icons.glyph(icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE,
                                     self.style.outline)
         if box.kind == "pattern":
             return pattern(box, x, y, w, h, ground, stroke)
@@ -347,6 +358,7 @@ class Layouter:
         text, errors = ruletext.render(template, self.game.text_context)
         if errors:
             raise DoesNotFit(errors[0].message)
+        assert text is not None  # None only with errors
         unknown = [m for m in _FIELD.findall(text) if m not in self.placeholders and m not in self.icon_names]
         if unknown:
             raise DoesNotFit(f"unknown placeholder '{{{unknown[0]}}}'{did_you_mean(unknown[0], sorted(self.placeholders))}: "
@@ -365,6 +377,7 @@ class Layouter:
 
     def _track(self, x, y, w, h, box: Box, fill, color, ring) -> list[Primitive]:
         start, stop, mark = self.constant(box.start), self.constant(box.stop if box.stop is not None else 1), self.constant(box.mark)
+        assert start is not None and stop is not None  # a track box has a start (Box._complete), its stop 1 if none
         step = -1 if stop < start else 1
         numbers = list(range(start, stop + step, step))
         if len(numbers) > 60:
@@ -381,7 +394,7 @@ class Layouter:
             cy = y + (h - rows * size) / 2 + row * size
             pad = size * 0.08
             if number is None:
-                out += self.icons.glyph(box.end, cx + pad, cy + pad, size - 2 * pad, (107, 111, 117), WHITE, self.style.outline)
+                out += self.icons.glyph(_needed(box.end), cx + pad, cy + pad, size - 2 * pad, (107, 111, 117), WHITE, self.style.outline)
                 continue
             out += self._stat(number, cx + pad, cy + pad, size - 2 * pad, size - 2 * pad, box, fill, color)
             if number == mark:
@@ -491,7 +504,8 @@ class Layouter:
         lines = []
         bold = False
         for paragraph in text.split("\n"):
-            line, line_w = [], 0.0
+            line: list[list[tuple[str, str, float, str]]] = []
+            line_w = 0.0
             for word in paragraph.split():
                 pieces, bold = self._word(word, font, size, bold)
                 if not pieces:
@@ -589,6 +603,19 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
     if isinstance(item, Poly):
         return replace(item, points=tuple((width - x, height - y) for x, y in item.points))
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
+
+
+def _needed(value: str | None) -> str:
+    """A box's key its kind needs, there since the box was read (Box._complete; a track's `end`
+    only where it has one)."""
+    assert value is not None
+    return value
+
+
+@overload
+def grey(color: Color) -> Color: ...
+@overload
+def grey(color: Color | None) -> Color | None: ...
 
 
 def grey(color: Color | None) -> Color | None:

@@ -322,7 +322,8 @@ def flowables(blocks: tuple[Block, ...], st: Styles, element_colors: dict[str, s
             out.append(_table([list(row) for row in block.rows], st, element_colors))
         elif isinstance(block, ListBlock):
             items = [ListItem(Text(inline(text, element_colors), st.body), leftIndent=14) for text in block.items]
-            out.append(ListFlowable(items, bulletType="1" if block.numbered else "bullet",
+            # the stubs take no ListItem (not a Flowable), which ListFlowable is made for
+            out.append(ListFlowable(items, bulletType="1" if block.numbered else "bullet",  # type: ignore[arg-type]
                                     start="1" if block.numbered else None, bulletFontName=fonts.pdf_name("bold"),
                                     bulletFontSize=9, leftIndent=14, bulletColor=st.accent_text))
         elif block.word == "pagebreak":

@@ -33,7 +33,7 @@ def generated(game: Game) -> dict[str, Any]:
     right = mat_w - 14 - (depth if sides else 0)
     top, bottom = 30 + depth, mat_h - 14 - depth
     zones: list[dict[str, Any]] = []
-    y = top
+    y: float = top
     for counter in (c for c in game.counters if c.scope == "table"):
         track = _track(counter)
         if track and y + 20 <= bottom:

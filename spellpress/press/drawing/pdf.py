@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import zlib
 from pathlib import Path
+from typing import IO
 
 from PIL import Image as PILImage
 from reportlab import rl_config
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from ..files import atomic_write
@@ -35,15 +35,22 @@ def prepare(canvas: Canvas) -> None:
     """
     rlinternals.remember_font_data()
     for font in fonts.FONTS:
-        rlinternals.number_characters(canvas, pdfmetrics.getFont(fonts.pdf_name(font)), EXTRA_CHARS)
+        rlinternals.number_characters(canvas, fonts.registered(font), EXTRA_CHARS)
 
 
 def warm() -> None:
     """Make the fonts' embedded data once in this process, before it forks its workers: each
     worker then starts with it made."""
-    canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.pdf_name("regular"))
+    canvas = new_canvas(io.BytesIO())
     prepare(canvas)
     canvas.save()
+
+
+def new_canvas(out: IO[bytes], pagesize: tuple[float, float] | None = None, page_compression: int | None = None) -> Canvas:
+    """A canvas as every PDF of the press begins: invariant (no time or random id in the file), and
+    its first font ours, embedded (else Helvetica, unembedded)."""
+    return Canvas(out, pagesize=pagesize, invariant=1, pageCompression=page_compression,
+                  initialFontName=fonts.pdf_name("regular"))  # type: ignore[arg-type]  # the stubs have it a float: a font's name
 
 
 def define_form(canvas: Canvas, name: str, drawing: Drawing, cache: Path | None = None) -> bytes | None:
@@ -117,8 +124,10 @@ def draw(canvas: Canvas, drawing: Drawing) -> None:
             else:
                 canvas.drawString(X(item.x), Y(item.y), item.text)
             continue
-        fill = getattr(item, "fill", None)
-        stroke = getattr(item, "stroke", None)
+        if isinstance(item, Image):
+            _image(canvas, item, X, Y)
+            continue
+        fill, stroke = item.fill, item.stroke
         if fill:
             canvas.setFillColorRGB(*(c / 255 for c in fill))
         if stroke:
@@ -141,8 +150,6 @@ def draw(canvas: Canvas, drawing: Drawing) -> None:
             if item.closed:
                 path.close()
             canvas.drawPath(path, stroke=bool(stroke), fill=bool(fill) and item.closed)
-        elif isinstance(item, Image):
-            _image(canvas, item, X, Y)
 
 
 def _image(canvas: Canvas, item: Image, X, Y) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -28,7 +29,7 @@ from .displaylist import Text as TextItem
 from .icons import IconSet
 from .layout import grey, hex_color, mix
 from .papers import PAPERS
-from .pdf import MM, draw, prepare
+from .pdf import MM, draw, new_canvas, prepare
 from .sheets import UNPRINTABLE
 from .templates import INK_MODES, Ink, InkSpec, ink_style
 
@@ -172,7 +173,7 @@ def _check_decks(game: Game, spec: MatSpec, doc) -> list[Problem]:
     """Every deck named exists, and every deck has a place on the mat or is kept off it."""
     problems = []
     groups = [(("zones",), spec.zones)] + ([(("seat", "zones"), spec.seat.zones)] if spec.seat else [])
-    placed = set()
+    placed: set[str] = set()
     for where, zones in groups:
         for i, zone in enumerate(zones):
             named = _decks_of(zone)
@@ -184,8 +185,8 @@ def _check_decks(game: Game, spec: MatSpec, doc) -> list[Problem]:
             if zone.kind == "deck" and not named:
                 problems.append(doc.problem(where + (i,), "a deck zone names its deck: deck: <a deck id of decks.yaml>"))
             if zone.covered_by is not None:
-                deck = game.decks.get(zone.covered_by)
-                if deck is None or deck.token is None:
+                covering = game.decks.get(zone.covered_by)
+                if covering is None or covering.token is None:
                     tokens = [d.id for d in game.decks.values() if d.token]
                     problems.append(doc.problem(where + (i, "covered_by"), f"'{zone.covered_by}' is no token deck "
                                                 f"(one with 'token:' in decks.yaml){did_you_mean(zone.covered_by, tokens)}"))
@@ -346,6 +347,9 @@ class _Painter:
         if z.kind == "label":
             return self.label((z.label or "").replace("{title}", self.game.title), z.x, z.y, z.size)
         if z.kind == "icon":
+            if z.icon is None or z.icon not in self.icons:  # was a KeyError out of the build (mypy saw the None)
+                said = "names no icon" if z.icon is None else f"names an unknown icon '{z.icon}'"
+                raise ValueError(f"an icon zone {said}: icon: <a name of icons.yaml>")
             return self.icons.glyph(z.icon, z.x, z.y, z.size, self.color("accent"), self.color("field"), self.style.outline)
         if z.kind == "levels":
             return self.levels(z)
@@ -404,7 +408,8 @@ class _Painter:
             rows = [numbers[i:i + per_row] for i in range(0, len(numbers), per_row)]
             captions = []
         cols = max(len(r) for r in rows)
-        cell = (self.game.decks[z.covered_by].token.size_mm + 2 if z.covered_by
+        token = self.game.decks[z.covered_by].token if z.covered_by else None  # a token deck's, as load checked
+        cell = (token.size_mm + 2 if token is not None
                 else min((z.w or cols * 14.0) / cols, 16.0))
         out: list[Primitive] = []
         if z.label:
@@ -447,8 +452,7 @@ def full_pdf(mat: Mat) -> bytes:
     d = mat.drawing
     b = d.bleed
     out = io.BytesIO()
-    c = Canvas(out, pagesize=((d.width + 2 * b) * MM, (d.height + 2 * b) * MM), invariant=1,
-               initialFontName=fonts.pdf_name("regular"))
+    c = new_canvas(out, pagesize=((d.width + 2 * b) * MM, (d.height + 2 * b) * MM))
     c.setTitle(f"{mat.title}: playmat")
     c.setCreator("Spellpress")
     prepare(c)
@@ -577,7 +581,7 @@ def tiled_pdf(mat: Mat, paper: str) -> bytes:
     p = PAPERS[paper]
     pw, ph = (p.height, p.width) if t.landscape else (p.width, p.height)
     out = io.BytesIO()
-    c = Canvas(out, pagesize=(pw * MM, ph * MM), invariant=1, initialFontName=fonts.pdf_name("regular"))
+    c = new_canvas(out, pagesize=(pw * MM, ph * MM))
     c.setTitle(f"{mat.title}: playmat in {len(t.tiles)} tiles")
     c.setCreator("Spellpress")
     prepare(c)
@@ -631,7 +635,7 @@ def _cross(c: Canvas, px: float, py: float) -> None:
     c.restoreState()
 
 
-def _corner_marks(c: Canvas, t: Tiling, tile: Tile, P) -> None:
+def _corner_marks(c: Canvas, t: Tiling, tile: Tile, P: Callable[[float, float], tuple[float, float]]) -> None:
     """Crop marks in the margin in line with the mat's edges, for the last cut around it."""
     c.saveState()
     c.setLineWidth(0.25 * MM)
@@ -646,7 +650,7 @@ def _corner_marks(c: Canvas, t: Tiling, tile: Tile, P) -> None:
     c.restoreState()
 
 
-def _strip_notes(c: Canvas, t: Tiling, tile: Tile, P) -> None:
+def _strip_notes(c: Canvas, t: Tiling, tile: Tile, P: Callable[[float, float], tuple[float, float]]) -> None:
     """'cut off' written along the white strips, so nobody glues one down."""
     c.saveState()
     c.setFillColorRGB(0.45, 0.45, 0.45)

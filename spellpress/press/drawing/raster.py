@@ -67,7 +67,7 @@ def render(drawing: Drawing, dpi: float = PRINT_DPI, *, bleed: bool = True) -> P
 def _turned_text(image: PILImage.Image, item: Text, at: tuple[float, float], font: ImageFont.FreeTypeFont) -> None:
     """Text upside down: set on its own mask, turned half round, laid so its anchor falls at `at`."""
     left, top, right, bottom = font.getbbox(item.text, anchor="ls")
-    mask = PILImage.new("L", (max(1, right - left), max(1, bottom - top)))
+    mask = PILImage.new("L", (max(1, int(right - left)), max(1, int(bottom - top))))
     ImageDraw.Draw(mask).text((-left, -top), item.text, font=font, fill=255, anchor="ls")
     # turned half round, the anchor (-left, -top) of the mask lands at (width + left, height + top)
     x, y = round(at[0] - (mask.width + left)), round(at[1] - (mask.height + top))
@@ -79,14 +79,14 @@ def _image(image: PILImage.Image, item: Image, P, k: float) -> None:
     cropped to the box."""
     x0, y0 = (round(v) for v in P(item.x, item.y))
     w, h = max(1, round(item.w * k)), max(1, round(item.h * k))
-    with PILImage.open(item.path) as pic:
-        pic = pic.convert("RGB")
+    with PILImage.open(item.path) as opened:
+        pic = opened.convert("RGB")
         _, _, dw, dh = art.place(pic.width, pic.height, w, h, item.fit, item.focus)
         if item.fit == "contain":  # inside the box: drawn whole, the box's spare room left as it was
             sw, sh = min(w, max(1, round(dw))), min(h, max(1, round(dh)))
             at = x0 + math.floor((w - sw) * item.focus[0]), y0 + math.floor((h - sh) * item.focus[1])
-            image.paste(pic.resize((sw, sh), PILImage.LANCZOS), at)
+            image.paste(pic.resize((sw, sh), PILImage.Resampling.LANCZOS), at)
             return
-        pic = pic.resize((max(w, round(dw)), max(h, round(dh))), PILImage.LANCZOS)
+        pic = pic.resize((max(w, round(dw)), max(h, round(dh))), PILImage.Resampling.LANCZOS)
         left, top = math.floor((pic.width - w) * item.focus[0]), math.floor((pic.height - h) * item.focus[1])
         image.paste(pic.crop((left, top, left + w, top + h)), (x0, y0))

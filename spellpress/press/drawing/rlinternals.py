@@ -9,6 +9,7 @@ every one).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from reportlab.pdfbase import pdfdoc, ttfonts
@@ -25,8 +26,8 @@ _FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])  # as reportlab names 
 def number_characters(canvas: Canvas, font: TTFont, text: str) -> None:
     """Give `text`'s characters the next codes of the font's first subset in this document,
     in order, and name that subset now."""
-    font.splitString(text, canvas._doc)
-    font.getSubsetInternalName(0, canvas._doc)
+    font.splitString(text, _document(canvas))
+    font.getSubsetInternalName(0, _document(canvas))
 
 
 def form_operators(canvas: Canvas, name: str) -> bytes:
@@ -39,15 +40,21 @@ def set_form_operators(canvas: Canvas, name: str, compressed: bytes) -> None:
     _form(canvas, name).Contents = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Filter": _FLATE}), compressed)
 
 
-def _form(canvas: Canvas, name: str):
-    return canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+def _form(canvas: Canvas, name: str) -> pdfdoc.PDFFormXObject:
+    form = _document(canvas).idToObject[pdfdoc.xObjectName(name)]
+    assert isinstance(form, pdfdoc.PDFFormXObject)
+    return form
+
+
+def _document(canvas: Canvas) -> pdfdoc.PDFDocument:
+    return canvas._doc  # type: ignore[attr-defined]  # private: not in the stubs
 
 
 def saved_objects(canvas: Canvas) -> list[tuple[str | None, int]] | None:
     """After `canvas.save()`: each indirect object in the order the file holds them, as (the name
     of the form it is, if it is a form, else None; its offset in the file); None if an object is
     not numbered in that order or not of version 0 (reportlab writes none such)."""
-    doc = canvas._doc
+    doc = _document(canvas)
     found: list[tuple[str | None, int]] = []
     for number in range(1, len(doc.numberToId) + 1):
         oid = doc.numberToId[number]
@@ -60,23 +67,25 @@ def saved_objects(canvas: Canvas) -> list[tuple[str | None, int]] | None:
 
 def contents_entries(toc: TableOfContents) -> list[tuple]:
     """The entries (level, text, page, key) a table of contents holds after a layout pass."""
-    return toc._entries
+    entries: list[tuple] = toc._entries  # type: ignore[attr-defined]  # private: not in the stubs
+    return entries
 
 
 def set_contents_entries(toc: TableOfContents, entries: list[tuple]) -> None:
     """Start a table of contents from these entries instead of none."""
-    toc._entries = entries
+    toc._entries = entries  # type: ignore[attr-defined]  # private: not in the stubs
 
 
 def set_column_widths(table: Table, widths: list[float]) -> None:
     """The widths the table's columns take at its next wrap."""
-    table._argW = widths
+    table._argW = widths  # type: ignore[attr-defined]  # private: not in the stubs
 
 
 
 _SUBSETS_KEPT = 64  # in all: a game's PDFs embed one subset of each of its four fonts, or a few more
 _subsets: dict[tuple[int, tuple[int, ...]], bytes] = {}  # (font, its characters) -> the subset's bytes
 _compressed: dict[int, tuple[bytes, bytes | None]] = {}  # id of a kept subset -> (it, its compressed bytes)
+_remembering = False  # remember_font_data has replaced reportlab's methods in this process
 
 
 def remember_font_data() -> None:
@@ -85,12 +94,14 @@ def remember_font_data() -> None:
     card sheet embeds the same subsets (pdf.prepare fixes their characters), and making them
     again was a third of a sheet's time. What is kept is exactly what reportlab would make again:
     the same function of the same input."""
-    if getattr(ttfonts.TTFontFile.makeSubset, "remembers", False):
+    global _remembering
+    if _remembering:
         return
+    _remembering = True
     make_subset = ttfonts.TTFontFile.makeSubset
     compress = pdfdoc.PDFStreamFilterZCompress.encode
 
-    def subset(self, chars):
+    def subset(self: ttfonts.TTFontFile, chars: Sequence[int]) -> bytes:
         key = (id(self), tuple(chars))  # a registered font lives as long as the process
         data = _subsets.get(key)
         if data is None:
@@ -101,21 +112,23 @@ def remember_font_data() -> None:
             _compressed[id(data)] = (data, None)
         return data
 
-    def encode(self, text):
+    def encode(self: pdfdoc.PDFStreamFilterZCompress, text: bytes) -> bytes:
         kept = _compressed.get(id(text))
         if kept is None or kept[0] is not text:  # not a kept subset: any other stream
             return compress(self, text)
-        if kept[1] is None:
-            kept = _compressed[id(text)] = (text, compress(self, text))
-        return kept[1]
+        compressed = kept[1]
+        if compressed is None:
+            compressed = compress(self, text)
+            _compressed[id(text)] = (text, compressed)
+        return compressed
 
-    subset.remembers = True
-    ttfonts.TTFontFile.makeSubset = subset
-    pdfdoc.PDFStreamFilterZCompress.encode = encode
+    # reportlab's own methods replaced, on purpose: mypy forbids that of a class it knows
+    ttfonts.TTFontFile.makeSubset = subset  # type: ignore[method-assign, assignment]
+    pdfdoc.PDFStreamFilterZCompress.encode = encode  # type: ignore[method-assign]
     ttfonts.makeToUnicodeCMap = _to_unicode_map(ttfonts.makeToUnicodeCMap)
 
 
-def _to_unicode_map(make):
+def _to_unicode_map(make: Callable[[str, list[int]], str]) -> Callable[..., str]:
     @functools.lru_cache(maxsize=_SUBSETS_KEPT)
     def kept(fontname: str, subset: tuple[int, ...]) -> str:
         return make(fontname, list(subset))

@@ -18,7 +18,6 @@ from pathlib import Path
 import jinja2
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, letter
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
@@ -201,7 +200,7 @@ def _refill(keep: Path, book: Book, page, st: markup.Styles) -> bytes | None:
         kept = keep.read_bytes()
     except OSError:
         return None
-    scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.pdf_name("regular"))
+    scratch = pdfdraw.new_canvas(io.BytesIO())
     pdfdraw.prepare(scratch)
     forms = _Forms()
     for card, sample in book.samples:
@@ -233,7 +232,7 @@ class _Forms:
         if name in self.defined:
             return
         self.defined.add(name)
-        canvas.beginForm(name, *box)
+        canvas.beginForm(name, *box)  # type: ignore[arg-type]  # the stubs take ints: any number is a corner
         draw(canvas)
         canvas.endForm()
         stored = zlib.compress(rlinternals.form_operators(canvas, name))  # as reportlab would
@@ -259,7 +258,7 @@ def _kept_entries(path: Path) -> list[tuple]:
         entries = [tuple(entry) for entry in json.loads(path.read_text())]
     except (OSError, ValueError, TypeError):
         return []
-    shape = (int, str, int, (str, type(None)))
+    shape: tuple[type | tuple[type, ...], ...] = (int, str, int, (str, type(None)))
     if all(len(e) == 4 and all(isinstance(v, t) for v, t in zip(e, shape)) for e in entries):
         return entries
     return []
@@ -393,7 +392,7 @@ def text_boxes(drawing: Drawing) -> list[Box]:
 
 def _extent(font: str, size: float) -> tuple[float, float]:
     """How far a font's glyphs reach above and below the baseline, in points."""
-    face = pdfmetrics.getFont(fonts.pdf_name(font)).face
+    face = fonts.registered(font).face
     return face.ascent * size / 1000, -face.descent * size / 1000
 
 
@@ -527,22 +526,24 @@ def impose(pdf_bytes: bytes, paper: str) -> bytes:
     from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 
     reader = PdfReader(io.BytesIO(pdf_bytes))
-    pages = list(reader.pages)
+    pages: list[PageObject | None] = list(reader.pages)
     half_w, half_h = BOOKLET_PAGES[paper]
     while len(pages) % 4:
         pages.append(None)  # blank pages at the back
     n = len(pages)
     order = []
-    for sheet in range(n // 4):
-        order += [(n - 1 - 2 * sheet, 2 * sheet), (2 * sheet + 1, n - 2 - 2 * sheet)]
+    for k in range(n // 4):
+        order += [(n - 1 - 2 * k, 2 * k), (2 * k + 1, n - 2 - 2 * k)]
     writer = PdfWriter()
     for left, right in order:
         sheet = PageObject.create_blank_page(width=2 * half_w, height=half_h)
         for index, dx in ((left, 0), (right, half_w)):
-            if pages[index] is not None:
-                sheet.merge_transformed_page(pages[index], Transformation().translate(dx, 0))
+            page = pages[index]
+            if page is not None:
+                sheet.merge_transformed_page(page, Transformation().translate(dx, 0))
         writer.add_page(sheet)
-    writer.add_metadata({"/Title": reader.metadata.title or "", "/Creator": "Spellpress"})
+    title = reader.metadata.title if reader.metadata is not None else None  # the book's own PDF has one
+    writer.add_metadata({"/Title": title or "", "/Creator": "Spellpress"})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

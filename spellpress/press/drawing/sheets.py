@@ -42,7 +42,7 @@ from ..files import atomic_write
 from . import fonts, rlinternals, skeleton
 from .displaylist import Drawing
 from .papers import MARK_GAP, MARK_LENGTH, PAPERS, UNPRINTABLE, Grid, Paper, duplex_grid, fold_grid
-from .pdf import FORM_CODE_VERSION, MM, define_form, prepare
+from .pdf import FORM_CODE_VERSION, MM, define_form, new_canvas, prepare
 
 LAYOUT_VERSION = "3"  # bump when a change here moves what is on the sheets
 NOTE_WIDTH = 2.6  # the margin note's line, mm across
@@ -197,8 +197,7 @@ class SheetWriter:
         self.keep = keep
         self.holes: dict[str, bytes] = {}  # form name -> its cached stream, for the skeleton
         self.buffer = io.BytesIO()
-        self.canvas = Canvas(self.buffer, pagesize=(sheet.pw * MM, sheet.ph * MM), invariant=1, pageCompression=1,
-                             initialFontName=fonts.pdf_name("regular"))  # else Helvetica, unembedded
+        self.canvas = new_canvas(self.buffer, pagesize=(sheet.pw * MM, sheet.ph * MM), page_compression=1)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Spellpress")
         self.canvas.setCreator("Spellpress")
@@ -352,7 +351,7 @@ def refill(kept: Path, cards: Sequence[SheetCard], cache: Path) -> bytes | None:
         except OSError:
             pass
         if not scratch:  # a face not drawn for a PDF yet (the edited card): its form drawn alone
-            scratch.append(Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.pdf_name("regular")))
+            scratch.append(new_canvas(io.BytesIO()))
             prepare(scratch[0])
         stored = define_form(scratch[0], form, face.drawing, cached)
         if stored is None:

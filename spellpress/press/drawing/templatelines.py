@@ -39,6 +39,7 @@ class Rendered:
         template, code_line = self.writers[bisect.bisect_right(self.starts, at) - 1]
         first = template.get_corresponding_lineno(code_line)
         wanted = text.strip()
+        assert template.filename is not None  # the rulebook's templates are read from files
         source = Path(template.filename).read_text(encoding="utf-8").splitlines()
         for number in range(first, len(source) + 1):
             if _pattern(source[number - 1]).fullmatch(wanted):
@@ -65,6 +66,7 @@ def render(template: jinja2.Template, variables: dict, *, seconds: float, max_te
     writers: list[tuple[jinja2.Template, int]] = []
     at = 0
     rendering = template.root_render_func(template.new_context(variables))
+    assert isinstance(rendering, GeneratorType)  # typed an Iterator; jinja2 compiles it as a generator
     try:
         for piece in ruletext.bounded(rendering, _in_template, _template_line, seconds=seconds, max_text=max_text):
             frame = _writer(rendering)
@@ -112,6 +114,7 @@ def _writer(rendering: GeneratorType) -> FrameType:
     its caller's `yield from`."""
     while isinstance(rendering.gi_yieldfrom, GeneratorType):
         rendering = rendering.gi_yieldfrom
+    assert rendering.gi_frame is not None  # None only once it has finished; it has yielded a piece
     return rendering.gi_frame
 
 

@@ -27,10 +27,11 @@ from ...core.schema import Color, FrozenMap, Model, Text, validate
 from ...core.yamlsource import Document, read
 from .papers import misfit
 
-Number = pydantic.confloat(strict=False, ge=-50, le=200)
+# Constrained numbers as pydantic's confloat and conint make them, spelled as types mypy reads
+Number = Annotated[float, pydantic.Strict(False), pydantic.Field(ge=-50, le=200)]
+Points = Annotated[float, pydantic.Field(ge=7, le=72)]  # never below 7 (issue 14: no card text too small to read at a table)
 Font = Literal["regular", "bold", "italic", "bold-italic"]
 AREAS = ("bleed", "trim", "safe")
-SHAPES = ("circle", "shield", "heart", "diamond", "burst", "hexagon")
 
 
 class Box(Model):
@@ -50,16 +51,15 @@ class Box(Model):
     radius: Number = 0.0
     text: str | None = None  # for text: '{name}', '{text}', '{field}' ...
     font: Font = "regular"
-    # points; never below 7 (issue 14: no card text too small to read at a table)
-    size: pydantic.confloat(ge=7, le=72) = 8.0
-    min_size: pydantic.confloat(ge=7, le=72) | None = None
+    size: Points = 8.0
+    min_size: Points | None = None
     color: Text = "ink"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
-    leading: pydantic.confloat(ge=0.8, le=3) = 1.2
+    leading: Annotated[float, pydantic.Field(ge=0.8, le=3)] = 1.2
     field: Text | None = None  # for icons and stat: the card field shown
     icon: Text | None = None  # for icon: an icon's name; for art: the generated art's emblem for a card with no element
-    shape: Literal[SHAPES] = "circle"  # type: ignore[valid-type]
+    shape: Literal["circle", "shield", "heart", "diamond", "burst", "hexagon"] = "circle"
     label: str | None = None
     # drawn again turned half round the card's centre, as a playing card's lower corner index
     mirror: bool = False
@@ -73,8 +73,8 @@ class Box(Model):
     # pattern: 'rays' (count wedges in `fill` from the box's centre) or 'lattice' (diagonal
     # lines in `stroke`, `spacing` mm apart): nothing in either runs parallel to the trim
     pattern: Literal["rays", "lattice"] | None = None
-    count: pydantic.conint(ge=4, le=96) = 24
-    spacing: pydantic.confloat(ge=1, le=50) = 6.0
+    count: Annotated[int, pydantic.Field(ge=4, le=96)] = 24
+    spacing: Annotated[float, pydantic.Field(ge=1, le=50)] = 6.0
     # art: how the card's picture fills the box (core/models.py ART_FITS), for every card of the
     # layout's type; a card's own art_fit and art_focus win. None: cover, centred.
     art_fit: Annotated[str, pydantic.BeforeValidator(read_fit)] | None = None
@@ -105,7 +105,7 @@ class InkSpec(Model):
     numbers' shapes and icons as outlines; `grey: true` turns every colour into its grey;
     `elements` draws every element in that one colour (mono: each told by its glyph alone)."""
 
-    lighten: FrozenMap[Text, pydantic.confloat(ge=0, le=1)] = pydantic.Field(default_factory=dict)
+    lighten: FrozenMap[Text, Annotated[float, pydantic.Field(ge=0, le=1)]] = pydantic.Field(default_factory=dict)
     palette: FrozenMap[Text, Text] = pydantic.Field(default_factory=dict)
     icons: Literal["solid", "outline"] = "solid"
     grey: bool = False
@@ -171,6 +171,7 @@ class Layout:
             return 0.0, 0.0, self.width, self.height
         if box.area == "safe":
             return self.safe, self.safe, self.width - 2 * self.safe, self.height - 2 * self.safe
+        assert box.x is not None and box.y is not None and box.w is not None and box.h is not None  # Box._complete
         return box.x, box.y, box.w, box.h
 
 
@@ -203,7 +204,9 @@ class Templates:
     def _chain(self, name: str, problems: list[Problem]) -> list[tuple[str, Document]]:
         """[(name, doc)] from the named layout up to its root."""
         chain: list[tuple[str, Document]] = []
-        while name is not None:
+        next_name: str | None = name
+        while next_name is not None:
+            name = next_name
             if name in (n for n, _ in chain):
                 cycle = " -> ".join([n for n, _ in chain] + [name])
                 problems.append(chain[-1][1].problem(("extends",), f"layouts extend each other in a circle: {cycle}"))
@@ -225,7 +228,7 @@ class Templates:
                 break
             chain.append((name, doc))
             parent = doc.data.get("extends")
-            name = parent if isinstance(parent, str) else None
+            next_name = parent if isinstance(parent, str) else None
         return chain
 
     def _load(self, name: str) -> Layout:
@@ -237,6 +240,7 @@ class Templates:
         merged: dict = {}
         frame = None  # the card size the boxes merged so far are drawn at
         for _, doc in reversed(chain):  # root first
+            assert isinstance(doc.data, dict)  # as _chain took it
             drawn = _drawn_at(doc.data)
             if drawn and frame and drawn != frame:
                 merged = _refit(merged, frame, drawn)
@@ -252,15 +256,16 @@ class Templates:
         problems += [_relocate(p, chain) for p in found]
         if spec is None:
             raise ValidationFailed(problems)
-        missing = [k for k in ("size", "bleed", "safe") if getattr(spec, k) is None]
-        if missing:
+        size, bleed, safe = spec.size, spec.bleed, spec.safe
+        if size is None or bleed is None or safe is None:
+            missing = [k for k in ("size", "bleed", "safe") if getattr(spec, k) is None]
             raise ValidationFailed([Problem(chain[-1][1].shown, 1, 1, "", f"the root layout must give {', '.join(missing)}")])
         layout = Layout(
             name=name,
-            width=spec.size[0],
-            height=spec.size[1],
-            bleed=spec.bleed,
-            safe=spec.safe,
+            width=size[0],
+            height=size[1],
+            bleed=bleed,
+            safe=safe,
             palette=dict(spec.palette),
             boxes=tuple(spec.boxes.items()),
             inks=tuple((mode, ink_style(dict(spec.palette), ink)) for mode, ink in spec.inks.items()),

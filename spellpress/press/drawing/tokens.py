@@ -24,7 +24,7 @@ from .displaylist import Color, Drawing, Ellipse, Primitive, Rect, Text
 from .icons import IconSet
 from .layout import hex_color
 from .papers import PAPERS
-from .pdf import MM, define_form, prepare
+from .pdf import MM, define_form, new_canvas, prepare
 from .sheets import UNPRINTABLE
 from .templates import Templates
 
@@ -66,7 +66,7 @@ def lay_out(game: Game, templates: Templates, icons: IconSet, ink: str = "full")
             continue
         back = templates.get(deck.back)
         emblem = dict(back.boxes).get("emblem")
-        if emblem is None or emblem.icon not in icons:
+        if emblem is None or emblem.icon is None or emblem.icon not in icons:
             problems.append(Problem(f"templates/{deck.back}.yaml", 0, 0, "boxes.emblem",
                                     f"deck '{deck.id}' prints as tokens, which show its back's emblem: give the back an "
                                     "'emblem' box of kind icon with an icon of icons.yaml"))
@@ -148,7 +148,7 @@ def sheet_pdf(decks: tuple[TokenDeck, ...], paper: str, title: str) -> bytes:
     p = PAPERS[paper]
     pw, ph = p.width, p.height
     out = io.BytesIO()
-    c = Canvas(out, pagesize=(pw * MM, ph * MM), invariant=1, initialFontName=fonts.pdf_name("regular"))
+    c = new_canvas(out, pagesize=(pw * MM, ph * MM))
     c.setTitle(f"{title}: tokens")
     c.setCreator("Spellpress")
     prepare(c)

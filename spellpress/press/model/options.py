@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from ... import defaults
 from ..drawing.papers import PAPER_NAMES
@@ -73,8 +74,9 @@ class Options:
 
     @classmethod
     def from_json(cls, data: dict) -> Options:
-        return cls(**{name: Path(value) if name in _PATHS else tuple(value) if isinstance(value, list) else value
-                      for name, value in data.items()})
+        values: dict[str, Any] = {name: Path(value) if name in _PATHS else tuple(value) if isinstance(value, list)
+                                  else value for name, value in data.items()}
+        return cls(**values)
 
 
 _PATHS = ("cards", "templates", "out")  # the fields that are paths (the tuples come back from JSON as lists)

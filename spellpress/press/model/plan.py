@@ -81,10 +81,10 @@ def plan(options: Options, session: BuildSession | None = None) -> tuple[list[Ga
         session.faces[memo] = faces.now  # only this plan's faces: an edited card's old face is let go
         if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
             p.book = _book(game, options.templates, templates, layouter, p, problems)
-            own = options.templates / "rulebook" / f"{game.slug}.md.j2"
-            if not own.is_file():  # a fallback is said (issue: a copied game lost its Reference with no word)
+            book = options.templates / "rulebook" / f"{game.slug}.md.j2"
+            if not book.is_file():  # a fallback is said (issue: a copied game lost its Reference with no word)
                 base = display_path(defaults.find(options.templates, "rulebook/base.md.j2"))
-                warnings.append(f"{game.slug}: no rulebook template {display_path(own)}: the rulebook is the shared "
+                warnings.append(f"{game.slug}: no rulebook template {display_path(book)}: the rulebook is the shared "
                                 f"{base} (copy it to that name to lay the book out yourself)")
         if "playmat" in options.kinds:
             try:

@@ -40,7 +40,7 @@ from .workers import Workers
 try:
     import fcntl
 except ImportError:  # not on this system: builds are not run side by side there
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # a module that may be missing: beyond mypy (python/mypy#1297)
 
 def build(options: Options, session: BuildSession | None = None) -> Report:
     """Build what `options` ask for; `session` (see model/session.py) keeps what a long-lived

@@ -12,7 +12,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ..drawing.faces import FaceOut
 from ..drawing.papers import PAPER_NAMES
@@ -91,7 +91,7 @@ class GameBuild:
         """What several kinds of this game list their outputs from (the sheets' cards), made once."""
         if name not in self._once:
             self._once[name] = make()
-        return self._once[name]
+        return cast(T, self._once[name])  # what `make` made under this name: one type a name
 
     def job(self, output: Output) -> Write | None:
         """The job that makes `output`, written aside; None when the file its manifest records is

@@ -12,6 +12,7 @@ density they have (409 px across a 63.5 mm poker card: 163.6 dpi; the overview's
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from dataclasses import replace
@@ -76,9 +77,9 @@ def thumbnails(drawing: Drawing, thumb: Path) -> None:
     """The face trimmed at Tabletop Simulator's size into `thumb`, and the overview's beside it:
     what the TTS sheets and the overview are made of."""
     dpi = tts_dpi(drawing.width, drawing.height)
-    image = raster.render(drawing, dpi, bleed=False).resize(tts_card(drawing.width, drawing.height), PILImage.LANCZOS)
+    image = raster.render(drawing, dpi, bleed=False).resize(tts_card(drawing.width, drawing.height), PILImage.Resampling.LANCZOS)
     atomic_write(thumb, png_bytes(image, dpi))
-    atomic_write(small_thumb(thumb), png_bytes(image.resize(overview_card(drawing.width, drawing.height), PILImage.LANCZOS),
+    atomic_write(small_thumb(thumb), png_bytes(image.resize(overview_card(drawing.width, drawing.height), PILImage.Resampling.LANCZOS),
                                                overview_dpi(drawing.width)))
 
 
@@ -109,7 +110,7 @@ def tts_bands(thumbs: list[Path], hidden: Path, card: tuple[int, int] = TTS_CARD
 
 def tts_sheet(thumbs: list[Path], hidden: Path, bands: Path, dpi: float, card: tuple[int, int] = TTS_CARD) -> bytes:
     cache = bandpng.BandCache(bands)
-    out = [(card[1], cache.get(key, lambda line=line: _tts_row(line, card))) for key, line in tts_bands(thumbs, hidden, card)]
+    out = [(card[1], cache.get(key, functools.partial(_tts_row, line, card))) for key, line in tts_bands(thumbs, hidden, card)]
     return bandpng.png(tts_grid(len(thumbs))[0] * card[0], out, dpi)
 
 
@@ -155,7 +156,7 @@ def overview(rows_of_thumbs: list[list[Path]], bands: Path, dpi: float, counts: 
     """Every unique face small, a row per deck; on each card its copies ('×3') if counts are given."""
     width, lines = overview_bands(rows_of_thumbs, counts, card)
     cache = bandpng.BandCache(bands)
-    out = [(height, cache.get(key, lambda line=line, height=height: _overview_line(line, width, height, card)))
+    out = [(height, cache.get(key, functools.partial(_overview_line, line, width, height, card)))
            for key, height, line in lines]
     return bandpng.png(width, out, dpi)
 

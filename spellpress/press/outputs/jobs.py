@@ -68,9 +68,10 @@ class SheetsPdf:
         if self.layout == "printshop":
             return sheets.printshop_pdf(cards, self.size, self.title, cache, keep)
         # each size of card its own sheet (listing.py plans no file where a size has none)
-        by_size = {size: sheets.sheet_for(self.layout, self.paper, *size)
+        planned = {size: sheets.sheet_for(self.layout, self.paper, *size)
                    for size in dict.fromkeys([self.size, *map(sheets.size_of, cards)])}
-        missing = [size for size, sheet in by_size.items() if sheet is None]
+        by_size = {size: sheet for size, sheet in planned.items() if sheet is not None}
+        missing = [size for size in planned if size not in by_size]
         if missing:
             raise ValueError(f"no {self.layout} sheet of {missing[0][0]:g} x {missing[0][1]:g} mm cards on {self.paper}")
         sheet = by_size[self.size]

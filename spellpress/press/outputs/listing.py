@@ -121,7 +121,7 @@ def _sheet_cards(game: GameBuild, only: set[str] | None = None) -> tuple[str, st
             pair = [sheets.Face(f.key, f.drawing, game.form_key(f)) for f in (front, back)]
             # a back's design is its picture; cards whose back is their own other side are a design of their deck's
             design = back.hash if back is p.deck_backs.get(deck.id) else f"own backs of {deck.id}"
-            cards += [sheets.SheetCard(*pair, deck.name, design)] * card.count
+            cards += [sheets.SheetCard(pair[0], pair[1], deck.name, design)] * card.count
             faces.append(f"{front.hash}{back.hash}{deck.name}{card.count}")
             forms |= {f"pdf/{sheets.form_cache_name(face.hash)}" for face in pair}
     shared = f"{p.game.slug}: sheet cards" if only is None else f"{p.game.slug}: reprint cards"

@@ -11,6 +11,7 @@ from pathlib import Path
 from PIL import Image, ImageChops
 from reportlab.pdfgen.canvas import Canvas
 
+from ..drawing.displaylist import Drawing
 from ..files import atomic_write
 from ..model.shops import Shop
 from .images import png_bytes, shop_face
@@ -57,7 +58,7 @@ def deck_pdf(pages: list[Path], shop: Shop, title: str) -> bytes:
 class FaceImage:
     """One face at the shop's size and bleed, as a PNG."""
 
-    drawing: object  # displaylist.Drawing
+    drawing: Drawing
     shop: Shop
 
     def __call__(self, shared: dict) -> bytes:

@@ -11,10 +11,14 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
 from PIL import Image as PILImage
 
 from ..model.options import Options
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 _inherited: dict = {}  # in a worker process only: what the build shared when the worker forked
 
@@ -37,7 +41,7 @@ class Workers:
         self.pool: ProcessPoolExecutor | None = None
         self.forked_with: set[str] = set()  # what `shared` held when the workers forked
         self.futures: list = []
-        self.bar = None
+        self.bar: tqdm | None = None
 
     def __enter__(self):
         return self

@@ -43,7 +43,7 @@ from ..model.options import Options
 try:
     import fcntl
 except ImportError:  # not on this system (Windows): it has no resident builder (see supported)
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # a module that may be missing: beyond mypy (python/mypy#1297)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -428,7 +428,8 @@ class _Builder:
                 child.kill()
             if why:
                 print(f"{time.strftime('%H:%M:%S')} {why}", file=sys.__stderr__)
-            sys.__stderr__.flush()
+            if sys.__stderr__ is not None:  # None only where Python runs with no console (pythonw)
+                sys.__stderr__.flush()
             os._exit(0)
 
 
