@@ -16,7 +16,8 @@ EXAMPLES, STEPS = 60, 20
 def main() -> bool:
     start = time.perf_counter()
     env = {**os.environ, "SPELLPRESS_INCREMENTAL_EXAMPLES": str(EXAMPLES), "SPELLPRESS_INCREMENTAL_STEPS": str(STEPS)}
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_press_incremental.py"],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
+                           "tests/test_press_incremental.py"],
                           env=env)
     ok = done.returncode == 0
     print(f"incremental equals clean: {EXAMPLES} sequences of up to {STEPS} steps in {time.perf_counter() - start:.0f} s: "
