@@ -10,12 +10,12 @@ from extra elements paid, its death effect; and healing never makes a creature g
 from __future__ import annotations
 
 import pytest
-from test_trackers import Table, names
 
 from spellpress.core import table
 from spellpress.core.games import ask
 from spellpress.core.play.errors import Conflict, Invalid
 from spellpress.core.table import Event
+from test_trackers import Table, names
 
 # ================================================================================ one door
 
