@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,7 @@ from spellpress.preview import MOST_PER_ADDRESS
 
 IDLE = 1.5  # seconds: the preview's IDLE_SECONDS, shortened
 
-FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _free_port() -> int:
@@ -82,7 +83,7 @@ def test_idle_connections_are_bounded_per_address_and_others_are_served(preview)
             s.settimeout(0.2)
             try:
                 closed += s.recv(1) == b""
-            except TimeoutError:
+            except TimeoutError:  # still open: one of those the server holds
                 pass
         assert closed >= 8
         # another address is served meanwhile (127.0.0.2 is loopback too)
