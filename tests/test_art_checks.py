@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import shutil
+import struct
+import zlib
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -15,7 +17,8 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.cli import main
-from spellpress.press.drawing import art, pdf, raster
+from spellpress.core import pictures
+from spellpress.press.drawing import pdf, raster
 from spellpress.press.model.options import Options
 from spellpress.press.model.plan import plan
 
@@ -166,14 +169,36 @@ def test_a_damaged_or_wrong_file_is_a_problem_naming_card_line_and_why(project, 
     assert "cannot identify image file" not in err
 
 
+def test_a_refused_picture_is_said_with_the_other_problems_of_the_game(project, capsys):
+    """Issue 32, row 10: a path problem on one card used to hide a picture over the pixel budget
+    on another until the path was fixed. The picture's header claims 400 megapixels."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 20_000, 20_000, 8, 2, 0, 0, 0)
+    (project / "cards" / "goblin" / "art" / "huge.png").write_bytes(
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+    cards(project, "art/wide.png", "/etc/passwd")
+    cards(project, "art/wide.png", "art/huge.png")
+    for command in (["validate", "goblin"], ["build", "goblin", "--here", "--only", "png"]):
+        assert main(command) == 1
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith("cards/goblin/actions.yaml:4:10: ") and "'/etc/passwd' is an absolute path" in err[0], err
+        assert err[1] == ("cards/goblin/actions.yaml:8:10: actions[1].art: art 'art/huge.png' is over 179 megapixels; "
+                          "a picture may have at most 50 megapixels (a whole card at 300 dpi is under "
+                          "1): scale it down"), err
+        assert len(err) == 3, err
+    assert not (project / "build").exists()
+
+
 def test_other_kinds_of_picture_are_named(tmp_path):
     Image.new("RGB", (30, 20)).save(tmp_path / "drawn.gif")
     (tmp_path / "drawn.png").write_bytes((tmp_path / "drawn.gif").read_bytes())
     (tmp_path / "empty.png").write_bytes(b"")
-    with pytest.raises(art.Refused, match="^is a GIF file; a picture must be PNG, JPEG or WebP: save it as one of those$"):
-        art.check(tmp_path / "drawn.png")
-    with pytest.raises(art.Refused, match="^is an empty file, not a picture$"):
-        art.check(tmp_path / "empty.png")
+    with pytest.raises(pictures.Refused, match="^is a GIF file; a picture must be PNG, JPEG or WebP: save it as one of those$"):
+        pictures.check(tmp_path / "drawn.png")
+    with pytest.raises(pictures.Refused, match="^is an empty file, not a picture$"):
+        pictures.check(tmp_path / "empty.png")
 
 
 def test_a_small_picture_is_one_warning_per_card_with_the_size_it_needs(project, capsys):

@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 
 from spellpress.cli import main
-from spellpress.press.drawing import art
+from spellpress.core import pictures
 
 GAME = "spellchamber"
 CARD = "    name: Mind Control\n"  # the art line goes under it: line 14 of spells.yaml
@@ -203,8 +203,8 @@ def test_a_picture_past_the_pixel_budget_is_refused_fast_and_without_decoding_it
 def test_the_budget_is_read_from_the_header_alone(tmp_path):
     png_bomb(tmp_path / "bomb.png", 13000)
     start = time.monotonic()
-    with pytest.raises(art.Refused, match="169 megapixels"):
-        art.check(tmp_path / "bomb.png")
+    with pytest.raises(pictures.Refused, match="169 megapixels"):
+        pictures.check(tmp_path / "bomb.png")
     assert time.monotonic() - start < 1
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import csvsource, paths, ruletext
+from . import csvsource, paths, pictures, ruletext
 from .games import RULESETS
 from .models import (
     CARD_KEYS,
@@ -110,6 +110,7 @@ class _GameLoader:
         self.unsaid: set[tuple[str, str]] = set()  # (card type, field) whose `says` names an unknown constant
         self.fields_in_text: set[tuple[str, str]] = set()  # (card type, field) a card's text prints as {{ field }}
         self.card_at: dict[str, tuple[Document, Loc]] = {}  # card id -> where it is written
+        self.pictures: list[tuple[Document, Loc, str, Path]] = []  # each card's art inside the game: where it is named
 
     # -- files
 
@@ -152,7 +153,7 @@ class _GameLoader:
 
         if (spec is None or game_doc is None or typed is None or decks_spec is None or rules_spec is None
                 or rules_doc is None or cards is None):
-            return None, self.problems
+            return None, self._with_pictures()
 
         ruleset, constants = typed
         context = self._context(spec, constants, cards)
@@ -192,7 +193,22 @@ class _GameLoader:
         )
         if not self.problems:
             ruleset.check(game, _Report(self, game_doc))
-        return (None if self.problems else game), self.problems
+        return (None if self.problems else game), self._with_pictures()
+
+    def _with_pictures(self) -> list[Problem]:
+        """The problems, with those of the cards' picture files when there are any: a game that
+        loads has its pictures checked by the press before it draws (where a missing one may be
+        allowed in a draft), one that does not would say a refused picture only once the rest
+        is fixed. Their headers only: kind, bytes and pixels (issue 32); a picture whose body does
+        not decode is said by the press."""
+        if self.problems:
+            for doc, loc, art, path in self.pictures:
+                if path.exists():
+                    try:
+                        pictures.check(path, decode=False)
+                    except pictures.Refused as exc:
+                        self.problems.append(doc.problem(loc, f"art '{art}' {exc}"))
+        return self.problems
 
     def _constants(self, doc: Document | None, spec: GameFile | None) -> tuple[Ruleset, Model] | None:
         """The ruleset and its typed constants, checked even when the rest of game.yaml is not;
@@ -349,7 +365,7 @@ class _GameLoader:
                 bad((opt,), why)
         if isinstance(raw.get("art"), str) and raw["art"].strip():
             try:  # a picture elsewhere on the machine is never read, nor is it said whether it exists
-                paths.inside(self.root, raw["art"])
+                self.pictures.append((doc, loc + ("art",), raw["art"], paths.inside(self.root, raw["art"])))
             except paths.Outside as exc:
                 bad(("art",), str(exc))
         fit, focus = raw.get("art_fit"), raw.get("art_focus")

@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast, overload
 
-from ...core import paths, ruletext
+from ...core import paths, pictures, ruletext
 from ...core.models import ART_FOCUS, Card, Deck, Game
 from ...core.problems import Problem, did_you_mean, display_path
-from . import art, fonts
+from . import fonts
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
 from .templates import Box, Ink, Layout
@@ -136,8 +136,8 @@ class Layouter:
                                              "--allow-missing-art to draw a placeholder)"))
             return None, None
         try:
-            picture = art.check(path)
-        except art.Refused as exc:
+            picture = pictures.check(path)
+        except pictures.Refused as exc:
             self.problems.append(Problem(*at, "", f"card '{card.id}': art '{card.art}' {exc}"))
             return None, None
         return path, (picture.width, picture.height)
@@ -570,11 +570,11 @@ class Layouter:
         fit = face.art_fit or box.art_fit or "cover"
         focus = face.art_focus or box.art_focus or ART_FOCUS
         if face.art_px is not None:
-            needed = art.Picture(face.art, *face.art_px).needed(w, h, fit)
+            needed = pictures.Picture(face.art, *face.art_px).needed(w, h, fit)
             if needed:
                 self.warnings.append(f"{face.art_about} is {face.art_px[0]} x {face.art_px[1]} px; its box ({w:g} x {h:g} mm"
                                      f"{', contain' if fit == 'contain' else ''}) needs at least {needed[0]} x {needed[1]} px "
-                                     f"to print sharp at {art.PRINT_DPI} dpi")
+                                     f"to print sharp at {pictures.PRINT_DPI} dpi")
         return [Image(str(face.art), x, y, w, h, fit, focus)]
 
 
