@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import select
+import time
 from typing import TypeVar
 
 import psycopg
@@ -49,10 +50,12 @@ def _ready(fileno: int, wait: Wait) -> int:
     return ready
 
 
-def wait(gen: PQGen[RV], fileno: int, interval: float) -> RV:
+def wait(gen: PQGen[RV], fileno: int, interval: float, timeout: float | None = None) -> RV:
     """Run psycopg's generator `gen` on `fileno` to its end: each step goes on at once when the
     socket is ready, else once gevent says it is (or after `interval` seconds, which psycopg's
-    generators take as 'nothing yet')."""
+    generators take as 'nothing yet'). Past `timeout` seconds, psycopg's own wait timeout is
+    raised, as its waits raise it."""
+    end = None if timeout is None else time.monotonic() + timeout
     try:
         wanted = next(gen)
         while True:
@@ -61,6 +64,8 @@ def wait(gen: PQGen[RV], fileno: int, interval: float) -> RV:
                 with contextlib.suppress(TimeoutError):  # nothing within `interval`: psycopg asks again
                     _PARK[wanted](fileno, timeout=interval)
                 ready = _ready(fileno, wanted)
+                if not ready and end is not None and time.monotonic() >= end:
+                    raise psycopg.errors._WaitTimeout("wait timeout expired")
             wanted = gen.send(ready)
     except StopIteration as done:
         result: RV = done.value  # what the generator returned
@@ -68,11 +73,8 @@ def wait(gen: PQGen[RV], fileno: int, interval: float) -> RV:
 
 
 class GreenConnection(psycopg.Connection):
-    """A psycopg connection for gevent's worker: its waits look first (see the module's text).
-    A wait with a deadline (a LISTEN's `notifies(timeout=…)`) is left to psycopg's own."""
+    """A psycopg connection for gevent's worker: its waits look first (see the module's text)."""
 
     def wait(self, gen: PQGen[RV], interval: float = 0.1, timeout: float | None = None) -> RV:
-        if timeout is not None:
-            return super().wait(gen, interval, timeout)
-        return wait(gen, self.pgconn.socket, interval)
+        return wait(gen, self.pgconn.socket, interval, timeout)
 

@@ -25,9 +25,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, TypeVar, cast
 
 import psycopg
+from psycopg.abc import PQGen
 from psycopg_pool import ConnectionPool, _acompat
 
 from ..database import Db
@@ -39,11 +40,15 @@ from ..tablelog import CHECKPOINTS_KEPT, EventRow, TableLog
 from . import describe
 
 log = logging.getLogger("companion.store")
+RV = TypeVar("RV")
 
 CHANNEL = "spellpress_tables"  # NOTIFY's channel: the payload is "<table id> <version>"
 POOL_SIZE = 10  # connections an instance may hold (besides the one that listens)
-POOL_WAIT = 5  # seconds a request waits for a free connection before it is told to try again
-STATEMENT_TIMEOUT = 5  # seconds one statement, or the wait for a row's lock, may take
+# A phone is answered within 5 s whatever the database does (a balancer's health check within 1 s):
+POOL_WAIT = 2  # seconds a request waits for a free connection before it is told to try again
+STATEMENT_TIMEOUT = 3  # seconds one statement, or the wait for a row's lock, may take on the server
+ANSWER_WAIT = 4  # seconds the companion waits for any answer of the server: a hung server or network
+HEALTH_WAIT = 1  # seconds /healthz waits for a connection, and then for the server's answer
 CONNECT_TIMEOUT = 5
 RETRY_LISTEN = 1.0  # seconds before listening again once the listening connection is lost
 
@@ -163,6 +168,20 @@ class PostgresStore(Store):
     def describe(self) -> str:
         return self.where
 
+    def healthy(self) -> bool:
+        """Whether the database answers within HEALTH_WAIT, for a load balancer whose own
+        timeout is a few seconds: a free connection, and the server's answer, each that soon."""
+        try:
+            with self._pool.connection(timeout=HEALTH_WAIT) as conn:
+                cast(_Bounded, conn).answer_wait = HEALTH_WAIT
+                try:
+                    conn.execute("SELECT 1").fetchone()
+                finally:
+                    cast(_Bounded, conn).answer_wait = ANSWER_WAIT
+            return True
+        except psycopg.Error:  # the pool's timeout too
+            return False
+
     def close(self) -> None:
         self._pool.close()
 
@@ -245,13 +264,30 @@ class PostgresStore(Store):
 
 
 def _connection_class() -> type[psycopg.Connection]:
-    """psycopg's connection, or under gevent's worker one whose waits look before they park."""
+    """psycopg's connection, or under gevent's worker one whose waits look before they park;
+    either way one that waits at most `answer_wait` seconds for the server (see _Bounded)."""
     monkey = sys.modules.get("gevent.monkey")
     if monkey is not None and monkey.is_module_patched("select"):
         from .greenwait import GreenConnection
 
-        return GreenConnection
-    return psycopg.Connection
+        return type("BoundedGreenConnection", (_Bounded, GreenConnection), {})
+    return _Bounded
+
+
+class _Bounded(psycopg.Connection):
+    """A connection that waits at most `answer_wait` seconds for the server's answer, then closes
+    (the pool replaces it) and says the database is not answering. The server's statement
+    timeout bounds a query the server runs; this bounds a server or a network that has stopped,
+    where nothing answers at all (a request in flight used to wait as long as the server hung)."""
+
+    answer_wait: float = ANSWER_WAIT
+
+    def wait(self, gen: PQGen[RV], interval: float = 0.1, timeout: float | None = None) -> RV:
+        try:
+            return super().wait(gen, interval, self.answer_wait if timeout is None else timeout)
+        except psycopg.errors._WaitTimeout:  # psycopg's own, raised by its waits and ours (greenwait)
+            self.close()  # mid-statement: it cannot be used again
+            raise psycopg.OperationalError(f"the server did not answer within {self.answer_wait:g} s") from None
 
 
 def _configure(conn: psycopg.Connection) -> None:
