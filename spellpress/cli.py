@@ -97,7 +97,7 @@ def cmd_validate(args) -> int:
 
         try:
             _, warnings = plan(Options(cards=Path(cards_dir), templates=Path(args.templates or "templates"), games=slugs,
-                                       allow_missing_art=args.allow_missing_art))
+                                       allow_missing_art=args.allow_missing_art), games=games)
         except ValidationFailed as failed:
             return _report(failed, cards_dir)
         for warning in warnings:  # as `build` prints them: a missing or a blurry picture

@@ -8,6 +8,7 @@ not fit, a rulebook directive the markup does not know) is reported by both alik
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -37,10 +38,13 @@ class GamePlan:
     identity: bool = True  # its cards carry their number and the game's version
 
 
-def plan(options: Options, session: BuildSession | None = None) -> tuple[list[GamePlan], list[str]]:
-    """Load and lay out every face; raises ValidationFailed with every problem of every game."""
+def plan(options: Options, session: BuildSession | None = None,
+         games: Sequence[Game] | None = None) -> tuple[list[GamePlan], list[str]]:
+    """Load (unless the caller has: `games`, as options name them) and lay out every face;
+    raises ValidationFailed with every problem of every game."""
     session = session or BuildSession()
-    games = load_games(options.cards, list(options.games) or None)
+    if games is None:
+        games = load_games(options.cards, list(options.games) or None)
     templates, icons = session.layouts(options.templates)
     problems: list[Problem] = []
     warnings: list[str] = []
