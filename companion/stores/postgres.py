@@ -263,6 +263,7 @@ class PostgresStore(Store):
             publish(table_id, version)
 
 
+@functools.cache
 def _connection_class() -> type[psycopg.Connection]:
     """psycopg's connection, or under gevent's worker one whose waits look before they park;
     either way one that waits at most `answer_wait` seconds for the server (see _Bounded)."""

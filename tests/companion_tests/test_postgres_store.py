@@ -22,7 +22,7 @@ UNDER_GEVENT = textwrap.dedent("""
     from companion.errors import Unavailable
 
     store = open_store(sys.argv[1])
-    found = {"connection": store._pool.connection_class is GreenConnection}
+    found = {"connection": issubclass(store._pool.connection_class, GreenConnection)}
 
     ticks = []
     def tick():
