@@ -67,13 +67,13 @@ class Hub:
         self.closed = False
 
     def admit(self, client: str, per_client: int, total: int) -> Callable[[], None]:
-        """Count a new stream of `client`'s, or refuse it: a client past its share, or a server
-        past its total, is told to poll for a while instead. Returns what ends the stream's count."""
+        """Count a new stream of `client`'s, or refuse it: a client past its share (counted by
+        every instance on the database together: the store's slots), or a server past its total,
+        is told to poll for a while instead. Returns what ends the stream's count."""
         with self._lock:
             mine = self._streams.get(client, 0)
             if mine >= per_client:
-                raise TooManyRequests(f"this device has {mine} live streams open already; the page reads the table "
-                                      "every few seconds instead", STREAM_RETRY)
+                raise self._too_many(mine)
             if self._open >= total:
                 raise Unavailable("the server is watching as many tables as it can; the page reads the table every few "
                                   "seconds instead", STREAM_RETRY)
@@ -91,7 +91,21 @@ class Hub:
                     if not self._streams[client]:
                         del self._streams[client]
 
-        return release
+        give_back = self.store.stream_slot(client, per_client)
+        if give_back is None:
+            release()
+            raise self._too_many(per_client)
+
+        def end() -> None:
+            release()
+            give_back()
+
+        return end
+
+    @staticmethod
+    def _too_many(open_already: int) -> TooManyRequests:
+        return TooManyRequests(f"this device has {open_already} live streams open already; the page reads the table "
+                               "every few seconds instead", STREAM_RETRY)
 
     def streams(self) -> int:
         with self._lock:

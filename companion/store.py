@@ -105,6 +105,12 @@ class Store(abc.ABC):
         it names none (None). Runs in a thread of its own."""
         raise NotImplementedError
 
+    def stream_slot(self, client: str, limit: int) -> Callable[[], None] | None:
+        """One of `limit` live-stream slots of the address `client`, shared with every process on
+        this database, as what gives it back; None when all are held. Here: the processes on one
+        SQLite file are one instance's workers, each counting its own (live.Hub)."""
+        return lambda: None
+
     @abc.abstractmethod
     def describe(self) -> str:
         """Where the tables are kept, in words, with no password in them."""

@@ -38,6 +38,7 @@ from ..snapshots import Snapshot
 from ..store import Store, StoreUnreachable
 from ..tablelog import CHECKPOINTS_KEPT, EventRow, TableLog
 from . import describe
+from .streamslots import StreamSlots
 
 log = logging.getLogger("companion.store")
 RV = TypeVar("RV")
@@ -160,6 +161,7 @@ class PostgresStore(Store):
             kwargs={"autocommit": True, "row_factory": _rows, "connect_timeout": CONNECT_TIMEOUT},
             configure=_configure,
         )
+        self._slots = StreamSlots(self._slots_connection)
 
     def migrate(self) -> tuple[int, int]:
         with self._connection() as db:
@@ -183,7 +185,15 @@ class PostgresStore(Store):
             return False
 
     def close(self) -> None:
+        self._slots.close()
         self._pool.close()
+
+    def stream_slot(self, client: str, limit: int) -> Callable[[], None] | None:
+        """A slot among every instance's: streamslots.py."""
+        return self._slots.take(client, limit)
+
+    def _slots_connection(self) -> psycopg.Connection:
+        return _connection_class().connect(self.dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
 
     @contextmanager
     def _connection(self) -> Iterator[PgDb]:

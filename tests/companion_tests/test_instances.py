@@ -94,6 +94,45 @@ def test_a_tap_through_one_instance_reaches_a_phone_on_the_other_at_once(pair):
     assert on_b["version"] == 1 + TAPS
 
 
+def _open_stream(server: Server, table_id: str) -> tuple[int, http.client.HTTPResponse]:
+    """A stream asked for: its status, and its response (closing it closes the stream: the
+    response holds the socket)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("GET", f"/api/tables/{table_id}/stream")
+    response = connection.getresponse()
+    connection.close()
+    return response.status, response
+
+
+def test_an_address_holds_16_streams_across_both_instances_not_16_on_each(pair):
+    """Issue 32, row 9: each instance counted an address's streams alone, so two allowed 32. An
+    instance's streams hold slots on the database; the other sees them at once, and sees one
+    freed when its stream ends."""
+    a, b = pair
+    _, t = a.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben"]})
+    held = []
+    try:
+        for _ in range(8):
+            for server in (a, b):
+                status, connection = _open_stream(server, t["id"])
+                assert status == 200
+                held.append(connection)
+        for server in (a, b):
+            status, connection = _open_stream(server, t["id"])
+            connection.close()
+            assert status == 429, f"a 17th stream from one address was answered {status}"
+        held.pop().close()  # one of b's ends: its slot is free once b sees the stream closed
+        deadline = time.monotonic() + 10
+        while (status := _open_stream(a, t["id"]))[0] != 200:
+            status[1].close()
+            assert time.monotonic() < deadline, "a freed slot was not seen by the other instance within 10 s"
+            time.sleep(0.2)
+        held.append(status[1])
+    finally:
+        for connection in held:
+            connection.close()
+
+
 def test_an_instance_killed_mid_burst_loses_no_acknowledged_tap_and_applies_none_twice(pair, shared_database):
     a, b = pair
     _, t = a.call("POST", "/api/tables", {"game": "powermage-54", "players": ["Ann", "Ben"]})

@@ -402,3 +402,31 @@ def test_reads_racing_a_full_snapshot_cache_get_their_table_at_its_version(make_
     stop.set()
     writer.join()
     assert not failures, f"{len(failures)} reads went wrong, the first: {failures[0]}"
+
+
+def test_stream_slots_are_shared_by_the_stores_of_one_database_and_freed_when_one_goes(pg_database):
+    """Two stores on one PostgreSQL database, as two instances: an address's slots are one count;
+    a store that goes (its connection ends, as when its instance is killed) frees its slots; its
+    slots' connection cut, a store takes slots again on a new one."""
+    from companion.stores import open_store
+
+    a, b = (open_store(pg_database, code_ttl=3600, join_failures=(10, 300)) for _ in range(2))
+    try:
+        taken = [a.stream_slot("10.0.0.7", 4) for _ in range(3)]
+        assert all(taken) and b.stream_slot("10.0.0.7", 4) is not None
+        assert b.stream_slot("10.0.0.7", 4) is None and a.stream_slot("10.0.0.7", 4) is None
+        assert b.stream_slot("10.0.0.8", 4) is not None  # another address has slots of its own
+        taken[0]()
+        assert b.stream_slot("10.0.0.7", 4) is not None
+        a.close()  # a's two other slots go with its connection
+        assert b.stream_slot("10.0.0.7", 4) is not None and b.stream_slot("10.0.0.7", 4) is not None
+        assert b.stream_slot("10.0.0.7", 4) is None
+
+        with b._pool.connection() as conn:  # the slots' connection cut under b
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                         "WHERE pid <> pg_backend_pid() AND query LIKE '%pg_try_advisory_lock%'")
+        assert b.stream_slot("10.0.0.7", 4) is not None  # the cut connection admits, counted by b alone
+        assert b.stream_slot("10.0.0.7", 4) is not None  # then a new connection holds slots again
+    finally:
+        for store in (a, b):
+            store.close()
