@@ -95,9 +95,10 @@ def test_a_tap_through_one_instance_reaches_a_phone_on_the_other_at_once(pair):
 
 
 def _open_stream(server: Server, table_id: str) -> tuple[int, http.client.HTTPResponse]:
-    """A stream asked for: its status, and its response (closing it closes the stream: the
-    response holds the socket)."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    """A stream asked for from an address of its own (the other tests' streams from 127.0.0.1 may
+    still be closing): its status, and its response (closing it closes the stream: the response
+    holds the socket)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=("127.0.0.5", 0))
     connection.request("GET", f"/api/tables/{table_id}/stream")
     response = connection.getresponse()
     connection.close()

@@ -418,8 +418,14 @@ def test_stream_slots_are_shared_by_the_stores_of_one_database_and_freed_when_on
         assert b.stream_slot("10.0.0.8", 4) is not None  # another address has slots of its own
         taken[0]()
         assert b.stream_slot("10.0.0.7", 4) is not None
-        a.close()  # a's two other slots go with its connection
-        assert b.stream_slot("10.0.0.7", 4) is not None and b.stream_slot("10.0.0.7", 4) is not None
+        a.close()  # a's two other slots go with its connection, once the server has ended its session
+        deadline = time.monotonic() + 10
+        while b.stream_slot("10.0.0.7", 4) is None:
+            assert time.monotonic() < deadline, "a closed store's slots were not freed within 10 s"
+            time.sleep(0.05)
+        while b.stream_slot("10.0.0.7", 4) is None:
+            assert time.monotonic() < deadline, "a closed store's slots were not freed within 10 s"
+            time.sleep(0.05)
         assert b.stream_slot("10.0.0.7", 4) is None
 
         with b._pool.connection() as conn:  # the slots' connection cut under b
