@@ -30,6 +30,7 @@ class Shop:
     format: str  # 'png' or 'pdf'
     files: dict[str, str]
     max_ink: int = 0  # CMYK only: the most total ink, per cent
+    profile: str = ""  # CMYK only: the file name of the ICC profile its pictures are separated for (outputs/cmyk.py)
 
     @property
     def bleed_mm(self) -> float:

@@ -20,7 +20,7 @@ from ..model import changes, kinds, shops
 from ..model.kinds import Output
 from ..model.libraries import BANDED, IMPOSED, PDF, RASTER
 from ..model.shops import SHOPS, Shop
-from . import bandpng, images, jobs, shopfiles, ttsobject
+from . import bandpng, cmyk, images, jobs, shopfiles, ttsobject
 from .gamebuild import GameBuild
 
 LISTS: dict[str, Callable[[GameBuild], list[Output]]] = {}  # a kind's name -> its function
@@ -373,9 +373,10 @@ def _shop_outputs(game: GameBuild, shop: Shop) -> list[Output]:
 
 
 def _shop_pdf(game: GameBuild, shop: Shop, deck, rel: str) -> Output:
-    """A deck's PDF: back then front of every copy of every card, each side a cached JPEG."""
+    """A deck's PDF: back then front of every copy of every card, each side a cached JPEG,
+    separated for the shop's press (its profile's bytes join each JPEG's key)."""
     p, faces, jpegs, pages = game.plan, [], [], []
-    raster = game.versions(RASTER)
+    raster = f"{game.versions(RASTER)}:{cmyk.fingerprint(shop)}"  # no profile: a problem, said before anything is drawn
     for card in deck.cards:
         sides = []
         for face in (p.backs[card.id], p.fronts[card.id]):
@@ -385,6 +386,8 @@ def _shop_pdf(game: GameBuild, shop: Shop, deck, rel: str) -> Output:
                 faces.append(face.drawing)
             sides.append(jpegs.index(jpeg))
         pages += sides * card.count
+    if not all((game.cache / j).is_file() for j in jpegs):
+        cmyk.warm(shop)  # the separation's table made here, once, for every worker forked after
     key = _hash(json.dumps([jpegs, pages, p.game.title, deck.name]))
     return Output(f"{shop.key}/{rel}", key, PDF, shopfiles.DeckPdf(tuple(faces), tuple(str(game.cache / j) for j in jpegs),
                                                               tuple(pages), shop, f"{p.game.title}: {deck.name}"),

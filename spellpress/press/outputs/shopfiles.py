@@ -1,5 +1,5 @@
 """A print shop's files (`--target`, model/shops.py): each face at the shop's size, as a PNG,
-or every side of a deck as a CMYK JPEG in one PDF.
+or every side of a deck as a CMYK JPEG in one PDF (separated for the shop's press: cmyk.py).
 """
 
 from __future__ import annotations
@@ -8,29 +8,20 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageChops
 from reportlab.pdfgen.canvas import Canvas
 
 from ..drawing.displaylist import Drawing
 from ..files import atomic_write
 from ..model.shops import Shop
+from .cmyk import separate
 from .images import png_bytes, shop_face
 
 
-def cmyk(image):
-    """An RGB image in CMYK with full grey replacement: K = 1 - max(R, G, B), and each of C, M, Y
-    what is left of its complement. One of C, M, Y is then always 0, so the total ink is at most
-    200 %, within any shop's limit; a grey prints with black ink alone."""
-    r, g, b = image.convert("RGB").split()
-    top = ImageChops.lighter(ImageChops.lighter(r, g), b)  # max(R, G, B)
-    k = ImageChops.invert(top)
-    c, m, y = (ImageChops.subtract(top, channel) for channel in (r, g, b))  # (1 - R) - K = max - R
-    return Image.merge("CMYK", (c, m, y, k))
-
-
 def jpeg_bytes(image, dpi: int) -> bytes:
+    """JPEG at quality 100: at 95 its ringing beside sharp edges put up to 10 % more ink on a
+    pixel than the separation did (a face within 236 % came back at 245 %); at 100, under 2 %."""
     out = io.BytesIO()
-    image.save(out, "JPEG", quality=95, subsampling=0, dpi=(dpi, dpi))
+    image.save(out, "JPEG", quality=100, subsampling=0, dpi=(dpi, dpi))
     return out.getvalue()
 
 
@@ -79,5 +70,5 @@ class DeckPdf:
     def __call__(self, shared: dict) -> bytes:
         for drawing, jpeg in zip(self.faces, self.jpegs):
             if not Path(jpeg).is_file():
-                atomic_write(Path(jpeg), jpeg_bytes(cmyk(shop_face(drawing, self.shop)), self.shop.dpi))
+                atomic_write(Path(jpeg), jpeg_bytes(separate(shop_face(drawing, self.shop), self.shop), self.shop.dpi))
         return deck_pdf([Path(self.jpegs[i]) for i in self.pages], self.shop, self.title)
