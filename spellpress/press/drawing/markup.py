@@ -11,6 +11,12 @@ it can be reported with its line, then made into reportlab flowables for each PD
     ::: sample CARD-ID   the card, drawn by the card renderer, with its parts labelled
 
 Inline `{fire}` becomes the element's name in its colour. Everything else is escaped.
+
+What a template's `{{ expression }}` prints (a constant, a card's name, a number worked out) is
+text, never markup: rendered, it is held between LITERAL and END (`literal`), and the markup
+reads what is between them as the characters they are, wherever it falls on a line: a constant
+of 3 that starts a line with `3.` starts no numbered list. Markup written as such (a rule's text
+from rules.yaml, a card's text, a template's own lines) is a MarkupText, printed as it is.
 """
 
 from __future__ import annotations
@@ -45,6 +51,52 @@ MM = 72 / 25.4
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITALIC = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 _ICON = re.compile(r"\{([a-z0-9-]+)\}")
+
+# Private-use characters around what an expression printed: no one types them, no font draws them.
+LITERAL, END = "\ue000", "\ue001"
+_SPAN = re.compile(f"{LITERAL}([^{LITERAL}{END}]*){END}")
+_HIDDEN = re.compile("\ue002(\\d+)\ue003")  # where _hide put a span away
+
+
+class MarkupText(str):
+    """Text that is markup on purpose (a rule's text as rules.yaml writes it, a card's text with
+    its `{icon}` and `**bold**`): a rulebook template prints it as it is, where any other value
+    it prints is literal text. `replace` keeps it markup; other filters make it plain text."""
+
+
+def literal(value: object) -> str:
+    """`value` as text that the markup reads as itself: what a `{{ expression }}` prints. Its
+    line breaks become spaces (a value is one run of text, never the start of a new line)."""
+    text = re.sub(r"[\r\n]+", " ", str(value).replace(LITERAL, "").replace(END, ""))
+    return f"{LITERAL}{text}{END}" if text else ""
+
+
+def printed(value: object) -> str:
+    """What a rulebook template's `{{ expression }}` writes into the markup: a MarkupText as it
+    is (jinja2's `finalize`), anything else as literal text."""
+    return value if isinstance(value, MarkupText) else literal(value)
+
+
+def plain(text: str) -> str:
+    """The text with its literal spans' marks taken away: what it reads as."""
+    return text.replace(LITERAL, "").replace(END, "")
+
+
+def _hide(text: str) -> tuple[str, list[str]]:
+    """The text with each literal span put out of the markup's reach (a numbered mark in its
+    place, which no markup pattern matches), and the spans, to put back by `_show`."""
+    spans: list[str] = []
+    text = text.replace("\ue002", "").replace("\ue003", "")
+
+    def hide(m: re.Match) -> str:
+        spans.append(m.group(1))
+        return f"\ue002{len(spans) - 1}\ue003"
+
+    return plain(_SPAN.sub(hide, text)), spans
+
+
+def _show(text: str, spans: list[str], how: Callable[[str], str] = lambda s: s) -> str:
+    return _HIDDEN.sub(lambda m: how(spans[int(m.group(1))]), text)
 
 
 def register_family() -> str:
@@ -131,8 +183,10 @@ def styles(accent: str) -> Styles:
 
 def inline(text: str, element_colors: dict[str, str], on: tuple[colors.Color, ...] = (PAPER,)) -> str:
     """Escaped paragraph text with **bold**, *italic* and {element} names in colour: the
-    element's own colour where it reads against the backgrounds `on`, else one near it."""
-    out = escape(text)
+    element's own colour where it reads against the backgrounds `on`, else one near it.
+    Literal spans are the characters they hold, whatever they are."""
+    hidden, spans = _hide(text)
+    out = escape(hidden)
     out = _BOLD.sub(r"<b>\1</b>", out)
     out = _ITALIC.sub(r"<i>\1</i>", out)
 
@@ -143,7 +197,7 @@ def inline(text: str, element_colors: dict[str, str], on: tuple[colors.Color, ..
         colour = readable(colors.HexColor(element_colors[name]), *on)
         return f'<font color="{hex_of(colour)}"><b>{escape(name)}</b></font>'
 
-    return _ICON.sub(icon, out)
+    return _show(_ICON.sub(icon, out), spans, escape)
 
 
 class Heading(Paragraph):
@@ -226,12 +280,15 @@ def parse(source: str) -> Parsed:
             flush()
             word, _, arg = stripped[4:].partition(" ")
             if word not in DIRECTIVES:
-                problems.append((i + 1, f"unknown directive '::: {word}'{did_you_mean(word, DIRECTIVES)}; "
-                                        f"the markup has {', '.join(DIRECTIVES.values())}"))
-            elif word == "sample" and not arg.strip():
+                written = plain(word)  # an expression's text is never a directive's word
+                problems.append((i + 1, f"unknown directive '::: {written}'{did_you_mean(written, DIRECTIVES)}; "
+                                        f"the markup has {', '.join(DIRECTIVES.values())}"
+                                        + ("; a directive's word is written in the template, not printed by an "
+                                           "expression" if written != word else "")))
+            elif word == "sample" and not plain(arg).strip():
                 problems.append((i + 1, "'::: sample' names no card: write ::: sample CARD-ID"))
             else:
-                add(Directive(word, arg.strip() if word == "sample" else ""), i + 1)
+                add(Directive(word, plain(arg).strip() if word == "sample" else ""), i + 1)
         elif stripped.startswith("## "):
             flush()
             add(HeadingBlock(1, stripped[3:]), i + 1)
@@ -242,7 +299,7 @@ def parse(source: str) -> Parsed:
             flush()
             first, rows = i + 1, []
             while i < len(lines) and lines[i].strip().startswith("|"):
-                cells = tuple(c.strip() for c in lines[i].strip().strip("|").split("|"))
+                cells = _cells(lines[i].strip())
                 if not all(set(c) <= set("-: ") for c in cells):
                     rows.append(cells)
                 i += 1
@@ -267,6 +324,12 @@ def parse(source: str) -> Parsed:
         i += 1
     flush()
     return Parsed(tuple(blocks), tuple(starts), tuple(problems))
+
+
+def _cells(row: str) -> tuple[str, ...]:
+    """A table row's cells: split at each `|` the row writes, never at one inside a literal span."""
+    hidden, spans = _hide(row)
+    return tuple(_show(c.strip(), spans, literal) for c in hidden.strip("|").split("|"))
 
 
 LEAST_LINES = 3  # a section begins with room for this many lines under its heading
@@ -430,4 +493,5 @@ def _longest_word(text: str, style: ParagraphStyle) -> float:
 
 
 def _plain(text: str) -> str:
-    return _ICON.sub(lambda m: m.group(1), text.replace("**", "").replace("*", ""))
+    hidden, spans = _hide(text)
+    return _show(_ICON.sub(lambda m: m.group(1), hidden.replace("**", "").replace("*", "")), spans)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 
 import jinja2
 from reportlab.lib import colors
@@ -58,7 +60,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
-    typeset: str = "5"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+    typeset: str = "6"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -79,13 +81,39 @@ def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendere
     shared = () if (folder / "base.md.j2").is_file() else (str(defaults.TEMPLATES / "rulebook"),)
     env = _environment(str(folder), *shared)
     name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
+    book = as_written(game)
     variables = dict(
-        game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
-        cards_of=lambda card_type: [card for card in game.cards if card.type == card_type],
-        card=game.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
+        game=book, c=game.text_context, decks=list(book.decks.values()), rules=book.rules,
+        cards_of=lambda card_type: [card for card in book.cards if card.type == card_type],
+        card=book.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
         **extra,
     )
     return templatelines.render(env.get_template(name), variables, seconds=BUDGET_SECONDS, max_text=MAX_MARKUP)
+
+
+def as_written(game: Game) -> Game:
+    """The game as its rulebook template sees it: the rules' titles and texts, the glossary's
+    and the cards' texts are the designer's markup (MarkupText), the texts rendered again with
+    what each of their `{{ references }}` prints marked as literal text, so that no constant
+    ever reads as markup (a `3.` starting a line, a `*`, a `|` in a table's cell)."""
+    def written(source: str, context) -> markup.MarkupText:
+        text, _ = ruletext.render(source, context, literal=markup.literal)  # it rendered in the loader: no errors
+        return markup.MarkupText(text or "")
+
+    context = game.text_context
+    rules = tuple(replace(section, title=markup.MarkupText(section.title), text=written(section.source, context))
+                  for section in game.rules)
+    glossary = game.glossary
+    if len(game.glossary_written) == len(glossary):
+        glossary = tuple((term, written(source, context)) for (term, _), source in zip(glossary, game.glossary_written))
+
+    def card(c):
+        fields = {name: written(game.cards_written[(c.id, name)], game.context_of(c))
+                  if (c.id, name) in game.cards_written else value for name, value in c.fields.items()}
+        return replace(c, fields=MappingProxyType(fields))
+
+    decks = {d: replace(deck, cards=tuple(map(card, deck.cards))) for d, deck in game.decks.items()}
+    return replace(game, rules=rules, glossary=glossary, decks=MappingProxyType(decks))
 
 
 @functools.lru_cache(maxsize=8)
@@ -93,11 +121,35 @@ def _environment(*folders: str) -> jinja2.Environment:
     """One environment per folder of rulebook templates, so that a build after an edit (watch, the
     resident builder, the preview) compiles no template again unless its file changed (jinja2
     checks a template's file before each use of it). A name is looked up in the folders in
-    order: the project's own `base.md.j2` wins over the package's."""
-    return ruletext.sandbox(
-        loader=jinja2.FileSystemLoader(list(folders)),
+    order: the project's own `base.md.j2` wins over the package's.
+
+    What an expression prints is literal text in the markup (markup.printed), unless it is markup
+    written as such: a rule's, a glossary term's or a card's text (as_written), a block's or
+    `super()`'s output (the template's own lines), `x | icon` (`{fire}` for an element's name) and
+    `x | markup`, which says that `x` is markup on purpose."""
+    env = ruletext.sandbox(
+        loader=jinja2.FileSystemLoader(list(folders)), finalize=markup.printed,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
+    env.concat = _concat  # type: ignore[method-assign]  # a block's output (super(), self.name()) is the template's markup
+    env.filters.update(icon=_icon, markup=markup.MarkupText, replace=_replace)
+    return env
+
+
+def _concat(pieces) -> markup.MarkupText:
+    return markup.MarkupText("".join(pieces))
+
+
+def _icon(name: object) -> str:
+    """`{{ element | icon }}`: the element's inline icon, `{fire}`, as markup."""
+    word = str(name).lower()
+    return markup.MarkupText(f"{{{word}}}") if re.fullmatch(r"[a-z0-9-]+", word) else markup.literal(name)
+
+
+def _replace(text: object, old: str, new: str, count: int | None = None) -> str:
+    """jinja2's `replace`, keeping markup markup (`card.text | replace("\\n", " ")`)."""
+    out = str(text).replace(str(old), str(new), -1 if count is None else count)
+    return markup.MarkupText(out) if isinstance(text, markup.MarkupText) else out
 
 
 def _ask(game: Game, helper: str, inputs: dict) -> dict:
