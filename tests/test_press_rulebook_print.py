@@ -290,3 +290,20 @@ def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
     monkeypatch.setattr(markup._Contents, "FIT", 1.0)
     reader = PdfReader(__import__("io").BytesIO(rulebook.pdf(books[games["spellchamber"].title], "a4", True)))
     assert min(body_lines(page) for page in reader.pages[1:]) < 3
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_powermage_card_table_lists_the_54_play_cards_only(built, games, paper):
+    """'The 54 cards' lists the draw deck (the ruleset's draw_deck, deck_size cards), not the
+    quick-reference cards, which are no play cards."""
+    from test_press_rulebook import text_of
+
+    game = games["powermage-54"]
+    deck = game.decks[game.text_context["draw_deck"]]
+    assert deck.total == game.text_context["deck_size"] == 54
+    text = text_of(built / "powermage-54" / f"rulebook-{paper}.pdf")
+    table = text.split("The 54 cards Card Kind Value or power Copies", 1)[1].split("Glossary", 1)[0]
+    assert all(card.name in table for card in deck.cards)
+    others = [card for card in game.cards if card.deck != deck.id]
+    assert others and [card.name for card in others if card.name in table] == []
+    assert "Quick reference" not in table
