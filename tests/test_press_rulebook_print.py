@@ -1,6 +1,7 @@
 """Rulebooks that print well: the figure's leaders cross no text and no other leader, every
 text can be read against what is behind it, and no page holds a stray line or two."""
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -262,14 +263,30 @@ def body_lines(page) -> int:
     return sum(1 for i, y in enumerate(ys) if i == 0 or y - ys[i - 1] > 3)  # a contents line's dots sit a little apart
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-@pytest.mark.parametrize("paper,booklet", [("a4", False), ("letter", False), ("a4", True), ("letter", True)])
-def test_no_page_holds_a_stray_line_or_ends_with_a_heading(books, games, slug, paper, booklet):
+LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
+
+
+@pytest.fixture(scope="module")
+def laid_out(books, games):
+    """Each game's book on each paper, booklets' pages too (before imposing): where the last
+    layout pass put each flowable, and the PDF, made once for the page checks."""
     import io
+
+    out = {}
+    for slug in SLUGS:
+        for paper, booklet in LAYOUTS:
+            placed: list[rulebook.Placed] = []
+            reader = PdfReader(io.BytesIO(rulebook.pdf(books[games[slug].title], paper, booklet, placed=placed)))
+            out[slug, paper, booklet] = placed, reader
+    return out
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_no_page_holds_a_stray_line_or_ends_with_a_heading(laid_out, slug, paper, booklet):
     from collections import defaultdict
 
-    placed: list[rulebook.Placed] = []
-    reader = PdfReader(io.BytesIO(rulebook.pdf(books[games[slug].title], paper, booklet, placed=placed)))
+    placed, reader = laid_out[slug, paper, booklet]
     pages = defaultdict(list)
     for p in placed:
         if p.kind not in ("CondPageBreak", "PageBreak", "Spacer"):
@@ -290,6 +307,39 @@ def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
     monkeypatch.setattr(markup._Contents, "FIT", 1.0)
     reader = PdfReader(__import__("io").BytesIO(rulebook.pdf(books[games["spellchamber"].title], "a4", True)))
     assert min(body_lines(page) for page in reader.pages[1:]) < 3
+
+
+def contents_leaders(page) -> list[tuple[float, float, float]]:
+    """Each leader of a contents page: where its first dot begins and its last dot ends, and how
+    many dots that span is (its length less one dot, in dot pitches), from the PDF."""
+    runs = []
+
+    def text(t, cm, tm, font, size):
+        if font is None or "." not in t or not re.fullmatch(r"[ .]*\d*\s*", t):  # dots, and a number after them
+            return
+        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        x, _ = _apply(cm, tm[4], tm[5])
+        size *= abs((cm[0] * tm[0]) or 1.0)
+        first, last = t.index("."), t.rindex(".") + 1
+        begin, end = x + fonts.width(t[:first], face, size) * MM, x + fonts.width(t[:last], face, size) * MM
+        pitch, dot = (fonts.width(s, face, size) * MM for s in (" . ", "."))
+        runs.append((begin, end, (end - begin - dot) / pitch))
+
+    page.extract_text(visitor_text=text)
+    return runs
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_the_contents_leader_dots_end_at_one_x_and_line_up(laid_out, slug, paper, booklet):
+    """Every entry's dots end at one x, whatever its page number's width or face, and stand in
+    columns: the dots of every entry are on one pitch from there."""
+    _, reader = laid_out[slug, paper, booklet]
+    leaders = contents_leaders(reader.pages[1])
+    assert len(leaders) > 10
+    ends = sorted({round(end, 2) for _, end, _ in leaders})
+    assert ends[-1] - ends[0] < 0.05, f"the dots end at {len(ends)} places: {ends}"
+    assert all(abs(steps - round(steps)) < 0.01 for _, _, steps in leaders)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -400,9 +400,15 @@ def flowables(blocks: tuple[Block, ...], st: Styles, element_colors: dict[str, s
 
 class _Contents(TableOfContents):
     """The contents, on one page where it can be: set a little tighter (to FIT of its size)
-    rather than leave its last entry or two alone on a page of their own."""
+    rather than leave its last entry or two alone on a page of their own.
+
+    Each entry's leader dots end at one x, a column for the page numbers after them (reportlab's
+    own end where each number begins, so a wider number or a bold one moved them), and are set
+    in one face and size on one pitch from there: the dots of every entry line up in columns."""
 
     FIT = 0.75
+    DOT = " . "  # as reportlab's contents set their leaders
+    GAP = 4  # points, at least, between an entry's last word and its first dot
 
     def wrap(self, availWidth, availHeight):
         full = getattr(self, "_full", None) or list(self.levelStyles)
@@ -414,7 +420,34 @@ class _Contents(TableOfContents):
             self.levelStyles = [ParagraphStyle(f"{s.name}-fit", parent=s, fontSize=s.fontSize * scale,
                                                leading=s.leading * scale) for s in full]
             width, height = super().wrap(availWidth, availHeight)
+        # each entry's end drawn here, not by reportlab's drawPageNumbers (which super().wrap named)
+        self.canv.setNamedCB("drawTOCEntryEnd", lambda canvas, kind, label: self._entry_end(canvas, label, availWidth))
         return width, height
+
+    def dots_end(self, width: float) -> float:
+        """Where every entry's leader dots end, `width` being the contents' width: before room
+        for a three-figure page number in the widest face and size of the levels."""
+        room = max(pdfmetrics.stringWidth("000", s.fontName, s.fontSize) for s in self.levelStyles)
+        return width - room
+
+    def _entry_end(self, canvas, label: str, width: float) -> None:
+        page, level = (int(v) for v in label.split(",")[:2])
+        style = self.getLevelStyle(level)
+        leader = self.levelStyles[-1]  # the dots of every level alike
+        x, y = rlinternals.text_cursor(canvas)  # where the entry's text ended
+        end = self.dots_end(width)
+        pitch = pdfmetrics.stringWidth(self.DOT, leader.fontName, leader.fontSize)
+        count = max(0, int((end - x - self.GAP) // pitch))
+        text = canvas.beginText(end - count * pitch, y)
+        text.setFillColor(style.textColor)
+        if count:
+            text.setFont(leader.fontName, leader.fontSize)
+            text.textOut(self.DOT * count)
+        number = str(page)
+        text.setFont(style.fontName, style.fontSize)
+        text.setTextOrigin(width - pdfmetrics.stringWidth(number, style.fontName, style.fontSize), y)
+        text.textOut(number)
+        canvas.drawText(text)
 
 
 def _contents(st: Styles) -> TableOfContents:

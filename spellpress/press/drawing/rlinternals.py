@@ -76,6 +76,13 @@ def set_contents_entries(toc: TableOfContents, entries: list[tuple]) -> None:
     toc._entries = entries  # type: ignore[attr-defined]  # private: not in the stubs
 
 
+def text_cursor(canvas: Canvas) -> tuple[float, float]:
+    """Where the text last drawn on the canvas ended: after a contents entry's last word (as
+    reportlab's own drawPageNumbers reads it)."""
+    info = canvas._curr_tx_info  # type: ignore[attr-defined]  # private: not in the stubs
+    return float(info["cur_x"]), float(info["cur_y"])
+
+
 def set_column_widths(table: Table, widths: list[float]) -> None:
     """The widths the table's columns take at its next wrap."""
     table._argW = widths  # type: ignore[attr-defined]  # private: not in the stubs
