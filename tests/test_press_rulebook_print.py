@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 from pypdf import PdfReader
 
-from spellpress.press.drawing import fonts, rulebook
+from spellpress.press.drawing import fonts, markup, rulebook
 from spellpress.press.model.options import Options
 from spellpress.press.model.plan import plan
 
@@ -307,6 +307,44 @@ def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
     monkeypatch.setattr(markup._Contents, "FIT", 1.0)
     reader = PdfReader(__import__("io").BytesIO(rulebook.pdf(books[games["spellchamber"].title], "a4", True)))
     assert min(body_lines(page) for page in reader.pages[1:]) < 3
+
+
+# -- a heading after a table (issue 28, defect 9)
+
+
+def _heading_gaps(page, accent_text: tuple[float, ...]) -> list[tuple[str, float]]:
+    """Each heading right after a table on the page, with the room between the table's last
+    rule (the foot of its last row) and the heading's top (its baseline plus its font's ascent)."""
+    rows = tuple(round(v, 3) for c in markup.ROWS for v in [c.red, c.green, c.blue])
+    row_colours = {rows[:3], rows[3:]}
+    ink = read_page(page)
+    tables = [r for _, r, c in ink.fills if tuple(round(v, 3) for v in c) in row_colours]
+    out = []
+    for text, (x0, y0, x1, y1), colour in ink.texts:
+        if tuple(round(v, 3) for v in colour) != accent_text or y1 - y0 <= 12:  # a h1 or h2, not the running head
+            continue
+        above = [r for r in tables if r[1] >= y1 - 1 and r[0] <= x0 + 1 <= r[2]]
+        if not above:
+            continue
+        foot = min(r[1] for r in above)
+        between = [t for t, b, _ in ink.texts if y1 < b[1] < foot and b[0] < x1 and b[2] > x0 - 1]
+        if not between:  # nothing between the table and the heading: it follows the table
+            out.append((text, foot - y1))
+    return out
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_a_heading_after_a_table_keeps_clear_of_it(laid_out, books, games, slug, paper, booklet):
+    """6 mm at least (markup.HEADING_AFTER_TABLE) from a table's last rule to the top of the
+    heading after it: 'Glossary' sat 3 mm under the table before it (Spellchamber p.8, PowerMage p.7)."""
+    _, reader = laid_out[slug, paper, booklet]
+    accent_text = tuple(round(v, 3) for v in markup.styles(books[games[slug].title].accent).accent_text.rgb())
+    gaps = [(n, text, round(gap / MM, 2)) for n, page in enumerate(reader.pages, start=1)
+            for text, gap in _heading_gaps(page, accent_text)]
+    assert gaps  # "The parts of a card" after the table of parts, at least
+    assert [g for g in gaps if g[2] < 6] == []
+    assert markup.HEADING_AFTER_TABLE == 6 * MM
 
 
 def contents_leaders(page) -> list[tuple[float, float, float]]:

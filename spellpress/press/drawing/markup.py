@@ -33,7 +33,6 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
     CondPageBreak,
     Flowable,
-    KeepTogether,
     ListFlowable,
     ListItem,
     PageBreak,
@@ -473,7 +472,8 @@ def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
     weights = [min(max(max(len(_plain(r[k])) for r in rows), 4), 60) ** 0.8 for k in range(width)]
     least = [max(_longest_word(r[k], st.head if n == 0 else st.cell) for n, r in enumerate(rows)) + 2 * _CELL_PAD
              for k in range(width)]
-    table = _SharedTable(data, weights, least, repeatRows=1, hAlign="LEFT")
+    table = _SharedTable(data, weights, least, whole=len(rows) <= KEEP_WHOLE, repeatRows=1, hAlign="LEFT",
+                         spaceAfter=TABLE_SPACE_AFTER)
     table.setStyle(TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("regular")),  # else Helvetica, unembedded
         ("BACKGROUND", (0, 0), (-1, 0), st.accent),
@@ -485,19 +485,36 @@ def _table(rows: list[list[str]], st: Styles, element_colors) -> Flowable:
         ("TOPPADDING", (0, 0), (-1, -1), 3),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
     ]))
-    return KeepTogether([table, Spacer(1, 8)]) if len(rows) <= 12 else table
+    return table
 
 
 _CELL_PAD = 4  # points either side of a cell's text
+KEEP_WHOLE = 12  # rows, the header's too: a table of no more is never split over two pages
+# Points under a table, before whatever follows: a heading after a table starts at least
+# HEADING_AFTER_TABLE below its last rule (a h1's space before and its line above its letters add
+# 8.6 points to this, a h2's 12), where before a large table had none and a heading nearly touched it.
+TABLE_SPACE_AFTER = 10
+HEADING_AFTER_TABLE = 6 * MM
 
 
 class _SharedTable(Table):
     """Columns share the width by how much they hold (a column of long text gets the room),
-    but none is narrower than its longest word, which would otherwise break mid-word."""
+    but none is narrower than its longest word, which would otherwise break mid-word. A table
+    `whole` is not split where a page has room for it at its top: it goes there whole. (It
+    is no container, as a KeepTogether would be: a paragraph that introduces it keeps with it.)"""
 
-    def __init__(self, data, weights: list[float] | None = None, least: list[float] | None = None, **kwargs):
+    def __init__(self, data, weights: list[float] | None = None, least: list[float] | None = None,
+                 whole: bool = False, **kwargs):
         super().__init__(data, **kwargs)  # the parts of a split table come with their widths set
-        self._weights, self._least = weights, least
+        self._weights, self._least, self._whole = weights, least, whole
+
+    def split(self, availWidth, availHeight):
+        if self._whole:
+            _, height = self.wrap(availWidth, availHeight)
+            room = rlinternals.frame_height(self)
+            if room is not None and availHeight < room and height <= room:
+                return []  # to the next page, whole
+        return super().split(availWidth, availHeight)
 
     def wrap(self, availWidth, availHeight):
         if self._weights is not None:
