@@ -289,7 +289,7 @@ def test_no_page_holds_a_stray_line_or_ends_with_a_heading(laid_out, slug, paper
     placed, reader = laid_out[slug, paper, booklet]
     pages = defaultdict(list)
     for p in placed:
-        if p.kind not in ("CondPageBreak", "PageBreak", "Spacer"):
+        if p.kind not in ("CondPageBreak", "PageBreak", "Spacer", "Turn"):
             pages[p.page].append(p)
     for number, on_page in pages.items():
         first, last = on_page[0], on_page[-1]
@@ -309,7 +309,56 @@ def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
     assert min(body_lines(page) for page in reader.pages[1:]) < 3
 
 
-# -- a heading after a table (issue 28, defect 9)
+# -- a chapter's last page, a list's first item, a heading after a table, the contents (issue 28, defect 9)
+
+
+def chapter_ends(placed: list[rulebook.Placed], pages: int) -> list[int]:
+    """The pages that end a chapter (its `::: pagebreak` is placed on them, or the book ends),
+    of chapters on more than one page (the contents, after the cover, are on page 2 alone)."""
+    breaks = {p.page for p in placed if p.kind == "PageBreak"}
+    return [n for n in sorted(breaks | {pages}) if n - 1 not in breaks and n > 2]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_a_chapters_last_page_holds_a_handful_of_lines(laid_out, slug, paper, booklet):
+    """At least 6 lines of text (rulebook.LEAST_LAST_PAGE), read from the PDF, on the last page
+    of every chapter: Magicka Mayhem's Letter book ended 'How to play' on a page of 3 lines (p.7),
+    Spellchamber's Letter booklet its designer's note on 3 (p.15)."""
+    placed, reader = laid_out[slug, paper, booklet]
+    short = [(n, body_lines(reader.pages[n - 1])) for n in chapter_ends(placed, len(reader.pages))
+             if body_lines(reader.pages[n - 1]) < 6]
+    assert short == [], f"chapter-ending pages with fewer than 6 lines (page, lines): {short}"
+    assert rulebook.LEAST_LAST_PAGE == 6
+
+
+def test_a_short_last_page_is_helped_by_the_page_before():
+    """What the rule asks of the next layout: the page before gives lines from its foot, a
+    paragraph split, else a page turned before the flowables that make them up (never before a
+    heading's text without the heading)."""
+    P, T = rulebook.Placed, markup.Turns()
+    end = [P(8, "Heading", 1, False, 44, height=16, keeps=True), P(8, "Text", 3, False, 45, height=40.5),
+           P(8, "PageBreak", 0, False)]  # 4 lines: 2 short
+    split = [P(7, "Heading", 1, False, 40, height=16, keeps=True), P(7, "Text", 6, False, 41, height=81)]
+    assert rulebook.turns_for_short_ends(split + end, T, 13.5) == markup.Turns(carry=(((41, 0), 2),))
+    whole = [P(7, "Text", 5, False, 39, height=67.5), P(7, "Heading", 1, False, 40, height=16, keeps=True),
+             P(7, "Table", 0, False, 41, height=81)]  # no table is split where it need not be
+    assert rulebook.turns_for_short_ends(whole + end, T, 13.5) == markup.Turns(turn_before=frozenset({40}))
+    assert rulebook.turns_for_short_ends(whole[1:] + end, T, 13.5) is None  # the page would be left empty
+    enough = end[:1] + [P(8, "Text", 5, False, 45, height=67.5)] + end[2:]
+    assert rulebook.turns_for_short_ends(split + enough, T, 13.5) is None
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_a_lists_first_item_never_stands_alone_at_a_pages_foot(laid_out, slug, paper, booklet):
+    """A list's first item keeps with its second: Magicka Mayhem's Letter book left '1 spell card
+    for 2 element cards' alone at the foot of p.4, the other three rates on p.5."""
+    placed, _ = laid_out[slug, paper, booklet]
+    assert [p for p in placed if p.kind == "Item"] or slug == "powermage-54"  # whose rules hold no list
+    content = [p for p in placed if p.block >= 0]
+    alone = [p for p, after in zip(content, content[1:]) if p.item[0] == 1 and p.item[1] > 1 and after.page > p.page]
+    assert alone == []
 
 
 def _heading_gaps(page, accent_text: tuple[float, ...]) -> list[tuple[str, float]]:

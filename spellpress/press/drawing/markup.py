@@ -33,14 +33,13 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
     CondPageBreak,
     Flowable,
-    ListFlowable,
-    ListItem,
     PageBreak,
     Paragraph,
     Spacer,
     Table,
     TableStyle,
 )
+from reportlab.platypus.flowables import BulletDrawer, LIIndenter
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ...core.problems import did_you_mean
@@ -202,6 +201,8 @@ def inline(text: str, element_colors: dict[str, str], on: tuple[colors.Color, ..
 class Heading(Paragraph):
     """A heading the contents list, at its level."""
 
+    block = -1  # the markup block it sets (rulebook.Placed)
+
     def __init__(self, text: str, style: ParagraphStyle, level: int):
         super().__init__(text, style)
         self.level = level
@@ -337,63 +338,138 @@ LEAST_LINES = 3  # a section begins with room for this many lines under its head
 class Text(Paragraph):
     """A paragraph that knows, once split, which part carried over (for checking the pages).
     `least_tail`: the fewest lines it may carry over; the last paragraph before a new page
-    carries LEAST_LINES or none, since what it carries is all the next page would hold."""
+    carries LEAST_LINES or none, since what it carries is all the next page would hold.
+    `force_tail`: lines it carries over to a new page even where it would fit whole, as a
+    chapter's short last page asks of the paragraph at the foot of the page before (Turns)."""
 
     continued = False
+    block = -1  # the markup block it sets (rulebook.Placed)
+    force_tail = 0
 
     def __init__(self, text: str, style: ParagraphStyle, least_tail: int = 2, **kwargs):
         super().__init__(text, style, **kwargs)
         self.least_tail = least_tail
 
+    def wrap(self, availWidth, availHeight):
+        width, height = super().wrap(availWidth, availHeight)
+        if (self.force_tail and rlinternals.frame_height(self) is not None and height <= availHeight
+                and len(self.blPara.lines) - self.force_tail >= 2):
+            return width, availHeight + 1  # as a frame places it (not as a group measures it): split it
+        return width, height
+
     def split(self, availWidth, availHeight):
         parts = super().split(availWidth, availHeight)
-        if len(parts) == 2:
+        turn = []
+        if parts == [self] and self.force_tail:  # it fits: the page is turned inside it all the same
+            lines = len(self.blPara.lines)
+            parts = super().split(availWidth, (lines - self.force_tail) * self.style.leading + 1e-6)
+            turn = [Turn()] if len(parts) == 2 else []
+        elif len(parts) == 2:
             kept, total = len(parts[0].blPara.lines), len(self.blPara.lines)
-            short = self.least_tail - (total - kept)
+            short = max(self.least_tail, self.force_tail) - (total - kept)
             if short > 0:  # reportlab's split again, with the room of `short` fewer lines
                 parts = super().split(availWidth, parts[0].height - short * self.style.leading + 1e-6)
+        for part in parts:
+            part.block = self.block
         for part in parts[1:]:
             part.continued, part.least_tail = True, self.least_tail
-        return parts
+        return parts[:1] + turn + parts[1:]
+
+
+@dataclass(frozen=True)
+class Turns:
+    """What a layout pass asks of the next, so that no chapter ends on a page of a line or two
+    (rulebook.pdf): paragraphs and list items that carry over at least so many lines, by
+    (block, item) (item 0 for a paragraph), and blocks before which a page is turned."""
+
+    carry: tuple[tuple[tuple[int, int], int], ...] = ()
+    turn_before: frozenset[int] = frozenset()
+
+
+class Turn(PageBreak):
+    """A page turned early, so that the chapter's last page is not short (Turns)."""
+
+
+class Item(LIIndenter):
+    """One item of a list, a flowable of its own (a list is no container: the paragraph that
+    introduces it keeps with it); `number` of `of`. A list's first item keeps with its second,
+    so it never stands alone at a page's foot."""
+
+    # an LIIndenter passes the attributes it does not name to its text: LIIndenter's, and ours
+    _IndenterAttrs = ("_flowable _bullet _leftIndent _rightIndent width height spaceBefore spaceAfter "
+                      "number of block keepWithNext").split()
+
+    def __init__(self, text: Flowable, bullet: BulletDrawer | None, number: int, of: int, block: int):
+        super().__init__(text, leftIndent=LIST_INDENT, bullet=bullet)
+        self.number, self.of, self.block = number, of, block
+        if number == 1 and of > 1:
+            self.keepWithNext = True
+
+    def text(self) -> Flowable:
+        """The item's text (its paragraph, or a part of it)."""
+        return self.__dict__["_flowable"]
+
+    def split(self, aW, aH):
+        parts = super().split(aW, aH)
+        return [Item(part.__dict__["_flowable"], part.__dict__["_bullet"], self.number, self.of, self.block)
+                for part in parts]
+
+
+LIST_INDENT = 14  # points from the text's left to an item's text
 
 
 def flowables(blocks: tuple[Block, ...], st: Styles, element_colors: dict[str, str],
-              sample: Callable[[str], Flowable]) -> list[Flowable]:
+              sample: Callable[[str], Flowable], turns: Turns = Turns()) -> list[Flowable]:
     """The blocks as platypus flowables: new ones for every document, which lays them out.
 
     Page breaks are reportlab's: a heading keeps with what follows it (keepWithNext) and
     starts a new page unless LEAST_LINES fit under it (CondPageBreak); a paragraph that ends
-    in a colon introduces the list or table after it and keeps with it; paragraphs control
-    their widows and orphans (styles) and a chapter's last one carries over enough (Text)."""
+    in a colon introduces the list or table after it and keeps with it, and a list's first item
+    keeps with its second (Item); paragraphs control their widows and orphans (styles) and a
+    chapter's last one carries over enough (Text). `turns`: what an earlier pass found a
+    chapter's short last page needs (rulebook.pdf)."""
     out: list[Flowable] = []
+    carry = dict(turns.carry)
     for i, block in enumerate(blocks):
         after = blocks[i + 1] if i + 1 < len(blocks) else None
+        if i in turns.turn_before:
+            out.append(Turn())
         if isinstance(block, TextBlock):
             ends_chapter = after is None or (isinstance(after, Directive) and after.word == "pagebreak") or (
                 isinstance(after, HeadingBlock) and after.level == 0)
             leads = isinstance(after, (ListBlock, TableBlock)) and block.text.rstrip().endswith(":")
-            out.append(Text(inline(block.text, element_colors), st.lead if leads else st.body,
-                            LEAST_LINES if ends_chapter else 2))
+            text = Text(inline(block.text, element_colors), st.lead if leads else st.body,
+                        LEAST_LINES if ends_chapter else 2)
+            text.block, text.force_tail = i, carry.get((i, 0), 0)
+            out.append(text)
         elif isinstance(block, HeadingBlock):
             style = (st.h1, st.h2)[block.level]
             if not (i and isinstance(blocks[i - 1], HeadingBlock)):
                 out.append(CondPageBreak(style.spaceBefore + style.leading + style.spaceAfter
                                          + LEAST_LINES * st.body.leading))
-            out.append(Heading(inline(block.text, element_colors), style, block.level))
+            heading = Heading(inline(block.text, element_colors), style, block.level)
+            heading.block = i
+            out.append(heading)
         elif isinstance(block, TableBlock):
-            out.append(_table([list(row) for row in block.rows], st, element_colors))
+            table = _table([list(row) for row in block.rows], st, element_colors)
+            table.block = i  # type: ignore[attr-defined]  # read back by rulebook.Placed
+            out.append(table)
         elif isinstance(block, ListBlock):
-            items = [ListItem(Text(inline(text, element_colors), st.body), leftIndent=14) for text in block.items]
-            # the stubs take no ListItem (not a Flowable), which ListFlowable is made for
-            out.append(ListFlowable(items, bulletType="1" if block.numbered else "bullet",  # type: ignore[arg-type]
-                                    start="1" if block.numbered else None, bulletFontName=fonts.pdf_name("bold"),
-                                    bulletFontSize=9, leftIndent=14, bulletColor=st.accent_text))
+            for k, item in enumerate(block.items, start=1):
+                text = Text(inline(item, element_colors), st.body, max(2, carry.get((i, k), 0)))
+                bullet = BulletDrawer(value=str(k) if block.numbered else "bulletchar",
+                                      bulletType="1" if block.numbered else "bullet",
+                                      bulletFontName=fonts.pdf_name("bold"), bulletFontSize=9,
+                                      bulletDedent=LIST_INDENT, bulletColor=hex_of(st.accent_text))
+                out.append(Item(text, bullet, k, len(block.items), i))
         elif block.word == "pagebreak":
             out.append(PageBreak())
         elif block.word == "contents":
             out.append(_contents(st))
         else:
-            out.append(sample(block.arg))
+            figure = sample(block.arg)
+            figure.block = i  # type: ignore[attr-defined]  # read back by rulebook.Placed
+            out.append(figure)
     return out
 
 
