@@ -287,3 +287,85 @@ def test_a_line_is_found_from_the_template_top_without_the_global_jinja2_keeps(t
     del template.root_render_func.__globals__["__jinja_template__"]  # as a later jinja2 might
     rendered = templatelines.render(template, {}, seconds=5, max_text=1_000_000)
     assert rendered.text == "# Title\nSome text.\n::: nope\n" and rendered.origin(3) == (template.filename, 4, 1)
+
+
+# -- what an expression prints is text, never markup (issue 28, defect 2)
+
+
+@pytest.mark.parametrize("name", ["rulebook-a4.pdf", "rulebook-letter.pdf", "rulebook-a4-booklet.pdf",
+                                  "rulebook-letter-booklet.pdf"])
+def test_a_constant_that_starts_a_line_stays_in_its_sentence(built, games, name):
+    """Powers Combined's rules.yaml starts a line with `{{ challenges_per_game }}.`; the book
+    printed '...take the top' then a list item numbered 1, the number lost."""
+    n = games["powers-combined"].text_context["challenges_per_game"]
+    text = text_of(built / "powers-combined" / name)
+    assert f"take the top {n}. This box's challenges are made in" in text
+
+
+LOOKALIKES = {  # constants whose values read as markup, were they markup
+    "numbered": 3, "dash": "- not a bullet", "hash": "# not a heading", "stars": "*not italic*",
+    "bold": "**not bold**", "pipe": "left | right", "icon": "{fire}", "directive": "::: pagebreak",
+}
+
+
+def test_what_a_constant_prints_is_text_wherever_it_falls(tmp_path, monkeypatch):
+    """A game of YAML alone whose constants look like markup, each starting a line of its rules,
+    in a glossary table's cell, and the template's own expressions (the pitch starting a line,
+    a deck's name in a table's cell): each is printed as it is, and the designer's own markup
+    beside them (a list, bold, italic, in a rule's title too) still works."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "goblin-market"]) == 0
+    game = tmp_path / "cards" / "goblin-market"
+    yaml = (game / "game.yaml").read_text()
+    yaml = yaml.replace("  hand_size: 3\n", "  hand_size: 3\n" + "".join(
+        f"  {k}: {json.dumps(v)}\n" for k, v in LOOKALIKES.items()))
+    (game / "game.yaml").write_text(yaml.replace("pitch: One line that sells the game.", 'pitch: "- A pitch, 2. not a list"'))
+    decks = (game / "decks.yaml").read_text()
+    (game / "decks.yaml").write_text(decks.replace("name: Actions", 'name: "Actions | and more"'))
+    (game / "rules.yaml").write_text("""rules:
+  - id: lookalikes
+    title: Lookalikes *at work*
+    text: |
+      Deal the top
+      {{ numbered }}. Then the rest.
+      {{ dash }} is a line of its own.
+      {{ hash }} follows.
+      {{ stars }} and {{ bold }} keep their stars; {{ pipe }} keeps its bar.
+      {{ icon }} keeps its braces.
+      {{ directive }} is words.
+
+      **Written bold** and the designer's list:
+      - a real item with {{ numbered }} cards
+      - another
+""")
+    (game / "glossary.yaml").write_text("""glossary:
+  - term: Bar
+    text: "{{ pipe }} in one cell, *written italic*"
+""")
+    assert main(["build", "goblin-market", "--here", "--only", "rulebook", "--paper", "a4"]) == 0
+    pdf = tmp_path / "build" / "goblin-market" / "rulebook-a4.pdf"
+    text = text_of(pdf)
+    for expected in ("Deal the top 3. Then the rest.", "- not a bullet is a line of its own.",
+                     "# not a heading follows.", "*not italic* and **not bold** keep their stars; left | right keeps "
+                     "its bar.", "{fire} keeps its braces.", "::: pagebreak is words.", "How to play Lookalikes at work",
+                     "What is in the box - A pitch, 2. not a list", "Actions | and more 6 3",
+                     "Bar left | right in one cell, written italic",
+                     "• a real item with 3 cards • another"):
+        assert expected in text, expected
+    assert "Written bold" in text and "**Written" not in text and "*written" not in text
+    used = {str(font["/BaseFont"]).rsplit("-", 1)[-1] for page in PdfReader(pdf).pages
+            for font in page["/Resources"]["/Font"].values()}
+    assert {"Bold", "Oblique"} <= used  # the designer's bold and italic, set as such
+
+
+def test_literal_text_is_never_read_as_markup():
+    lit = markup.literal
+    parsed = markup.parse(f"{lit(3)}. text\n{lit('- x')}\n\n{lit('# y')}\n{lit('::: contents')}\n"
+                          f"| {lit('a | b')} | {lit('---')} |\n| 1 | 2 |\n- {lit('**z**')}\n::: sample {lit('c-1')}\n")
+    assert [type(b).__name__ for b in parsed.blocks] == ["TextBlock", "TextBlock", "TableBlock", "ListBlock", "Directive"]
+    assert [markup.plain(c) for c in parsed.blocks[2].rows[0]] == ["a | b", "---"]
+    assert parsed.blocks[4] == markup.Directive("sample", "c-1") and parsed.problems == ()
+    assert markup.inline(f"**{lit('*x* & {fire}')}** *{lit('y')}*", {"Fire": "#ff0000"}) == \
+        "<b>*x* &amp; {fire}</b> <i>y</i>"
+    assert markup.inline(f"{{fire}} {lit('{fire}')}", {"Fire": "#ff0000"}).endswith("</font> {fire}")
+    assert markup.literal("two\nlines") == f"{markup.LITERAL}two lines{markup.END}" and markup.literal("") == ""

@@ -1,12 +1,13 @@
 """Rulebooks that print well: the figure's leaders cross no text and no other leader, every
 text can be read against what is behind it, and no page holds a stray line or two."""
 
+import re
 from dataclasses import dataclass
 
 import pytest
 from pypdf import PdfReader
 
-from spellpress.press.drawing import fonts, rulebook
+from spellpress.press.drawing import fonts, markup, rulebook
 from spellpress.press.model.options import Options
 from spellpress.press.model.plan import plan
 
@@ -262,17 +263,33 @@ def body_lines(page) -> int:
     return sum(1 for i, y in enumerate(ys) if i == 0 or y - ys[i - 1] > 3)  # a contents line's dots sit a little apart
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-@pytest.mark.parametrize("paper,booklet", [("a4", False), ("letter", False), ("a4", True), ("letter", True)])
-def test_no_page_holds_a_stray_line_or_ends_with_a_heading(books, games, slug, paper, booklet):
+LAYOUTS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
+
+
+@pytest.fixture(scope="module")
+def laid_out(books, games):
+    """Each game's book on each paper, booklets' pages too (before imposing): where the last
+    layout pass put each flowable, and the PDF, made once for the page checks."""
     import io
+
+    out = {}
+    for slug in SLUGS:
+        for paper, booklet in LAYOUTS:
+            placed: list[rulebook.Placed] = []
+            reader = PdfReader(io.BytesIO(rulebook.pdf(books[games[slug].title], paper, booklet, placed=placed)))
+            out[slug, paper, booklet] = placed, reader
+    return out
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_no_page_holds_a_stray_line_or_ends_with_a_heading(laid_out, slug, paper, booklet):
     from collections import defaultdict
 
-    placed: list[rulebook.Placed] = []
-    reader = PdfReader(io.BytesIO(rulebook.pdf(books[games[slug].title], paper, booklet, placed=placed)))
+    placed, reader = laid_out[slug, paper, booklet]
     pages = defaultdict(list)
     for p in placed:
-        if p.kind not in ("CondPageBreak", "PageBreak", "Spacer"):
+        if p.kind not in ("CondPageBreak", "PageBreak", "Spacer", "Turn"):
             pages[p.page].append(p)
     for number, on_page in pages.items():
         first, last = on_page[0], on_page[-1]
@@ -290,3 +307,140 @@ def test_the_page_check_sees_a_stray_line(books, games, monkeypatch):
     monkeypatch.setattr(markup._Contents, "FIT", 1.0)
     reader = PdfReader(__import__("io").BytesIO(rulebook.pdf(books[games["spellchamber"].title], "a4", True)))
     assert min(body_lines(page) for page in reader.pages[1:]) < 3
+
+
+# -- a chapter's last page, a list's first item, a heading after a table, the contents (issue 28, defect 9)
+
+
+def chapter_ends(placed: list[rulebook.Placed], pages: int) -> list[int]:
+    """The pages that end a chapter (its `::: pagebreak` is placed on them, or the book ends),
+    of chapters on more than one page (the contents, after the cover, are on page 2 alone)."""
+    breaks = {p.page for p in placed if p.kind == "PageBreak"}
+    return [n for n in sorted(breaks | {pages}) if n - 1 not in breaks and n > 2]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_a_chapters_last_page_holds_a_handful_of_lines(laid_out, slug, paper, booklet):
+    """At least 6 lines of text (rulebook.LEAST_LAST_PAGE), read from the PDF, on the last page
+    of every chapter: Magicka Mayhem's Letter book ended 'How to play' on a page of 3 lines (p.7),
+    Spellchamber's Letter booklet its designer's note on 3 (p.15)."""
+    placed, reader = laid_out[slug, paper, booklet]
+    short = [(n, body_lines(reader.pages[n - 1])) for n in chapter_ends(placed, len(reader.pages))
+             if body_lines(reader.pages[n - 1]) < 6]
+    assert short == [], f"chapter-ending pages with fewer than 6 lines (page, lines): {short}"
+    assert rulebook.LEAST_LAST_PAGE == 6
+
+
+def test_a_short_last_page_is_helped_by_the_page_before():
+    """What the rule asks of the next layout: the page before gives lines from its foot, a
+    paragraph split, else a page turned before the flowables that make them up (never before a
+    heading's text without the heading)."""
+    P, T = rulebook.Placed, markup.Turns()
+    end = [P(8, "Heading", 1, False, 44, height=16, keeps=True), P(8, "Text", 3, False, 45, height=40.5),
+           P(8, "PageBreak", 0, False)]  # 4 lines: 2 short
+    split = [P(7, "Heading", 1, False, 40, height=16, keeps=True), P(7, "Text", 6, False, 41, height=81)]
+    assert rulebook.turns_for_short_ends(split + end, T, 13.5) == markup.Turns(carry=(((41, 0), 2),))
+    whole = [P(7, "Text", 5, False, 39, height=67.5), P(7, "Heading", 1, False, 40, height=16, keeps=True),
+             P(7, "Table", 0, False, 41, height=81)]  # no table is split where it need not be
+    assert rulebook.turns_for_short_ends(whole + end, T, 13.5) == markup.Turns(turn_before=frozenset({40}))
+    assert rulebook.turns_for_short_ends(whole[1:] + end, T, 13.5) is None  # the page would be left empty
+    enough = end[:1] + [P(8, "Text", 5, False, 45, height=67.5)] + end[2:]
+    assert rulebook.turns_for_short_ends(split + enough, T, 13.5) is None
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_a_lists_first_item_never_stands_alone_at_a_pages_foot(laid_out, slug, paper, booklet):
+    """A list's first item keeps with its second: Magicka Mayhem's Letter book left '1 spell card
+    for 2 element cards' alone at the foot of p.4, the other three rates on p.5."""
+    placed, _ = laid_out[slug, paper, booklet]
+    assert [p for p in placed if p.kind == "Item"] or slug == "powermage-54"  # whose rules hold no list
+    content = [p for p in placed if p.block >= 0]
+    alone = [p for p, after in zip(content, content[1:]) if p.item[0] == 1 and p.item[1] > 1 and after.page > p.page]
+    assert alone == []
+
+
+def _heading_gaps(page, accent_text: tuple[float, ...]) -> list[tuple[str, float]]:
+    """Each heading right after a table on the page, with the room between the table's last
+    rule (the foot of its last row) and the heading's top (its baseline plus its font's ascent)."""
+    rows = tuple(round(v, 3) for c in markup.ROWS for v in [c.red, c.green, c.blue])
+    row_colours = {rows[:3], rows[3:]}
+    ink = read_page(page)
+    tables = [r for _, r, c in ink.fills if tuple(round(v, 3) for v in c) in row_colours]
+    out = []
+    for text, (x0, y0, x1, y1), colour in ink.texts:
+        if tuple(round(v, 3) for v in colour) != accent_text or y1 - y0 <= 12:  # a h1 or h2, not the running head
+            continue
+        above = [r for r in tables if r[1] >= y1 - 1 and r[0] <= x0 + 1 <= r[2]]
+        if not above:
+            continue
+        foot = min(r[1] for r in above)
+        between = [t for t, b, _ in ink.texts if y1 < b[1] < foot and b[0] < x1 and b[2] > x0 - 1]
+        if not between:  # nothing between the table and the heading: it follows the table
+            out.append((text, foot - y1))
+    return out
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_a_heading_after_a_table_keeps_clear_of_it(laid_out, books, games, slug, paper, booklet):
+    """6 mm at least (markup.HEADING_AFTER_TABLE) from a table's last rule to the top of the
+    heading after it: 'Glossary' sat 3 mm under the table before it (Spellchamber p.8, PowerMage p.7)."""
+    _, reader = laid_out[slug, paper, booklet]
+    accent_text = tuple(round(v, 3) for v in markup.styles(books[games[slug].title].accent).accent_text.rgb())
+    gaps = [(n, text, round(gap / MM, 2)) for n, page in enumerate(reader.pages, start=1)
+            for text, gap in _heading_gaps(page, accent_text)]
+    assert gaps  # "The parts of a card" after the table of parts, at least
+    assert [g for g in gaps if g[2] < 6] == []
+    assert markup.HEADING_AFTER_TABLE == 6 * MM
+
+
+def contents_leaders(page) -> list[tuple[float, float, float]]:
+    """Each leader of a contents page: where its first dot begins and its last dot ends, and how
+    many dots that span is (its length less one dot, in dot pitches), from the PDF."""
+    runs = []
+
+    def text(t, cm, tm, font, size):
+        if font is None or "." not in t or not re.fullmatch(r"[ .]*\d*\s*", t):  # dots, and a number after them
+            return
+        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        x, _ = _apply(cm, tm[4], tm[5])
+        size *= abs((cm[0] * tm[0]) or 1.0)
+        first, last = t.index("."), t.rindex(".") + 1
+        begin, end = x + fonts.width(t[:first], face, size) * MM, x + fonts.width(t[:last], face, size) * MM
+        pitch, dot = (fonts.width(s, face, size) * MM for s in (" . ", "."))
+        runs.append((begin, end, (end - begin - dot) / pitch))
+
+    page.extract_text(visitor_text=text)
+    return runs
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("paper,booklet", LAYOUTS)
+def test_the_contents_leader_dots_end_at_one_x_and_line_up(laid_out, slug, paper, booklet):
+    """Every entry's dots end at one x, whatever its page number's width or face, and stand in
+    columns: the dots of every entry are on one pitch from there."""
+    _, reader = laid_out[slug, paper, booklet]
+    leaders = contents_leaders(reader.pages[1])
+    assert len(leaders) > 10
+    ends = sorted({round(end, 2) for _, end, _ in leaders})
+    assert ends[-1] - ends[0] < 0.05, f"the dots end at {len(ends)} places: {ends}"
+    assert all(abs(steps - round(steps)) < 0.01 for _, _, steps in leaders)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_powermage_card_table_lists_the_54_play_cards_only(built, games, paper):
+    """'The 54 cards' lists the draw deck (the ruleset's draw_deck, deck_size cards), not the
+    quick-reference cards, which are no play cards."""
+    from test_press_rulebook import text_of
+
+    game = games["powermage-54"]
+    deck = game.decks[game.text_context["draw_deck"]]
+    assert deck.total == game.text_context["deck_size"] == 54
+    text = text_of(built / "powermage-54" / f"rulebook-{paper}.pdf")
+    table = text.split("The 54 cards Card Kind Value or power Copies", 1)[1].split("Glossary", 1)[0]
+    assert all(card.name in table for card in deck.cards)
+    others = [card for card in game.cards if card.deck != deck.id]
+    assert others and [card.name for card in others if card.name in table] == []
+    assert "Quick reference" not in table

@@ -37,6 +37,7 @@ from .models import (
     Threshold,
     art_fit,
     art_focus,
+    card_context,
     field_says,
 )
 from .problems import MAX_PROBLEMS, Problem, ValidationFailed, describe, did_you_mean, display_path, format_path, one_of, quote_hint
@@ -109,6 +110,8 @@ class _GameLoader:
         self.problems: list[Problem] = []
         self.unsaid: set[tuple[str, str]] = set()  # (card type, field) whose `says` names an unknown constant
         self.fields_in_text: set[tuple[str, str]] = set()  # (card type, field) a card's text prints as {{ field }}
+        self.cards_written: dict[tuple[str, str], str] = {}  # (card id, field) -> its text as written
+        self.glossary_written: tuple[str, ...] = ()  # each glossary text as written
         self.card_at: dict[str, tuple[Document, Loc]] = {}  # card id -> where it is written
         self.pictures: list[tuple[Document, Loc, str, Path]] = []  # each card's art inside the game: where it is named
 
@@ -190,6 +193,8 @@ class _GameLoader:
             layouts_named_at=types.MappingProxyType(_layouts_named_at(decks_spec, decks_doc) if decks_doc else {}),
             fields_at=types.MappingProxyType(_fields_at(decks_spec, decks_doc) if decks_doc else {}),
             fields_in_text=frozenset(self.fields_in_text),
+            glossary_written=self.glossary_written,
+            cards_written=types.MappingProxyType(self.cards_written),
         )
         if not self.problems:
             ruleset.check(game, _Report(self, game_doc))
@@ -497,13 +502,14 @@ class _GameLoader:
         rendered = []
         for card, doc, loc in cards:
             fields = self._said(card, spec.card_types[card.type], doc, loc)
-            own = {k: v for k, v in card.fields.items() if type(v) is int and k not in context}
-            card_context = {**context, **own} if own else context
+            rendered_in = card_context(context, card.fields)
             for fname, fspec in spec.card_types[card.type].fields.items():
                 source = fields.get(fname)
                 if fspec.type in ("text", "line") and isinstance(source, str):  # a text field's value is text
-                    self.fields_in_text |= {(card.type, name) for name in _REFERENCED.findall(source) if name in own}
-                    text, errors = ruletext.render(source, card_context)
+                    self.fields_in_text |= {(card.type, name) for name in _REFERENCED.findall(source)
+                                            if name in rendered_in and name not in context}
+                    self.cards_written[(card.id, fname)] = source
+                    text, errors = ruletext.render(source, rendered_in)
                     self.problems += [self._text_problem(doc, loc + (fname,), e) for e in errors]
                     fields[fname] = text or ""
             rendered.append(dataclasses.replace(card, fields=types.MappingProxyType(fields)))
@@ -528,6 +534,7 @@ class _GameLoader:
             return ()
         self._unique([t.term for t in spec.glossary], doc, ("glossary",), "term", "term")
         out = []
+        self.glossary_written = tuple(term.text for term in spec.glossary)
         for i, term in enumerate(spec.glossary):
             text, errors = ruletext.render(term.text, context)
             self.problems += [self._text_problem(doc, ("glossary", i, "text"), e) for e in errors]

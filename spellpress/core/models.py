@@ -462,6 +462,13 @@ class End:
     reach: Threshold | None
 
 
+def card_context(context: Mapping[str, Any], fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The game's text context with the card's own whole-number fields (`{{ heal }}` on a card
+    with `heal: 3`; a constant of the same name wins): what a card's text is rendered in."""
+    own = {k: v for k, v in fields.items() if type(v) is int and k not in context}
+    return {**context, **own} if own else context
+
+
 @dataclass(frozen=True)
 class Game:
     slug: str
@@ -494,6 +501,12 @@ class Game:
     fields_at: Mapping[tuple[str, str], str] = field(default_factory=dict, compare=False)
     # (card type, field): a whole-number field some card's text of that type prints as `{{ field }}`
     fields_in_text: frozenset[tuple[str, str]] = field(default=frozenset(), compare=False)
+    # The texts as written, with their {{ references }}, for a reader that renders them again its
+    # own way (the rulebook prints what a reference renders as literal text: press/drawing/markup.py):
+    # each glossary term's text, in the glossary's order; (card id, field) -> a card's text field
+    # (with the sentences its other fields say), for each text field a card has.
+    glossary_written: tuple[str, ...] = field(default=(), compare=False)
+    cards_written: Mapping[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     def constants_as(self, schema: type[M]) -> M:
         """The constants as the ruleset's schema, which the loader read them with, types them."""
@@ -516,6 +529,10 @@ class Game:
             if element.name == name:
                 return element
         raise KeyError(name)
+
+    def context_of(self, card: Card) -> Mapping[str, Any]:
+        """What the `{{ references }}` of the card's text resolve to (card_context)."""
+        return card_context(self.text_context, card.fields)
 
     def rule(self, section_id: str) -> RuleSection:
         for section in self.rules:

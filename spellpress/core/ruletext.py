@@ -70,11 +70,13 @@ def sandbox(**options: Any) -> ImmutableSandboxedEnvironment:
 
 
 @functools.cache
-def _env() -> ImmutableSandboxedEnvironment:
-    """jinja2, imported only for texts that need more than a constant's name (most do not)."""
+def _env(literal: Callable[[object], str] | None = None) -> ImmutableSandboxedEnvironment:
+    """jinja2, imported only for texts that need more than a constant's name (most do not);
+    with `literal`, each expression's value goes through it (jinja2's `finalize`)."""
     import jinja2  # 0.1 s to import
 
-    return sandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    return sandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
+                   **({"finalize": literal} if literal else {}))
 
 
 _LOOP = re.compile(r"\{%-?\s*for\b")
@@ -151,17 +153,20 @@ class TextError:
 _SIMPLE = re.compile(r"\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}")
 
 
-def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list[TextError]]:
-    """The text with its references filled in, or None and what is wrong with it."""
+def render(source: str, context: Mapping[str, object],
+           literal: Callable[[object], str] | None = None) -> tuple[str | None, list[TextError]]:
+    """The text with its references filled in, or None and what is wrong with it. With
+    `literal`, what each `{{ expression }}` prints is `literal(value)`: the rulebook marks it
+    as text its markup must not read as markup (press/drawing/markup.py)."""
     if "{{" not in source and "{%" not in source and "{#" not in source:
         return source, []
-    fast = _render_simple(source, context)
+    fast = _render_simple(source, context, literal)
     if fast is not None:
         return fast, []
     import jinja2  # imported here: see _env
 
     try:
-        _, template = _compile(source)
+        _, template = _compile(source, literal)
     except jinja2.TemplateSyntaxError as exc:
         message = f"text reference syntax error: {exc.message} (a reference is written {{{{ name }}}})"
         return None, [TextError(exc.lineno or 1, "{", message)]
@@ -179,7 +184,8 @@ def render(source: str, context: Mapping[str, object]) -> tuple[str | None, list
         return None, [TextError(1, "{{", f"text reference cannot be filled in: {exc}")]
 
 
-def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
+def _render_simple(source: str, context: Mapping[str, object],
+                   literal: Callable[[object], str] | None = None) -> str | None:
     """Most texts only name constants; filling those in needs no compiled template.
 
     None when the text holds anything else, or a name that does not resolve (jinja2 then
@@ -197,7 +203,7 @@ def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
             current = current[part]
         if isinstance(current, (Mapping, list, tuple)):
             missing = True  # printed as jinja2 prints it, by jinja2
-        return str(current)
+        return literal(current) if literal else str(current)
 
     out = _SIMPLE.sub(value, source)
     if missing or "{{" in out or "{%" in out or "{#" in out:
@@ -206,10 +212,10 @@ def _render_simple(source: str, context: Mapping[str, object]) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile(source: str) -> tuple[nodes.Template, jinja2.Template]:
+def _compile(source: str, literal: Callable[[object], str] | None = None) -> tuple[nodes.Template, jinja2.Template]:
     """The parsed and the compiled text, once per text per process (watch reloads them)."""
-    tree = _env().parse(source)
-    return tree, _env().from_string(tree)
+    tree = _env(literal).parse(source)
+    return tree, _env(literal).from_string(tree)
 
 
 # Names jinja2 itself provides inside a text: loop.index in a for loop, range(), ...

@@ -17,7 +17,7 @@ from reportlab.pdfbase import pdfdoc, ttfonts
 if TYPE_CHECKING:  # the PDF sheets need none of platypus
     from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import Table
+    from reportlab.platypus import Flowable, Table
     from reportlab.platypus.tableofcontents import TableOfContents
 
 _FLATE = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])  # as reportlab names its own compression
@@ -74,6 +74,20 @@ def contents_entries(toc: TableOfContents) -> list[tuple]:
 def set_contents_entries(toc: TableOfContents, entries: list[tuple]) -> None:
     """Start a table of contents from these entries instead of none."""
     toc._entries = entries  # type: ignore[attr-defined]  # private: not in the stubs
+
+
+def text_cursor(canvas: Canvas) -> tuple[float, float]:
+    """Where the text last drawn on the canvas ended: after a contents entry's last word (as
+    reportlab's own drawPageNumbers reads it)."""
+    info = canvas._curr_tx_info  # type: ignore[attr-defined]  # private: not in the stubs
+    return float(info["cur_x"]), float(info["cur_y"])
+
+
+def frame_height(flowable: Flowable) -> float | None:
+    """The whole height of the frame that is placing the flowable (None while none is: a group
+    measuring it, say): whether it would fit on a fresh page."""
+    frame = getattr(flowable, "_frame", None)  # set by a frame's add and split, for their while
+    return None if frame is None else float(frame._height)
 
 
 def set_column_widths(table: Table, widths: list[float]) -> None:

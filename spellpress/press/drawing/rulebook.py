@@ -10,10 +10,12 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 
 import jinja2
 from reportlab.lib import colors
@@ -58,7 +60,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
-    typeset: str = "5"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+    typeset: str = "7"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -79,13 +81,39 @@ def render_markup(game: Game, templates: Path, **extra) -> templatelines.Rendere
     shared = () if (folder / "base.md.j2").is_file() else (str(defaults.TEMPLATES / "rulebook"),)
     env = _environment(str(folder), *shared)
     name = f"{game.slug}.md.j2" if (templates / "rulebook" / f"{game.slug}.md.j2").is_file() else "base.md.j2"
+    book = as_written(game)
     variables = dict(
-        game=game, c=game.text_context, decks=list(game.decks.values()), rules=game.rules,
-        cards_of=lambda card_type: [card for card in game.cards if card.type == card_type],
-        card=game.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
+        game=book, c=game.text_context, decks=list(book.decks.values()), rules=book.rules,
+        cards_of=lambda card_type: [card for card in book.cards if card.type == card_type],
+        card=book.card, ask=lambda helper, **inputs: _ask(game, helper, inputs),
         **extra,
     )
     return templatelines.render(env.get_template(name), variables, seconds=BUDGET_SECONDS, max_text=MAX_MARKUP)
+
+
+def as_written(game: Game) -> Game:
+    """The game as its rulebook template sees it: the rules' titles and texts, the glossary's
+    and the cards' texts are the designer's markup (MarkupText), the texts rendered again with
+    what each of their `{{ references }}` prints marked as literal text, so that no constant
+    ever reads as markup (a `3.` starting a line, a `*`, a `|` in a table's cell)."""
+    def written(source: str, context) -> markup.MarkupText:
+        text, _ = ruletext.render(source, context, literal=markup.literal)  # it rendered in the loader: no errors
+        return markup.MarkupText(text or "")
+
+    context = game.text_context
+    rules = tuple(replace(section, title=markup.MarkupText(section.title), text=written(section.source, context))
+                  for section in game.rules)
+    glossary = game.glossary
+    if len(game.glossary_written) == len(glossary):
+        glossary = tuple((term, written(source, context)) for (term, _), source in zip(glossary, game.glossary_written))
+
+    def card(c):
+        fields = {name: written(game.cards_written[(c.id, name)], game.context_of(c))
+                  if (c.id, name) in game.cards_written else value for name, value in c.fields.items()}
+        return replace(c, fields=MappingProxyType(fields))
+
+    decks = {d: replace(deck, cards=tuple(map(card, deck.cards))) for d, deck in game.decks.items()}
+    return replace(game, rules=rules, glossary=glossary, decks=MappingProxyType(decks))
 
 
 @functools.lru_cache(maxsize=8)
@@ -93,11 +121,35 @@ def _environment(*folders: str) -> jinja2.Environment:
     """One environment per folder of rulebook templates, so that a build after an edit (watch, the
     resident builder, the preview) compiles no template again unless its file changed (jinja2
     checks a template's file before each use of it). A name is looked up in the folders in
-    order: the project's own `base.md.j2` wins over the package's."""
-    return ruletext.sandbox(
-        loader=jinja2.FileSystemLoader(list(folders)),
+    order: the project's own `base.md.j2` wins over the package's.
+
+    What an expression prints is literal text in the markup (markup.printed), unless it is markup
+    written as such: a rule's, a glossary term's or a card's text (as_written), a block's or
+    `super()`'s output (the template's own lines), `x | icon` (`{fire}` for an element's name) and
+    `x | markup`, which says that `x` is markup on purpose."""
+    env = ruletext.sandbox(
+        loader=jinja2.FileSystemLoader(list(folders)), finalize=markup.printed,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
+    env.concat = _concat  # type: ignore[method-assign]  # a block's output (super(), self.name()) is the template's markup
+    env.filters.update(icon=_icon, markup=markup.MarkupText, replace=_replace)
+    return env
+
+
+def _concat(pieces) -> markup.MarkupText:
+    return markup.MarkupText("".join(pieces))
+
+
+def _icon(name: object) -> str:
+    """`{{ element | icon }}`: the element's inline icon, `{fire}`, as markup."""
+    word = str(name).lower()
+    return markup.MarkupText(f"{{{word}}}") if re.fullmatch(r"[a-z0-9-]+", word) else markup.literal(name)
+
+
+def _replace(text: object, old: str, new: str, count: int | None = None) -> str:
+    """jinja2's `replace`, keeping markup markup (`card.text | replace("\\n", " ")`)."""
+    out = str(text).replace(str(old), str(new), -1 if count is None else count)
+    return markup.MarkupText(out) if isinstance(text, markup.MarkupText) else out
 
 
 def _ask(game: Game, helper: str, inputs: dict) -> dict:
@@ -116,9 +168,13 @@ class Placed:
     """A flowable as the last layout pass put it on a page: for checking the page breaks."""
 
     page: int
-    kind: str  # its class: Heading, Text, Table, ...
-    lines: int  # a paragraph's lines; 0 for anything else
-    continued: bool  # a paragraph's part carried over from the page before
+    kind: str  # its class: Heading, Text, Item, Table, ...
+    lines: int  # a paragraph's, a heading's or a list item's lines; 0 for anything else
+    continued: bool  # a paragraph's (or an item's) part carried over from the page before
+    block: int = -1  # the markup block it sets (markup.parse), -1 for none
+    item: tuple[int, int] = (0, 0)  # a list item's number and the list's number of items
+    height: float = 0.0  # in points, as laid out
+    keeps: bool = False  # kept with what follows it (a heading, an introducing paragraph, a list's first item)
 
 
 def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = None,
@@ -147,15 +203,25 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
             return data
     colours = dict(book.element_colors)
     samples = dict(book.samples)
-    forms = _Forms(inline=booklet)
-    story = markup.flowables(book.blocks, st, colours,
-                             lambda card: _SampleFlowable(samples[card], st, f"sample-{card}", forms, page))
-    tocs = [f for f in story if isinstance(f, TableOfContents)]
-    if contents is not None and tocs:
-        rlinternals.set_contents_entries(tocs[0], _kept_entries(contents))
-    out = io.BytesIO()
-    doc = _Doc(out, book, page, st, placed, forms)
-    doc.multiBuild(story)
+    turns = markup.Turns()
+    entries = _kept_entries(contents) if contents is not None else None
+    for attempt in range(MAX_TURNS + 1):  # again, while a chapter's last page is short and can be helped
+        places: list[Placed] = []
+        forms = _Forms(inline=booklet)
+        story = markup.flowables(book.blocks, st, colours, functools.partial(_sample, samples, st, forms, page), turns)
+        tocs = [f for f in story if isinstance(f, TableOfContents)]
+        if entries is not None and tocs:
+            rlinternals.set_contents_entries(tocs[0], entries)
+        out = io.BytesIO()
+        doc = _Doc(out, book, page, st, places, forms)
+        doc.multiBuild(story)
+        more = turns_for_short_ends(places, turns, st.body.leading)
+        if more is None or attempt == MAX_TURNS:
+            break
+        turns = more
+        entries = rlinternals.contents_entries(tocs[0]) if tocs else None  # the headings' pages as they were
+    if placed is not None:
+        placed[:] = places
     if contents is not None and tocs:
         atomic_write(contents, json.dumps(rlinternals.contents_entries(tocs[0])).encode())
     data = out.getvalue()
@@ -165,6 +231,66 @@ def pdf(book: Book, paper: str, booklet: bool = False, contents: Path | None = N
         if kept is not None:
             atomic_write(keep, kept)
     return data
+
+
+# A chapter (what a `::: pagebreak` ends, and the book's last) whose last page would hold fewer
+# lines than this has lines carried over to it from the page before, or a page turned earlier
+# there, so that it holds at least this many: never a page of a line or three ending a chapter.
+LEAST_LAST_PAGE = 6
+MAX_TURNS = 3  # layouts more a book may take to get there
+
+
+def turns_for_short_ends(places: list[Placed], turns: markup.Turns, leading: float) -> markup.Turns | None:
+    """What the next layout must do so that no chapter's last page is short (LEAST_LAST_PAGE), on
+    top of `turns`; None if every chapter's last page holds enough, or no more can be done.
+
+    For a short last page, the page before gives what it needs from its foot: the last paragraph
+    there that can carry the lines over and keep two carries them (markup.Text's force_tail; a
+    list item only where it was split already); else a page is turned before as many of its last
+    flowables as make up the lines, and before any heading or introducing paragraph kept with
+    them. Never before the page's first one: a page left empty helps nothing."""
+    pages: dict[int, list[Placed]] = {}
+    for p in places:
+        if p.block >= 0:  # the markup's own blocks: a page break, a kept group's marks are not
+            pages.setdefault(p.page, []).append(p)
+    if not pages:
+        return None
+    breaks = {p.page for p in places if p.kind == "PageBreak"}  # a chapter ends on the page its break is placed on
+    carry, turn_before = dict(turns.carry), set(turns.turn_before)
+    for end in sorted(breaks | {max(pages)}):
+        if end - 1 in breaks or end not in pages or end - 1 not in pages:
+            continue  # the chapter is on one page: all of it is there
+        short = LEAST_LAST_PAGE - sum(_lines(p, leading) for p in pages[end])
+        before = pages[end - 1]
+        for k in range(len(before) - 1, 0, -1):
+            f = before[k]
+            if short <= 0:
+                break
+            if f.kind in ("Text", "Item"):
+                key = (f.block, f.item[0])
+                already = sum(p.lines for p in pages[end] if (p.block, p.item[0]) == key)
+                total = max(2, already + short)  # never a line alone at the top of a page
+                # a paragraph is split where asked; a list item only where it was split already
+                if (f.kind == "Text" or already) and f.lines - (total - already) >= 2:
+                    carry[key] = max(carry.get(key, 0), total)
+                    break
+            short -= _lines(f, leading)
+            if short <= 0:
+                while k > 0 and before[k - 1].keeps:
+                    k -= 1
+                if k > 0:
+                    turn_before.add(before[k].block)
+    more = markup.Turns(tuple(sorted(carry.items())), frozenset(turn_before))
+    return None if more == turns else more
+
+
+def _lines(p: Placed, leading: float) -> int:
+    """A placed flowable's lines: a text's own, else as many as its height would hold."""
+    return p.lines or round(p.height / leading)
+
+
+def _sample(samples: dict[str, Sample], st: markup.Styles, forms: _Forms, page, card: str) -> Flowable:
+    return _SampleFlowable(samples[card], st, f"sample-{card}", forms, page)
 
 
 def skeleton_key(book: Book) -> bytes:
@@ -264,6 +390,17 @@ def _kept_entries(path: Path) -> list[tuple]:
     return []
 
 
+def _placed(flowable, page: int) -> Placed:
+    kind = type(flowable).__name__
+    text = flowable.text() if isinstance(flowable, markup.Item) else flowable
+    # a paragraph's lines, as its wrap set them (blPara: not in the stubs)
+    lines = len(vars(text)["blPara"].lines) if isinstance(text, (markup.Text, markup.Heading)) else 0
+    item = (flowable.number, flowable.of) if isinstance(flowable, markup.Item) else (0, 0)
+    keeps = bool(getattr(getattr(text, "style", None), "keepWithNext", False)) or (item[0] == 1 and item[1] > 1)
+    return Placed(page, kind, lines, isinstance(text, markup.Text) and text.continued, getattr(flowable, "block", -1),
+                  item, float(getattr(flowable, "height", 0) or 0), keeps)
+
+
 class _Doc(BaseDocTemplate):
     def __init__(self, out, book: Book, page, st: markup.Styles, placed: list[Placed] | None = None,
                  forms: _Forms | None = None):
@@ -291,9 +428,7 @@ class _Doc(BaseDocTemplate):
         if isinstance(flowable, markup.Heading):
             self.notify("TOCEntry", (flowable.level, flowable.getPlainText(), self.page))
         if self.placed is not None:
-            text = isinstance(flowable, markup.Text)
-            self.placed.append(Placed(self.page, type(flowable).__name__,
-                                      len(flowable.blPara.lines) if text else 0, text and flowable.continued))
+            self.placed.append(_placed(flowable, self.page))
 
     def _page(self, canvas, doc):
         w, h = self.pagesize

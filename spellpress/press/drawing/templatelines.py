@@ -20,6 +20,7 @@ from types import FrameType, GeneratorType
 import jinja2
 
 from ...core import ruletext
+from . import markup
 
 _TAG = re.compile(r"\{%.*?%\}|\{#.*?#\}")
 _EXPRESSION = re.compile(r"\{\{.*?\}\}")
@@ -38,7 +39,7 @@ class Rendered:
         at = sum(len(t) for t in lines[:line - 1]) + len(text) - len(text.lstrip())
         template, code_line = self.writers[bisect.bisect_right(self.starts, at) - 1]
         first = template.get_corresponding_lineno(code_line)
-        wanted = text.strip()
+        wanted = markup.plain(text).strip()  # as the template line reads, without the marks of literal text
         assert template.filename is not None  # the rulebook's templates are read from files
         source = Path(template.filename).read_text(encoding="utf-8").splitlines()
         for number in range(first, len(source) + 1):
