@@ -65,7 +65,7 @@ def edge(drawing: Drawing) -> Edge:
         left, top, right, bottom = bounds(item)
         if left >= band and top >= band and right <= drawing.width - band and bottom <= drawing.height - band:
             continue
-        fields = dataclasses.asdict(item)
+        fields = {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}  # not asdict: no deep copies
         colours += [fields.pop(name) for name in COLOURS if name in fields]
         shapes.append((type(item).__name__, tuple(sorted(fields.items()))))
     return tuple(shapes), tuple(colours)
