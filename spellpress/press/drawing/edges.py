@@ -2,23 +2,23 @@
 (sheets.apart).
 
 A cut about 1 mm off its line (GUIDE, tolerances) shows a sliver of the neighbour's edge. Where
-that sliver is not the card's own colour it tells the card apart: PowerMage's card types and
-Powers Combined's elements are their frames' colours. So the sheets of a file put a gutter
-between neighbours (papers.py, sheets.apart) when any two cards that may share a page (the same
-size and back design) differ at their edges, and keep cards edge to edge, one cut between
-two, when every such pair looks alike there.
+that sliver is not the card's own colour it tells the card apart: a frame in the colour of a
+card's type or element would give it away. So the sheets of a file put a gutter between
+neighbours (papers.py, sheets.apart) when any two cards that may share a page (the same size
+and back design) differ at their edges, and keep cards edge to edge, one cut between two, when
+every such pair looks alike there.
 
 Why a file's cards and not each seam: one grid a file keeps every cut a straight line across
 the page (a gutter at some seams only would break the long cuts), the pages of a file keep
 one way round (a duplex back offset is measured on one), and a game whose cards all share
-their frame's colour (three of the five) keeps its cards a sheet. PowerMage's and Powers
-Combined's frames are their cards' type and element: their sheets take gutters.
+their outer frame keeps its cards a sheet. The five games' layouts all do (issue 28):
+PowerMage 54's card types and Powers Combined's elements colour an inner frame, 3 mm inside
+the trim, within an outer frame that is the same on every card of a deck.
 
 A face's edge is what its display list draws within BAND of its trim or beyond it (what a cut
 off its line can show of it, with room to spare): each item as it is, its colours apart. Two
 edges look alike when they draw the same items and every colour of one is within ALIKE (CIE76
-delta E) of the other's: Spellchamber's ghost card is framed in #1a1d21 beside its deck's
-#1f2428 (delta E 3.4), a difference no one reads from a sliver at an edge.
+delta E) of the other's: a difference below it is one no one reads from a sliver at an edge.
 """
 
 from __future__ import annotations
