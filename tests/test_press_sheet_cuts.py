@@ -5,6 +5,11 @@ cut or fold leaves at a card's edge must be that card's own colours: a sliver of
 frame gives away PowerMage's card type and Powers Combined's element, and a sliver of the front
 on the back gives away the card from its back.
 
+The five games keep one outer frame a deck (the card type's colour in an inner frame: issue 28),
+so their cards share their cuts; VARIANT is PowerMage 54 with its Attack cards framed to the
+bleed in red, as they were, whose sheets take gutters (edges.py, sheets.apart): both ways must
+cut clean.
+
 Each sheet page is rendered (pypdfium2, RENDER_DPI); where each card lies is read from the PDF
 (test_press_sheets.placements); a face's own colours are those of its print-shop PNG
 (png/<face>.png, 300 dpi with its bleed) near its edges, and a pixel of the sheet is the face's
@@ -16,6 +21,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import shutil
+
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
@@ -25,7 +32,9 @@ from spellpress.press.model.options import Options
 from spellpress.press.outputs.build import build
 from test_press_sheets import BLEED, CARD_H, CARD_W, is_back, placements, sheet_pages
 
-GAMES = ("powermage-54", "powers-combined")  # the two the reviewer named: their frames' colours tell the cards apart
+GAMES = ("powermage-54", "powers-combined")  # the two the reviewer named: their card types' colours tell the cards apart
+VARIANT = "typed-frames"  # PowerMage 54 with its Attack cards framed in their colour to the bleed (gutters)
+CASES = (*GAMES, VARIANT)
 RENDER_DPI = 150
 PX = RENDER_DPI / 25.4  # pixels a mm on the rendered page
 PNG_PX = 300 / 25.4  # and on a face's PNG
@@ -38,10 +47,34 @@ DEPTH = 2 * MISFOLD + NEAR + 0.5  # mm inside the trim whose colours are a face'
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, cards_dir):
+    """Each case's build directory: the two games as they are, and VARIANT."""
     out = tmp_path_factory.mktemp("cuts")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=GAMES,
-                  kinds=("sheets", "fold", "png"), progress=False))
-    return out
+    kinds = ("sheets", "fold", "png")
+    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=GAMES, kinds=kinds,
+                  progress=False))
+    root = tmp_path_factory.mktemp("typed")
+    shutil.copytree(cards_dir / "powermage-54", root / "cards" / "powermage-54")
+    shutil.copytree(cards_dir.parent / "templates", root / "templates")
+    attack = root / "templates" / "powermage-54" / "attack.yaml"
+    attack.write_text(attack.read_text().replace("boxes:\n", "boxes:\n  background: {fill: inner}\n", 1))
+    build(Options(cards=root / "cards", templates=root / "templates", out=root / "build", games=("powermage-54",),
+                  kinds=kinds, progress=False))
+    return {**{slug: out / slug for slug in GAMES}, VARIANT: root / "build" / "powermage-54"}
+
+
+def most_fronts(pdf: Path) -> int:
+    """The most fronts on a page of the file."""
+    reader = PdfReader(pdf)
+    return max(len([c for c in placements(page, reader) if not is_back(c[0])]) for page in sheet_pages(reader))
+
+
+def test_the_games_share_their_cuts_and_a_frame_in_the_types_colour_takes_gutters(built):
+    """PowerMage 54 and Powers Combined print 8 poker cards an A4 duplex sheet and 4 an A4 fold
+    sheet, edge to edge; VARIANT's sheets take gutters: 4 and 2 (papers.py, docs/printing.md)."""
+    expected = {"powermage-54": (8, 4), "powers-combined": (8, 4), VARIANT: (4, 2)}
+    found = {case: (most_fronts(built[case] / "cards-a4.pdf"), most_fronts(built[case] / "cards-fold-a4.pdf"))
+             for case in CASES}
+    assert found == expected
 
 
 @cache
@@ -82,15 +115,15 @@ def rendered(pdf: Path):
         yield n, doc[n].render(scale=RENDER_DPI / 72).to_pil().convert("RGB"), placements(pages[n], reader)
 
 
-@pytest.mark.parametrize("slug", GAMES)
-def test_a_cut_1_mm_off_any_cut_line_shows_only_the_cards_own_colours(built, slug):
+@pytest.mark.parametrize("case", CASES)
+def test_a_cut_1_mm_off_any_cut_line_shows_only_the_cards_own_colours(built, case):
     """Defect 4: every card on every page of the duplex and fold sheets, cut 1 mm outside any of
     its four cut lines, keeps a strip of its own print: its bleed, not a neighbour's frame."""
     wrong = []
     for name in ("cards-a4.pdf", "cards-letter.pdf", "cards-fold-a4.pdf", "cards-fold-letter.pdf"):
-        for n, page, cards in rendered(built / slug / name):
+        for n, page, cards in rendered(built[case] / name):
             for form, x, y, _ in cards:
-                palette = own_colours(built / slug / "png" / f"{form}.png")
+                palette = own_colours(built[case] / "png" / f"{form}.png")
                 edge = 0.3  # mm: the anti-aliased pixel on the cut line itself left out
                 strips = {"left": (x - CUT, y, x - edge, y + CARD_H), "right": (x + CARD_W + edge, y, x + CARD_W + CUT, y + CARD_H),
                           "top": (x, y - CUT, x + CARD_W, y - edge), "bottom": (x, y + CARD_H + edge, x + CARD_W, y + CARD_H + CUT)}
@@ -98,12 +131,12 @@ def test_a_cut_1_mm_off_any_cut_line_shows_only_the_cards_own_colours(built, slu
                     found = foreign(page, box, palette)
                     if found:
                         wrong.append((name, n + 1, form, side, found[:2]))
-    print(f"{slug}: {len(wrong)} card edges show another card's colours 1 mm beyond the cut; first: {wrong[:3]}")
+    print(f"{case}: {len(wrong)} card edges show another card's colours 1 mm beyond the cut; first: {wrong[:3]}")
     assert wrong == []
 
 
-@pytest.mark.parametrize("slug", GAMES)
-def test_a_fold_up_to_2_mm_off_shows_each_side_only_its_own_colours(built, slug):
+@pytest.mark.parametrize("case", CASES)
+def test_a_fold_up_to_2_mm_off_shows_each_side_only_its_own_colours(built, case):
     """Defect 3: each front and its back on every fold page, folded d mm off the fold line (d up
     to 2 mm, either way) and cut along the front's marks. The pair's edge at the fold is the
     front's cut line there, or the fold itself where that comes first; within NEAR mm of that
@@ -112,7 +145,7 @@ def test_a_fold_up_to_2_mm_off_shows_each_side_only_its_own_colours(built, slug)
     its own face's colours."""
     wrong = []
     for name in ("cards-fold-a4.pdf", "cards-fold-letter.pdf"):
-        for n, page, cards in rendered(built / slug / name):
+        for n, page, cards in rendered(built[case] / name):
             fronts = [c for c in cards if not is_back(c[0])]
             backs = [c for c in cards if is_back(c[0])]
             assert len(fronts) == len(backs), (name, n)
@@ -126,8 +159,8 @@ def test_a_fold_up_to_2_mm_off_shows_each_side_only_its_own_colours(built, slug)
                     back = min((b for b in backs if abs(b[1] - x) < 0.05), key=lambda b: b[2])
                     cut, other = y + CARD_H, back[2]
                 fold = (cut + other) / 2
-                fronts_colours = own_colours(built / slug / "png" / f"{form}.png")
-                backs_colours = own_colours(built / slug / "png" / f"{back[0]}.png")
+                fronts_colours = own_colours(built[case] / "png" / f"{form}.png")
+                backs_colours = own_colours(built[case] / "png" / f"{back[0]}.png")
                 for d in (-MISFOLD, -1.0, -0.5, 0.5, 1.0, MISFOLD):
                     folded = fold + d  # where it is folded
                     edge = min(cut, folded)  # the pair's edge: the cut along the front's mark, or the fold
@@ -138,5 +171,5 @@ def test_a_fold_up_to_2_mm_off_shows_each_side_only_its_own_colours(built, slug)
                         found = foreign(page, box, colours)
                         if found:
                             wrong.append((name, n + 1, form, f"folded {d:+g} mm", face, found[:2]))
-    print(f"{slug}: {len(wrong)} folded edges show the other side's colours; first: {wrong[:3]}")
+    print(f"{case}: {len(wrong)} folded edges show the other side's colours; first: {wrong[:3]}")
     assert wrong == []
