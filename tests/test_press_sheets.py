@@ -258,22 +258,32 @@ def test_every_card_appears_its_count_times(built, games):
 
 def test_fold_sheets_put_each_back_mirrored_about_the_fold(built):
     """Each back mirrored about the fold line, which lies in the middle of a gap: each side's cut
-    line papers.fold_reach (4 mm) from it. Poker cards fold between the columns on both papers
-    (A4 4 x 2, Letter 2 x 2 landscape since the gap: 3 x 2 folded between the rows needs
-    177.8 + 8 mm of the 184.85 mm beside the margins); a fold between rows is in test_press_sizes."""
+    line papers.fold_reach (the 1/8 in bleed, 3.175 mm) from it. A4: poker cards fold between
+    the second and third columns, each back beside its front. Letter: 3 x 2 landscape folded
+    between the rows (177.8 + 6.35 mm of the 184.85 mm beside the margins), each back below its
+    front, turned half round."""
     reach = papers.fold_reach(BLEED)
-    assert reach == 4.0
-    for paper, width, count in (("a4", 297, 4), ("letter", 279.4, 2)):
-        reader = PdfReader(built / f"cards-fold-{paper}.pdf")
-        page = placements(reader.pages[0], reader)
-        fronts = [p for p in page if not p[0].startswith("back-")]
-        backs = [p for p in page if p[0].startswith("back-")]
-        fold_x = width / 2
-        assert len(fronts) == len(backs) == count, paper
-        for _form, x, y, _ in fronts:
-            assert any(b[1] == round(2 * fold_x - x - CARD_W, 2) and b[2] == y and not b[3] for b in backs)
-            assert x + CARD_W <= fold_x - reach + EPS
-        assert max(x for _, x, _, _ in fronts) + CARD_W == pytest.approx(fold_x - reach, abs=EPS)
+    assert reach == BLEED
+    reader = PdfReader(built / "cards-fold-a4.pdf")
+    page = placements(reader.pages[0], reader)
+    fronts = [p for p in page if not p[0].startswith("back-")]
+    backs = [p for p in page if p[0].startswith("back-")]
+    fold_x = 297 / 2
+    assert len(fronts) == len(backs) == 4
+    for _form, x, y, _ in fronts:
+        assert any(abs(b[1] - (2 * fold_x - x - CARD_W)) < EPS and b[2] == y and not b[3] for b in backs)  # placements rounds to 0.01 mm
+        assert x + CARD_W <= fold_x - reach + EPS
+    assert max(x for _, x, _, _ in fronts) + CARD_W == pytest.approx(fold_x - reach, abs=EPS)
+    reader = PdfReader(built / "cards-fold-letter.pdf")
+    page = placements(reader.pages[0], reader)
+    fronts = [p for p in page if not p[0].startswith("back-")]
+    backs = [p for p in page if p[0].startswith("back-")]
+    fold_y = 215.9 / 2
+    assert len(fronts) == len(backs) == 3
+    for _form, x, y, turned in fronts:
+        assert not turned and y + CARD_H <= fold_y - reach + EPS
+        assert any(b[1] == x and abs(b[2] - (2 * fold_y - y - CARD_H)) < EPS and b[3] for b in backs)
+    assert max(y for _, _, y, _ in fronts) + CARD_H == pytest.approx(fold_y - reach, abs=EPS)
 
 
 def crosses(page, reader):

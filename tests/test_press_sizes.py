@@ -43,21 +43,21 @@ DUPLEX = {
     ("landscape", "letter"): (2, 3, False),  # P 184.85/88.9 -> 2, 248.35/63.5 -> 3 = 6; L 2 x 2 = 4
 }
 # fold sheets: the grid of most cells with an even number of columns (fold 'columns') or rows
-# ('rows'), the fold's gap of 8 mm (papers.fold_reach: 4 mm each side) between the halves;
-# equals: landscape first, then columns
+# ('rows'), the fold's gap of 6.35 mm (papers.fold_reach: the 3.175 mm bleed each side, since
+# papers.MISFOLD is half of it) between the halves; equals: landscape first, then columns
 FOLD = {
-    ("mini", "a4"): (4, 4, False, "columns"),  # 8 cards: P 4 x 41 + 8 = 172 of 178.95; L 6 x 2 gives 6
-    ("mini", "letter"): (6, 2, True, "rows"),  # 6 cards: L 2 x 63 + 8 = 134 of 184.85 (6 x 41 + 8 = 254 > 248.35 between columns)
-    ("bridge", "a4"): (4, 2, True, "columns"),  # 4 x 57 + 8 = 236 of 265.95
-    ("bridge", "letter"): (4, 2, True, "columns"),  # 236 of 248.35
-    ("poker", "a4"): (4, 2, True, "columns"),  # 4 x 63.5 + 8 = 262 of 265.95
-    ("poker", "letter"): (2, 2, True, "columns"),  # 2 cards: 3 x 2 between the rows needs 177.8 + 8 > 184.85
+    ("mini", "a4"): (4, 4, False, "columns"),  # 8 cards: P 4 x 41 + 6.35 = 170.35 of 178.95; L 6 x 2 gives 6
+    ("mini", "letter"): (6, 2, True, "rows"),  # 6 cards: L 2 x 63 + 6.35 = 132.35 of 184.85 (6 x 41 + 6.35 = 252.35 > 248.35 between columns)
+    ("bridge", "a4"): (4, 2, True, "columns"),  # 4 x 57 + 6.35 = 234.35 of 265.95
+    ("bridge", "letter"): (4, 2, True, "columns"),  # 234.35 of 248.35
+    ("poker", "a4"): (4, 2, True, "columns"),  # 4 x 63.5 + 6.35 = 260.35 of 265.95
+    ("poker", "letter"): (3, 2, True, "rows"),  # 3 cards: L 2 x 88.9 + 6.35 = 184.15 of 184.85; 2 x 2 between the columns: 2
     ("tarot", "a4"): (2, 2, False, "columns"),
     ("tarot", "letter"): (2, 2, False, "columns"),
-    ("square", "a4"): (3, 2, True, "rows"),  # 3 cards: 2 x 70 + 8 = 148; 2 x 2 between the columns: 2
+    ("square", "a4"): (3, 2, True, "rows"),  # 3 cards: 2 x 70 + 6.35 = 146.35; 2 x 2 between the columns: 2
     ("square", "letter"): (3, 2, True, "rows"),
-    ("landscape", "a4"): (2, 4, False, "rows"),  # 4 cards: P 4 x 63.5 + 8 = 262 of 265.95 (2 x 88.9 + 8 > 178.95 across)
-    ("landscape", "letter"): (2, 2, True, "columns"),  # 2 cards: P 2 x 3 between the columns needs 185.8 > 184.85
+    ("landscape", "a4"): (2, 4, False, "rows"),  # 4 cards: P 4 x 63.5 + 6.35 = 260.35 of 265.95 (2 x 88.9 + 6.35 > 178.95 across)
+    ("landscape", "letter"): (2, 3, False, "columns"),  # 3 cards: P 2 x 88.9 + 6.35 = 184.15 of 184.85, 3 x 63.5 = 190.5 of 248.35 down
 }
 CARD = """extends: poker
 palette: {frame: "#3d3550", ink: "#ffffff"}

@@ -26,13 +26,14 @@ cards of the game's size that leaves that room (papers.py); for poker cards:
 Fold sheets take the grid of most cards with an even number of columns (folded between the
 column halves, each back mirrored about the fold) or of rows (folded between the rows, the backs
 in the lower half turned half round, as folding over a horizontal line turns them). Between the
-halves lies the fold's gap: each side's print reaches papers.fold_reach (4 mm) beyond its cut
-line, to the fold line, the bleed's outer strip mirrored beyond the bleed, so a fold 2 mm off
+halves lies the fold's gap: each side's print reaches papers.fold_reach beyond its cut line, to
+the fold line (with a 1/8 in bleed, the bleed itself: 3.175 mm; where the bleed is narrower
+than that reach, its outer strip mirrored beyond it), so a fold papers.MISFOLD (1.5875 mm) off
 still shows each side its own colours once cut at the fronts' marks. For poker cards: A4 4 x 2
-landscape folded between the columns (4 cards a sheet; gutters: 2 x 2 portrait, 2), Letter 2 x
-2 landscape folded between the columns (2 cards a sheet: 3 x 2 folded between the rows needs
-177.8 + 8 mm of 184.85). The margin note runs up the left margin, clear of the marks; where the
-marks fill that margin, in the stretches beside the rows, between them.
+landscape folded between the columns (4 cards a sheet; gutters: 2 x 2 portrait, 2), Letter 3 x
+2 landscape folded between the rows (3 cards a sheet: 177.8 + 6.35 mm of 184.85; gutters too).
+The margin note runs up the left margin, clear of the marks; where the marks fill that margin,
+in the stretches beside the rows, between them.
 """
 
 from __future__ import annotations
