@@ -18,10 +18,9 @@ own when it is within TOLERANCE (largest channel difference, for anti-aliasing) 
 
 from __future__ import annotations
 
+import shutil
 from functools import cache
 from pathlib import Path
-
-import shutil
 
 import pypdfium2 as pdfium
 import pytest

@@ -47,7 +47,7 @@ DUPLEX = {
 # papers.MISFOLD is half of it) between the halves; equals: landscape first, then columns
 FOLD = {
     ("mini", "a4"): (4, 4, False, "columns"),  # 8 cards: P 4 x 41 + 6.35 = 170.35 of 178.95; L 6 x 2 gives 6
-    ("mini", "letter"): (6, 2, True, "rows"),  # 6 cards: L 2 x 63 + 6.35 = 132.35 of 184.85 (6 x 41 + 6.35 = 252.35 > 248.35 between columns)
+    ("mini", "letter"): (6, 2, True, "rows"),  # 6 cards: L 2 x 63 + 6.35 = 132.35 of 184.85 (6 x 41 + 6.35 > 248.35 between columns)
     ("bridge", "a4"): (4, 2, True, "columns"),  # 4 x 57 + 6.35 = 234.35 of 265.95
     ("bridge", "letter"): (4, 2, True, "columns"),  # 234.35 of 248.35
     ("poker", "a4"): (4, 2, True, "columns"),  # 4 x 63.5 + 6.35 = 260.35 of 265.95
