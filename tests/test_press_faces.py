@@ -120,6 +120,34 @@ def test_fronts_keep_their_frames_3_mm_inside_the_trim(plans):
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.parametrize("ink", ["full", "saver", "mono"])
+def test_cards_that_may_share_a_sheet_have_the_same_outer_edge(plans, ink):
+    """Issue 28, defect 4: a cut 1 mm off its line shows a sliver of the neighbour's edge, so
+    every card that may share a sheet with another (one back design) draws the same within 2 mm
+    of its trim (edges.py), and a card type's or element's colour lies inside that (PowerMage
+    54's and Powers Combined's inner frames): the sheets keep the cards edge to edge, eight an
+    A4 sheet, with no gutters (sheets.apart). Not merely alike within edges.ALIKE: the same."""
+    from spellpress.press.drawing import edges
+
+    if ink != "full":
+        options = Options(cards=ROOT / "cards", templates=ROOT / "templates", kinds=("png",), progress=False, ink=ink)
+        plans = {p.game.slug: p for p in plan(options)[0]}
+    differ = []
+    for slug, p in plans.items():
+        groups: dict[str, dict] = {}
+        for deck in p.game.decks.values():
+            if deck.token is not None:  # punch-out pieces, not on the card sheets
+                continue
+            for card in deck.cards:
+                back = p.backs[card.id]
+                design = back.hash if back is p.deck_backs.get(deck.id) else f"own backs of {deck.id}"
+                groups.setdefault(design, {}).setdefault(edges.edge(p.fronts[card.id].drawing), []).append(card.id)
+        for found in groups.values():
+            if len(found) > 1:
+                differ.append(f"{slug}: {len(found)} outer edges among {[ids[0] for ids in found.values()]}")
+    assert not differ, "\n".join(differ)
+
+
 def test_the_measure_sees_a_framed_back():
     framed = Drawing(63.5, 88.9, 3.175, (Rect(-3.175, -3.175, 69.85, 95.25, fill=(0, 0, 0)),
                                          Rect(4, 4, 55.5, 80.9, radius=3, fill=(9, 9, 9))))

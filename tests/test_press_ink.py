@@ -108,6 +108,65 @@ def test_in_mono_every_icon_is_a_picture_of_its_own(cards_dir):
         assert pa != pb, f"{a} and {b} are the same picture in grey"
 
 
+AMMO = {"Live": "live-ammo", "Magic": "magic-ammo", "Blank": "blank-ammo"}  # Spellchamber's kinds of ammo, a card each
+
+
+def _luminance(colour) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    def linear(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(v) for v in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _round(drawing: Drawing, dpi: int = 150):
+    """An ammo card's round as printed: its ground (the disc it sits on: the smallest filled disc
+    over 10 mm across, its outer millimetre left out), the ground's colour, the round's colour
+    (the commonest of the pixels there that are not the ground's) and where those pixels are."""
+    disc = min((e for e in drawing.items if isinstance(e, Ellipse) and e.fill and e.rx > 5), key=lambda e: e.rx)
+    k, b = dpi / 25.4, drawing.bleed
+    picture = raster.render(drawing, dpi)
+    cx, cy, r = (disc.cx + b) * k, (disc.cy + b) * k, (disc.rx - 1) * k
+    pixels = picture.load()
+    inside = {(x, y): pixels[x, y] for x in range(int(cx - r), int(cx + r) + 1)
+              for y in range(int(cy - r), int(cy + r) + 1) if (x - cx) ** 2 + (y - cy) ** 2 < r * r}
+    counts: dict = {}
+    for colour in inside.values():
+        counts[colour] = counts.get(colour, 0) + 1
+    ground = max(counts, key=counts.get)
+    drawn = {at: c for at, c in inside.items() if max(abs(u - v) for u, v in zip(c, ground)) > 16}
+    colours: dict = {}
+    for colour in drawn.values():
+        colours[colour] = colours.get(colour, 0) + 1
+    return ground, max(colours, key=colours.get), set(drawn)
+
+
+def test_in_mono_each_kind_of_ammo_has_a_glyph_of_its_own_shape_that_stands_out(cards_dir):
+    """Issue 28, defect 8: the README says mono tells each kind by its glyph. Spellchamber's Live,
+    Magic and Blank ammo cards rendered in mono: their rounds' pictures (the pixels not of their
+    ground) overlap by less than half (intersection over union), and each round stands out from
+    its ground by at least 3:1 (WCAG's for graphics; the GUIDE's 4.5:1 is for text)."""
+    (mono,), _ = plan(Options(cards=cards_dir, templates=cards_dir.parent / "templates", games=(GAME,), kinds=("png",),
+                              ink="mono"))
+    rounds = {kind: _round(mono.fronts[card].drawing) for kind, card in AMMO.items()}
+    for kind, (ground, colour, _) in rounds.items():
+        print(f"{kind}: round {colour} on {ground}, contrast {contrast(colour, ground):.2f}:1")
+    for (a, (_, _, shape_a)), (b, (_, _, shape_b)) in itertools.combinations(rounds.items(), 2):
+        print(f"{a} and {b}: their rounds overlap {len(shape_a & shape_b) / len(shape_a | shape_b):.2f}")
+    for (a, (_, _, shape_a)), (b, (_, _, shape_b)) in itertools.combinations(rounds.items(), 2):
+        assert len(shape_a & shape_b) / len(shape_a | shape_b) < 0.5, f"in mono, {a} and {b} ammo have one glyph"
+    for kind, (ground, colour, _) in rounds.items():
+        assert contrast(colour, ground) >= 3, f"in mono, {kind} ammo's round is {contrast(colour, ground):.2f}:1 on its ground"
+
+
 def test_ink_in_game_yaml_is_checked_and_used(tmp_path, cards_dir):
     game = tmp_path / GAME
     shutil.copytree(cards_dir / GAME, game)

@@ -8,7 +8,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from pdf_checks import fonts, syntax_problems
-from spellpress.press.drawing import sheets
+from spellpress.press.drawing import papers, sheets
 from spellpress.press.drawing.papers import PAPERS
 from spellpress.press.model.options import Options
 from spellpress.press.outputs import images
@@ -68,10 +68,11 @@ def _to_mm(page, ctm, x, y):
 
 
 def placements(page, reader):
-    """[(form name, x, y of the card's trim top left in mm from the page's top left, turned)]."""
+    """[(form name, x, y of the card's trim top left in mm from the page's top left, turned)]:
+    not the mirrored strips that carry a bleed on to a fold line farther than it (a reflection)."""
     out = []
     for op, operands, ctm in _walk(page, reader):
-        if op == b"Do":
+        if op == b"Do" and ctm[0] * ctm[3] - ctm[1] * ctm[2] > 0:
             w, h = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
             corners = [_to_mm(page, ctm, x * MM, y * MM) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
             left, top = min(p[0] for p in corners), min(p[1] for p in corners)
@@ -121,6 +122,24 @@ def expected_marks(cards):
         left, right = min(along), max(along) + CARD_W
         marks += [(left - start, y, left - end, y), (right + start, y, right + end, y)]
     return marks
+
+
+def is_back(form):
+    return form.startswith("back-") or form.endswith("-back")
+
+
+def fold_marks(cards):
+    """A fold sheet's marks at its fold line, in the middle of the gap between the fronts' half
+    and the backs': at both ends of the line, 1 mm beyond the bleed, 5 mm long."""
+    fronts, backs = [c for c in cards if not is_back(c[0])], [c for c in cards if is_back(c[0])]
+    start, end = BLEED + 1, BLEED + 1 + 5
+    top, bottom = min(c[2] for c in cards), max(c[2] for c in cards) + CARD_H
+    left, right = min(c[1] for c in cards), max(c[1] for c in cards) + CARD_W
+    if min(c[1] for c in backs) > max(c[1] for c in fronts):  # a fold between the columns
+        x = (max(c[1] for c in fronts) + CARD_W + min(c[1] for c in backs)) / 2
+        return [(x, top - start, x, top - end), (x, bottom + start, x, bottom + end)]
+    y = (max(c[2] for c in fronts) + CARD_H + min(c[2] for c in backs)) / 2
+    return [(left - start, y, left - end, y), (right + start, y, right + end, y)]
 
 
 def same_marks(found, expected):
@@ -206,8 +225,9 @@ def test_crop_marks_are_long_clear_of_the_bleed_printable_and_only_for_cards(eve
                     assert sheets.UNPRINTABLE - EPS <= x <= pw - sheets.UNPRINTABLE + EPS, (name, n, p, q)
                     assert sheets.UNPRINTABLE - EPS <= y <= ph - sheets.UNPRINTABLE + EPS, (name, n, p, q)
                 assert min(_segment_to_rect(p, q, r) for r in bleeds) >= 1 - EPS, (name, n, p, q)
-            # no mark beside an empty slot, and every card's cut lines marked
-            assert same_marks([(*p, *q) for p, q in marks], expected_marks(cards)), (name, n)
+            # no mark beside an empty slot, every card's cut lines marked, and a fold sheet's fold line
+            expected = expected_marks(cards) + (fold_marks(cards) if "fold" in name else [])
+            assert same_marks([(*p, *q) for p, q in marks], expected), (name, n)
 
 
 def test_the_grids_are_the_ones_with_room_for_marks():
@@ -237,7 +257,13 @@ def test_every_card_appears_its_count_times(built, games):
 
 
 def test_fold_sheets_put_each_back_mirrored_about_the_fold(built):
-    # A4: a fold between the second and third columns, each back beside its front
+    """Each back mirrored about the fold line, which lies in the middle of a gap: each side's cut
+    line papers.fold_reach (the 1/8 in bleed, 3.175 mm) from it. A4: poker cards fold between
+    the second and third columns, each back beside its front. Letter: 3 x 2 landscape folded
+    between the rows (177.8 + 6.35 mm of the 184.85 mm beside the margins), each back below its
+    front, turned half round."""
+    reach = papers.fold_reach(BLEED)
+    assert reach == BLEED
     reader = PdfReader(built / "cards-fold-a4.pdf")
     page = placements(reader.pages[0], reader)
     fronts = [p for p in page if not p[0].startswith("back-")]
@@ -245,9 +271,9 @@ def test_fold_sheets_put_each_back_mirrored_about_the_fold(built):
     fold_x = 297 / 2
     assert len(fronts) == len(backs) == 4
     for _form, x, y, _ in fronts:
-        assert any(b[1] == round(2 * fold_x - x - CARD_W, 2) and b[2] == y and not b[3] for b in backs)
-        assert x + CARD_W <= fold_x + EPS
-    # Letter: a fold between the rows, each back below its front, turned half round
+        assert any(abs(b[1] - (2 * fold_x - x - CARD_W)) < EPS and b[2] == y and not b[3] for b in backs)  # placements rounds to 0.01 mm
+        assert x + CARD_W <= fold_x - reach + EPS
+    assert max(x for _, x, _, _ in fronts) + CARD_W == pytest.approx(fold_x - reach, abs=EPS)
     reader = PdfReader(built / "cards-fold-letter.pdf")
     page = placements(reader.pages[0], reader)
     fronts = [p for p in page if not p[0].startswith("back-")]
@@ -255,8 +281,9 @@ def test_fold_sheets_put_each_back_mirrored_about_the_fold(built):
     fold_y = 215.9 / 2
     assert len(fronts) == len(backs) == 3
     for _form, x, y, turned in fronts:
-        assert not turned and y + CARD_H <= fold_y + EPS
-        assert any(b[1] == x and b[2] == round(2 * fold_y - y - CARD_H, 2) and b[3] for b in backs)
+        assert not turned and y + CARD_H <= fold_y - reach + EPS
+        assert any(b[1] == x and abs(b[2] - (2 * fold_y - y - CARD_H)) < EPS and b[3] for b in backs)
+    assert max(y for _, _, y, _ in fronts) + CARD_H == pytest.approx(fold_y - reach, abs=EPS)
 
 
 def crosses(page, reader):

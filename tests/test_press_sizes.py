@@ -43,20 +43,21 @@ DUPLEX = {
     ("landscape", "letter"): (2, 3, False),  # P 184.85/88.9 -> 2, 248.35/63.5 -> 3 = 6; L 2 x 2 = 4
 }
 # fold sheets: the grid of most cells with an even number of columns (fold 'columns') or rows
-# ('rows'); equals: landscape first, then columns
+# ('rows'), the fold's gap of 6.35 mm (papers.fold_reach: the 3.175 mm bleed each side, since
+# papers.MISFOLD is half of it) between the halves; equals: landscape first, then columns
 FOLD = {
-    ("mini", "a4"): (4, 4, False, "columns"),  # 8 cards; L 6 x 2 gives 6
-    ("mini", "letter"): (6, 2, True, "columns"),  # 6 cards; P 4 x 3 folded between columns 6 too
-    ("bridge", "a4"): (4, 2, True, "columns"),
-    ("bridge", "letter"): (4, 2, True, "columns"),
-    ("poker", "a4"): (4, 2, True, "columns"),
-    ("poker", "letter"): (3, 2, True, "rows"),  # 3 cards; 2 x 2 between the columns: 2
+    ("mini", "a4"): (4, 4, False, "columns"),  # 8 cards: P 4 x 41 + 6.35 = 170.35 of 178.95; L 6 x 2 gives 6
+    ("mini", "letter"): (6, 2, True, "rows"),  # 6 cards: L 2 x 63 + 6.35 = 132.35 of 184.85 (6 x 41 + 6.35 > 248.35 between columns)
+    ("bridge", "a4"): (4, 2, True, "columns"),  # 4 x 57 + 6.35 = 234.35 of 265.95
+    ("bridge", "letter"): (4, 2, True, "columns"),  # 234.35 of 248.35
+    ("poker", "a4"): (4, 2, True, "columns"),  # 4 x 63.5 + 6.35 = 260.35 of 265.95
+    ("poker", "letter"): (3, 2, True, "rows"),  # 3 cards: L 2 x 88.9 + 6.35 = 184.15 of 184.85; 2 x 2 between the columns: 2
     ("tarot", "a4"): (2, 2, False, "columns"),
     ("tarot", "letter"): (2, 2, False, "columns"),
-    ("square", "a4"): (3, 2, True, "rows"),  # 3 cards; 2 x 2 between the columns: 2
+    ("square", "a4"): (3, 2, True, "rows"),  # 3 cards: 2 x 70 + 6.35 = 146.35; 2 x 2 between the columns: 2
     ("square", "letter"): (3, 2, True, "rows"),
-    ("landscape", "a4"): (2, 4, False, "columns"),
-    ("landscape", "letter"): (2, 3, False, "columns"),
+    ("landscape", "a4"): (2, 4, False, "rows"),  # 4 cards: P 4 x 63.5 + 6.35 = 260.35 of 265.95 (2 x 88.9 + 6.35 > 178.95 across)
+    ("landscape", "letter"): (2, 3, False, "columns"),  # 3 cards: P 2 x 88.9 + 6.35 = 184.15 of 184.85, 3 x 63.5 = 190.5 of 248.35 down
 }
 CARD = """extends: poker
 palette: {frame: "#3d3550", ink: "#ffffff"}
@@ -94,7 +95,7 @@ def placed(page, reader, w, h):
     """[(form, x, y of the trim's top left in mm from the page's top left, turned)] for cards w x h mm."""
     out = []
     for op, operands, ctm in _walk(page, reader):
-        if op == b"Do":
+        if op == b"Do" and ctm[0] * ctm[3] - ctm[1] * ctm[2] > 0:  # not a mirrored strip carrying a bleed to the fold
             bw, bh = w + 2 * BLEED, h + 2 * BLEED
             corners = [_to_mm(page, ctm, x * MM, y * MM) for x, y in ((0, 0), (bw, 0), (0, bh), (bw, bh))]
             out.append((str(operands[0]).removeprefix("/FormXob."), min(p[0] for p in corners) + BLEED,
@@ -150,7 +151,10 @@ def test_fold_sheets_follow_the_size(built, size, paper):
     reader = PdfReader(built[size] / f"cards-fold-{paper}.pdf")
     page = reader.pages[0]
     pw, ph = float(page.mediabox.width) / MM, float(page.mediabox.height) / MM
-    x0, y0 = (pw - cols * w) / 2, (ph - rows * h) / 2
+    gap = 2 * papers.fold_reach(BLEED)  # the fold's, between the halves
+    x0 = (pw - cols * w - (gap if fold == "columns" else 0)) / 2
+    y0 = (ph - rows * h - (gap if fold == "rows" else 0)) / 2
+    assert min(x0, y0) >= papers.margin(BLEED) - EPS
     cards = placed(page, reader, w, h)
     fronts = [c for c in cards if not c[0].startswith("back-")]
     backs = [c for c in cards if c[0].startswith("back-")]
@@ -158,10 +162,10 @@ def test_fold_sheets_follow_the_size(built, size, paper):
     for _, x, y, turned in fronts:
         assert not turned
         if fold == "columns":  # the back mirrored about the fold between the column halves
-            assert x + w <= pw / 2 + EPS
+            assert x + w <= pw / 2 - papers.fold_reach(BLEED) + EPS
             assert any(abs(bx - (pw - x - w)) < EPS and abs(by - y) < EPS and not t for _, bx, by, t in backs)
         else:  # below the fold between the rows, turned half round
-            assert y + h <= ph / 2 + EPS
+            assert y + h <= ph / 2 - papers.fold_reach(BLEED) + EPS
             assert any(abs(bx - x) < EPS and abs(by - (ph - y - h)) < EPS and t for _, bx, by, t in backs)
         assert x0 - EPS <= x and y0 - EPS <= y
 
@@ -243,6 +247,11 @@ def test_the_printing_page_table_says_what_the_sheets_take():
         for cell, paper in zip(cells[3:5], ("a4", "letter")):
             f = papers.fold_grid(papers.PAPERS[paper], w, h, BLEED)
             assert cell == str(f.cols * f.rows // 2), line
+        # cards whose edges differ (edges.py): a gutter between neighbours
+        duplex = [papers.duplex_grid(papers.PAPERS[paper], w, h, BLEED, apart=True) for paper in ("a4", "letter")]
+        fold = [papers.fold_grid(papers.PAPERS[paper], w, h, BLEED, apart=True) for paper in ("a4", "letter")]
+        assert cells[5] == " / ".join(str(g.cols * g.rows) for g in duplex), line
+        assert cells[6] == " / ".join(str(g.cols * g.rows // 2) for g in fold), line
 
 
 def mixed_game(root):

@@ -1,7 +1,11 @@
 """Print-and-play sheets: cards in a grid with crop marks, duplex backs, fold sheets, calibration.
 
-Cards sit edge to edge, so one cut separates two cards; bleed is printed around the cards'
-outside (beside an empty slot too), and each card is clipped to its own trim elsewhere.
+Bleed is printed around the cards' outside (beside an empty slot too). Between neighbours: where
+every card of a size that may share a page looks alike at its edges (edges.py), cards sit edge
+to edge and one cut separates two, each card clipped to its trim at the shared cut; where any
+two differ (a frame's colour telling a card apart), a gutter of twice the bleed lies between
+every two neighbours, each card's own bleed filling its half, and each card has its own cut
+lines and marks (see apart).
 
 One back design a page (GUIDE, tolerances): a duplex drift of up to 2 mm would show a sliver of
 a neighbour's back, so a player could read a card from its back. Cards are grouped by the
@@ -14,15 +18,22 @@ printer's reach (6.35 mm from the paper's edge). So a grid needs 3.175 + 1 + 5 =
 beside it, plus 6.35 mm: 15.525 mm of margin on every side. Each paper takes the grid of most
 cards of the game's size that leaves that room (papers.py); for poker cards:
 - A4 3 x 3 portrait: 9.75 mm left and right, 15.15 mm top and bottom: no.
-- A4 4 x 2 landscape: 21.5 mm left and right, 16.1 mm top and bottom: yes (8 a sheet).
+- A4 4 x 2 landscape: 21.5 mm left and right, 16.1 mm top and bottom: yes (8 a sheet); with
+  gutters it needs 273.05 x 184.15 mm of 265.95 x 178.95: 2 x 2 portrait (4 a sheet).
 - Letter 3 x 3 portrait: 12.7 mm and 6.35 mm; Letter 4 x 2 landscape: 12.7 mm left and right:
-  no. Letter 3 x 2 landscape: 44.45 mm and 19.05 mm: yes (6 a sheet).
+  no. Letter 3 x 2 landscape: 44.45 mm and 19.05 mm: yes (6 a sheet), with gutters too (38.1
+  and 15.875 mm).
 Fold sheets take the grid of most cards with an even number of columns (folded between the
 column halves, each back mirrored about the fold) or of rows (folded between the rows, the backs
-in the lower half turned half round, as folding over a horizontal line turns them): for poker
-cards A4 4 x 2 landscape folded between the columns (4 cards a sheet), Letter 3 x 2 landscape
-folded between the rows (3 cards a sheet). The margin note runs up the left margin, clear of
-the marks; where the marks fill that margin, in the stretches beside the rows, between them.
+in the lower half turned half round, as folding over a horizontal line turns them). Between the
+halves lies the fold's gap: each side's print reaches papers.fold_reach beyond its cut line, to
+the fold line (with a 1/8 in bleed, the bleed itself: 3.175 mm; where the bleed is narrower
+than that reach, its outer strip mirrored beyond it), so a fold papers.MISFOLD (1.5875 mm) off
+still shows each side its own colours once cut at the fronts' marks. For poker cards: A4 4 x 2
+landscape folded between the columns (4 cards a sheet; gutters: 2 x 2 portrait, 2), Letter 3 x
+2 landscape folded between the rows (3 cards a sheet: 177.8 + 6.35 mm of 184.85; gutters too).
+The margin note runs up the left margin, clear of the marks; where the marks fill that margin,
+in the stretches beside the rows, between them.
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,12 +50,12 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..files import atomic_write
-from . import fonts, rlinternals, skeleton
+from . import edges, fonts, rlinternals, skeleton
 from .displaylist import Drawing
-from .papers import MARK_GAP, MARK_LENGTH, PAPERS, UNPRINTABLE, Grid, Paper, duplex_grid, fold_grid
+from .papers import MARK_GAP, MARK_LENGTH, PAPERS, UNPRINTABLE, Grid, Paper, duplex_grid, fold_grid, span
 from .pdf import FORM_CODE_VERSION, MM, define_form, new_canvas, prepare
 
-LAYOUT_VERSION = "3"  # bump when a change here moves what is on the sheets
+LAYOUT_VERSION = "4"  # bump when a change here moves what is on the sheets
 NOTE_WIDTH = 2.6  # the margin note's line, mm across
 INK, HALO = (0, 0, 0), (1, 1, 1)
 
@@ -62,16 +73,48 @@ NINE_NOTE = ("Nine a sheet, for printers that print to 5 mm of the edge:",
 NINE_CARD = (63.5, 88.9)  # the nine-a-sheet grid is for poker cards
 
 
-def sheet_for(layout: str, paper: str, width: float, height: float, bleed: float) -> Sheet | None:
+def sheet_for(layout: str, paper: str, width: float, height: float, bleed: float,
+              apart: bool = False) -> Sheet | None:
     """The sheet of a layout ('duplex', 'fold' or 'nine') on a paper for cards of this size: the
-    grid of most cards with room for bleed and marks (papers.py); None where there is none (a
-    card too large for the paper, a fold sheet that holds one card, nine a sheet of no poker card)."""
+    grid of most cards with room for bleed and marks (papers.py), with a gutter between
+    neighbours when they are `apart` (see apart); None where there is none (a card too large
+    for the paper, a fold sheet that holds one card, nine a sheet of no poker card). Nine a
+    sheet has no room for gutters: its cards sit edge to edge whatever their edges."""
     if layout == "nine":
         poker = abs(width - NINE_CARD[0]) < 0.05 and abs(height - NINE_CARD[1]) < 0.05
         grid = NINE_GRID if poker and paper == "letter" else None
     else:
-        grid = (fold_grid if layout == "fold" else duplex_grid)(PAPERS[paper], width, height, bleed)
+        grid = (fold_grid if layout == "fold" else duplex_grid)(PAPERS[paper], width, height, bleed, apart)
     return Sheet(PAPERS[paper], grid, width, height, bleed) if grid is not None else None
+
+
+def apart_by_size(cards: Iterable[SheetCard]) -> dict[Size, bool]:
+    """For each size of these cards, whether its sheets need gutters (apart)."""
+    sized: dict[Size, list[SheetCard]] = {}
+    for card in cards:
+        sized.setdefault(size_of(card), []).append(card)
+    return {size: apart(group) for size, group in sized.items()}
+
+
+def apart(cards: Iterable[SheetCard]) -> bool:
+    """Whether these cards (of one size) need gutters between neighbours: two of one back design,
+    which may share a page, whose fronts or backs differ at their edges (edges.py)."""
+    seen: dict[int, edges.Edge] = {}  # a drawing's id -> its edge: each drawing read once
+
+    def of(face: Face) -> edges.Edge:
+        if id(face.drawing) not in seen:
+            seen[id(face.drawing)] = edges.edge(face.drawing)
+        return seen[id(face.drawing)]
+
+    designs: dict[str, set[tuple[edges.Edge, edges.Edge]]] = {}
+    for card in cards:
+        designs.setdefault(card.design, set()).add((of(card.front), of(card.back)))
+    for pairs in designs.values():
+        listed = list(pairs)
+        for i, (front, back) in enumerate(listed):
+            if any(not (edges.alike(front, f) and edges.alike(back, b)) for f, b in listed[i + 1:]):
+                return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -118,8 +161,12 @@ class Sheet:
         self.paper, self.grid = paper, grid
         self.pw, self.ph = (paper.height, paper.width) if grid.landscape else (paper.width, paper.height)
         self.cw, self.ch, self.bleed = card_w, card_h, bleed
-        self.x0 = (self.pw - grid.cols * card_w) / 2
-        self.y0 = (self.ph - grid.rows * card_h) / 2
+        # each column's and row's start from the grid's, mm: the cards, the gutters between them,
+        # and on a fold sheet the fold's gap between the halves
+        self.xs = _starts(grid.cols, card_w, grid.gutter, grid.fold_gap if grid.fold == "columns" else None)
+        self.ys = _starts(grid.rows, card_h, grid.gutter, grid.fold_gap if grid.fold == "rows" else None)
+        self.x0 = (self.pw - span(grid.cols, card_w, grid.gutter, grid.fold_gap, grid.fold == "columns")) / 2
+        self.y0 = (self.ph - span(grid.rows, card_h, grid.gutter, grid.fold_gap, grid.fold == "rows")) / 2
         # beside the grid: the outer bleed, the marks' gap from it and their length, across and down
         self.outer_x, self.gap_x, self.mark_x = self._margin(self.x0)
         self.outer_y, self.gap_y, self.mark_y = self._margin(self.y0)
@@ -153,7 +200,21 @@ class Sheet:
         return f" · one card a sheet: no more of {self.cw:g} x {self.ch:g} mm fit {self.paper.name} with bleed and crop marks"
 
     def cell(self, col: int, row: int) -> tuple[float, float]:
-        return self.x0 + col * self.cw, self.y0 + row * self.ch
+        """The top left of the trim of the card in (col, row), mm from the page's top left."""
+        return self.x0 + self.xs[col], self.y0 + self.ys[row]
+
+    def gap(self, across: bool, before: int) -> float:
+        """The gap, mm, between column (or row, not `across`) `before` - 1 and `before`."""
+        starts, card = (self.xs, self.cw) if across else (self.ys, self.ch)
+        return starts[before] - starts[before - 1] - card
+
+    def fold_line(self) -> float:
+        """Where a fold sheet folds, mm from the page's left (fold between columns) or top (rows):
+        the middle of the gap between its halves."""
+        g = self.grid
+        if g.fold == "columns":
+            return self.x0 + self.xs[g.cols // 2] - g.fold_gap / 2
+        return self.y0 + self.ys[g.rows // 2] - g.fold_gap / 2
 
     def mirrored(self, col: int, row: int) -> Cell:
         """Where a card's back goes for long-edge duplex: columns reversed on a portrait page,
@@ -165,6 +226,14 @@ class Sheet:
     def behind(self, x: float, y: float) -> tuple[float, float]:
         """The point of the backs page that long-edge duplex puts behind (x, y) of the front."""
         return (x, self.ph - y) if self.grid.landscape else (self.pw - x, y)
+
+
+def _starts(n: int, card: float, gutter: float, fold_gap: float | None) -> list[float]:
+    """Where each of `n` cards in a line starts, mm from the line's start: after the cards and
+    gutters before it, and after the fold's gap (`fold_gap`, None: no fold across this line)
+    for the second half."""
+    return [i * (card + gutter) + (fold_gap - gutter if fold_gap is not None and i >= n // 2 else 0.0)
+            for i in range(n)]
 
 
 Size = tuple[float, float, float]  # a card's trimmed width, height and bleed, mm
@@ -224,53 +293,104 @@ class SheetWriter:
 
     def place(self, face: Face, col: int, row: int, filled: set[Cell], dx: float = 0.0, dy: float = 0.0,
               turned: bool = False) -> None:
-        """The face in cell (col, row), with its bleed where no card of `filled` is next to it;
-        `turned`: half round, as a fold over a horizontal line shows a back."""
+        """The face in cell (col, row), with its bleed where no card of `filled` shares its cut:
+        beside an empty slot, outside the grid, and into its half of a gutter; into the fold's
+        gap up to the fold line, the bleed's last strip mirrored where that is farther than the
+        bleed (papers.fold_reach). `turned`: half round, as a fold over a horizontal line shows a back."""
         s, c = self.sheet, self.canvas
         self._form(face)
         x, y = s.cell(col, row)
         x, y = x + dx, y + dy
-        b, bx, by = s.bleed, s.outer_x, s.outer_y
-        left = 0 if (col - 1, row) in filled else bx
-        right = 0 if (col + 1, row) in filled else bx
-        top = 0 if (col, row - 1) in filled else by
-        bottom = 0 if (col, row + 1) in filled else by
+        b = s.bleed
+        left, right = self._reach(col, row, -1, 0, filled), self._reach(col, row, 1, 0, filled)
+        top, bottom = self._reach(col, row, 0, -1, filled), self._reach(col, row, 0, 1, filled)
+
+        def draw() -> None:
+            if turned:
+                c.translate((x + s.cw + b) * MM, (s.ph - y + b) * MM)
+                c.rotate(180)
+            else:
+                c.translate((x - b) * MM, (s.ph - y - s.ch - b) * MM)
+            c.doForm(face.form)
+
         c.saveState()
         clip = c.beginPath()
-        clip.rect((x - left) * MM, (s.ph - y - s.ch - bottom) * MM, (s.cw + left + right) * MM, (s.ch + top + bottom) * MM)
+        clip.rect((x - min(left, b)) * MM, (s.ph - y - s.ch - min(bottom, b)) * MM,
+                  (s.cw + min(left, b) + min(right, b)) * MM, (s.ch + min(top, b) + min(bottom, b)) * MM)
         c.clipPath(clip, stroke=0, fill=0)
-        if turned:
-            c.translate((x + s.cw + b) * MM, (s.ph - y + b) * MM)
-            c.rotate(180)
-        else:
-            c.translate((x - b) * MM, (s.ph - y - s.ch - b) * MM)
-        c.doForm(face.form)
+        draw()
         c.restoreState()
+        # beyond the bleed (towards a fold farther than it): the bleed's outer strip, mirrored about its edge
+        for side, reach in (("left", left), ("right", right), ("top", top), ("bottom", bottom)):
+            extra = reach - b
+            if extra <= 1e-9:
+                continue
+            if side in ("left", "right"):
+                edge = x - b if side == "left" else x + s.cw + b
+                strip = (edge - extra if side == "left" else edge, y - min(top, b), extra, s.ch + min(top, b) + min(bottom, b))
+            else:
+                edge = y - b if side == "top" else y + s.ch + b
+                strip = (x - min(left, b), edge - extra if side == "top" else edge, s.cw + min(left, b) + min(right, b), extra)
+            sx, sy, sw, sh = strip
+            c.saveState()
+            clip = c.beginPath()
+            clip.rect(sx * MM, (s.ph - sy - sh) * MM, sw * MM, sh * MM)
+            c.clipPath(clip, stroke=0, fill=0)
+            if side in ("left", "right"):
+                c.translate(2 * edge * MM, 0)
+                c.scale(-1, 1)
+            else:
+                c.translate(0, 2 * (s.ph - edge) * MM)
+                c.scale(1, -1)
+            draw()
+            c.restoreState()
+
+    def _reach(self, col: int, row: int, dcol: int, drow: int, filled: set[Cell]) -> float:
+        """How far, mm, the card in (col, row) prints beyond its trim towards the cell (col + dcol,
+        row + drow): the outer bleed at the grid's edge, half the gap where one lies between
+        (a gutter's half is the bleed; the fold's reaches the fold line), else the bleed into an
+        empty slot and nothing where a card shares the cut."""
+        s, g = self.sheet, self.sheet.grid
+        other = (col + dcol, row + drow)
+        if not (0 <= other[0] < g.cols and 0 <= other[1] < g.rows):
+            return s.outer_x if dcol else s.outer_y
+        gap = s.gap(True, max(col, other[0])) if dcol else s.gap(False, max(row, other[1]))
+        if gap > 1e-9:
+            return gap / 2
+        return 0.0 if other in filled else s.bleed
 
     def crop_marks(self, filled: set[Cell], dx: float = 0.0, dy: float = 0.0, fold: str = "") -> None:
-        """At both ends of every cut line's stretch along the cards of `filled`, outward, clear of
-        their bleed: so an empty slot has no marks of its own. A fold line's marks are dashed."""
+        """At both ends of every card's cut lines, outward, clear of the bleed: each line's marks
+        at the ends of its stretch along the cards of `filled` (so an empty slot has no marks of
+        its own), one line where neighbours share a cut, two across a gutter. A fold sheet's fold
+        line, in the middle of the gap between its halves, has dashed marks at its ends."""
         s, c = self.sheet, self.canvas
-        g = s.grid
+        down: dict[float, list[int]] = {}  # the vertical cut lines (x) and the rows of the cards along them
+        across: dict[float, list[int]] = {}  # the horizontal ones (y) and the columns of theirs
+        for col, row in sorted(filled):
+            x, y = s.cell(col, row)
+            for at in (x, x + s.cw):
+                down.setdefault(round(at, 6), []).append(row)
+            for at in (y, y + s.ch):
+                across.setdefault(round(at, 6), []).append(col)
+        if fold == "columns" and filled:
+            down[round(s.fold_line(), 6)] = [row for _, row in filled]
+        if fold == "rows" and filled:
+            across[round(s.fold_line(), 6)] = [col for col, _ in filled]
+        dashed_at = round(s.fold_line(), 6) if fold else None
         marks = []
         start, length = s.outer_y + s.gap_y, s.mark_y  # above and below the grid
-        for i in range(g.cols + 1):  # vertical cuts: their ends above and below the cards along them
-            along = [r for r in range(g.rows) if (i - 1, r) in filled or (i, r) in filled]
-            if along:
-                x = s.x0 + dx + i * s.cw
-                top, bottom = s.y0 + dy + min(along) * s.ch, s.y0 + dy + (max(along) + 1) * s.ch
-                dashed = fold == "columns" and i == g.cols // 2
-                marks.append(((x, top - start), (x, top - start - length), dashed))
-                marks.append(((x, bottom + start), (x, bottom + start + length), dashed))
+        for x, rows in down.items():
+            top, bottom = s.cell(0, min(rows))[1] + dy, s.cell(0, max(rows))[1] + s.ch + dy
+            dashed = fold == "columns" and x == dashed_at
+            marks.append(((x + dx, top - start), (x + dx, top - start - length), dashed))
+            marks.append(((x + dx, bottom + start), (x + dx, bottom + start + length), dashed))
         start, length = s.outer_x + s.gap_x, s.mark_x  # left and right of it
-        for j in range(g.rows + 1):  # horizontal cuts: their ends left and right of the cards along them
-            along = [k for k in range(g.cols) if (k, j - 1) in filled or (k, j) in filled]
-            if along:
-                y = s.y0 + dy + j * s.ch
-                left, right = s.x0 + dx + min(along) * s.cw, s.x0 + dx + (max(along) + 1) * s.cw
-                dashed = fold == "rows" and j == g.rows // 2
-                marks.append(((left - start, y), (left - start - length, y), dashed))
-                marks.append(((right + start, y), (right + start + length, y), dashed))
+        for y, cols in across.items():
+            left, right = s.cell(min(cols), 0)[0] + dx, s.cell(max(cols), 0)[0] + s.cw + dx
+            dashed = fold == "rows" and y == dashed_at
+            marks.append(((left - start, y + dy), (left - start - length, y + dy), dashed))
+            marks.append(((right + start, y + dy), (right + start + length, y + dy), dashed))
         for width, color in ((1.4, HALO), (0.35, INK)):
             c.setLineWidth(width)
             c.setStrokeColorRGB(*color)
@@ -297,7 +417,7 @@ class SheetWriter:
         parts = [" · ".join(words[i:i + per]) for i in range(0, len(words), per)]
         right = NINE_NOTE if s.grid.reach is not None else ()
         for row in range(rows):
-            middle = s.y0 + (rows - row - 0.5) * s.ch  # read upwards: the first part beside the lowest row
+            middle = s.cell(0, rows - 1 - row)[1] + s.ch / 2  # read upwards: the first part beside the lowest row
             self._note(parts[row] if row < len(parts) else "", edge, middle, s.ch - 8, dx, dy)
             if row < len(right):
                 self._note(right[row], s.pw - edge - NOTE_WIDTH, middle, s.ch - 8, dx, dy)
@@ -431,7 +551,8 @@ def fold_pdf(cards: list[SheetCard], sheet: Sheet, title: str, cache: Path | Non
         cols, rows = halves(sheet)
         labels = ", ".join(dict.fromkeys(c.label for c in page))
         w.margin_note(f"{title} · {labels} · sheet {n} of {len(sheets)} · print at actual size (100%), "
-                      f"one-sided · fold along the dashed line, glue, then cut{sheet.fit_note(cols * rows)}")
+                      f"one-sided · fold along the line between the dashed marks, glue, then cut at the solid marks "
+                      f"(the fold is cut away){sheet.fit_note(cols * rows)}")
         fronts = [(i % cols, i // cols) for i in range(len(page))]
         backs = [(col, g.rows - 1 - row) if by_rows else (g.cols - 1 - col, row) for col, row in fronts]
         filled = set(fronts) | set(backs)

@@ -29,7 +29,7 @@ def code_version(writers: tuple[str, ...] = ("sheets.py",)) -> str:
     disk: a skeleton made by other code is not this code's."""
     here = Path(__file__).parent
     digest = hashlib.sha256()
-    for name in (*writers, "pdf.py", "rlinternals.py", "skeleton.py", "fonts.py", "papers.py"):
+    for name in (*writers, "pdf.py", "rlinternals.py", "skeleton.py", "fonts.py", "papers.py", "edges.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
 

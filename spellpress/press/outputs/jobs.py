@@ -67,8 +67,10 @@ class SheetsPdf:
                 return data
         if self.layout == "printshop":
             return sheets.printshop_pdf(cards, self.size, self.title, cache, keep)
-        # each size of card its own sheet (listing.py plans no file where a size has none)
-        planned = {size: sheets.sheet_for(self.layout, self.paper, *size)
+        # each size of card its own sheet (listing.py plans no file where a size has none), with
+        # gutters where cards of that size differ at their edges (sheets.apart)
+        apart = sheets.apart_by_size(cards)
+        planned = {size: sheets.sheet_for(self.layout, self.paper, *size, apart=apart.get(size, False))
                    for size in dict.fromkeys([self.size, *map(sheets.size_of, cards)])}
         by_size = {size: sheet for size, sheet in planned.items() if sheet is not None}
         missing = [size for size in planned if size not in by_size]

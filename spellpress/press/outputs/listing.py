@@ -72,8 +72,9 @@ def _sheet_fits(game: GameBuild, layout: str, paper: str, cards: str, rel: str) 
     and when a sheet holds only one card."""
 
     slug, fits = game.plan.game.slug, True
+    apart = game.once(f"apart {cards}", lambda: sheets.apart_by_size(game.shared[cards]))
     for w, h, bleed in dict.fromkeys(map(sheets.size_of, game.shared[cards])):
-        sheet = sheets.sheet_for(layout, paper, w, h, bleed)
+        sheet = sheets.sheet_for(layout, paper, w, h, bleed, apart=apart.get((w, h, bleed), False))
         if sheet is None:
             why = ("nine a Letter sheet is for poker cards (63.5 x 88.9 mm)" if layout == "nine" else
                    "a fold sheet needs room for a card's front beside its back")
@@ -91,6 +92,9 @@ def _shape(game: GameBuild, cards: str) -> str:
     it draws; the fonts, the PDF libraries and the code that writes it."""
 
     parts, seen = [skeleton.code_version(), fonts.fingerprint(), game.versions(PDF)], set()
+    # where the cards' edges differ, gutters between them (sheets.apart): a face's hole keeps
+    # only its size, so its edges' say in the geometry is written here
+    parts.append(repr(sorted(game.once(f"apart {cards}", lambda: sheets.apart_by_size(game.shared[cards])).items())))
     for card in game.shared[cards]:
         parts.append(f"{card.front.form}|{card.back.form}|{card.label}|{card.design}")
         for face in (card.front, card.back):
