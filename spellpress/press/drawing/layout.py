@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast, overload
 
-from ...core import paths, pictures, ruletext
+from ...core import gameicons, paths, pictures, ruletext
 from ...core.models import ART_FOCUS, Card, Deck, Game
 from ...core.problems import Problem, did_you_mean, display_path
-from . import fonts
+from . import displaylist, fonts, vectors
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
 from .templates import Box, Ink, Layout
@@ -57,6 +57,7 @@ class Face:
     art_about: str = ""  # how warnings name the picture: "cards/x/spells.yaml:4:10: card 'fire-bolt': art 'art/bolt.png'"
     art_fit: str | None = None  # the card's own; None: its layout's art box says
     art_focus: tuple[float, float] | None = None
+    icon: str | None = None  # the game icon its `art:` names (`game-icons:fire-ray`: 'fire-ray')
 
 
 class Layouter:
@@ -72,6 +73,7 @@ class Layouter:
         self.style = Ink({})  # the colours of the layout being drawn, in this ink
         self.allow_missing_art = allow_missing_art  # an early draft: a missing picture is a placeholder, not a problem
         self._pictures: dict[str, tuple[Path | None, tuple[int, int] | None]] = {}  # card id -> its checked picture
+        self.game_icons = gameicons.library(game.root)  # the icons of game-icons.net its cards may name
         self.colors = {e.name: hex_color(e.color) for e in game.elements}
         self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
         self.numbers = {card.id: n for n, card in enumerate(game.cards, start=1)}  # the checklist's order
@@ -106,12 +108,14 @@ class Layouter:
                 # '{cost_icons}' in a layout's text shows the elements as inline icons
                 values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
                 values[f"{key}_or"] = " or ".join(names)
-        if card.art and card.id not in self._pictures:  # a card's front and its own back: checked, and said, once
+        icon = gameicons.named(card.art)
+        if card.art and icon is None and card.id not in self._pictures:  # a card's front and its own back: checked, and said, once
             self._pictures[card.id] = self._art_file(card, card.art)
-        picture, art_px = self._pictures[card.id] if card.art else (None, None)
+        picture, art_px = self._pictures[card.id] if card.art and icon is None else (None, None)
         file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
         return Face(values, tuple(dict.fromkeys(elements)), picture, card.id, f"card '{card.id}'", (file, int(line), int(column)),
-                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'", card.art_fit, card.art_focus)
+                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'", card.art_fit, card.art_focus,
+                    icon)
 
     def _art_file(self, card: Card, art_path: str) -> tuple[Path | None, tuple[int, int] | None]:
         """The card's picture and its size in pixels, or None (a placeholder is drawn) and a
@@ -176,6 +180,11 @@ class Layouter:
             for key in ("icon", "end", "shape"):
                 value = getattr(box, key)
                 drawn = box.kind in (("stat", "track") if key == "shape" else ("icon", "art", "track"))
+                if key == "icon" and box.kind == "art" and gameicons.named(value) is not None:
+                    name = gameicons.named(value) or ""
+                    if name not in self.game_icons.icons:
+                        found.append((at + (key,), self.game_icons.unknown(name)))
+                    continue
                 if value is not None and drawn and value not in self.icons:  # a project's icons.yaml may lack it
                     found.append((at + (key,), f"unknown icon '{value}'{did_you_mean(value, sorted(self.icons.shapes))}: "
                                                "an icon is a name of icons.yaml (templates/icons.yaml, "
@@ -551,17 +560,34 @@ class Layouter:
     # -- art
 
     def known_icon(self, name: str | None) -> str | None:
+        """`name` when it is an icon of icons.yaml or (`game-icons:fire-ray`) one of game-icons.net
+        this game may name; else DoesNotFit with the closest name."""
+        icon = gameicons.named(name)
+        if icon is not None:
+            if icon not in self.game_icons.icons:
+                raise DoesNotFit(self.game_icons.unknown(icon))
+            return name
         if name is not None and name not in self.icons:
             raise DoesNotFit(f"unknown icon '{name}'{did_you_mean(name, sorted(self.icons.shapes))}")
         return name
 
     def emblem(self, face: Face, box: Box) -> str | None:
-        """What the card's generated art shows, from its data: its own `icon` field, else its
-        first element's glyph, else its layout's (its type's) `icon` on the art box."""
+        """What the card's generated art shows, from its data: the game icon its `art:` names,
+        else its own `icon` field, else its first element's glyph, else its layout's (its type's)
+        `icon` on the art box. A game icon is named `game-icons:<name>`."""
+        if face.icon is not None:
+            return self.known_icon(gameicons.PREFIX + face.icon)
         if face.values.get("icon"):
             return self.known_icon(face.values["icon"])
         glyphs = [e.lower() for e in face.elements if e.lower() in self.icons]
         return glyphs[0] if glyphs else self.known_icon(box.icon)
+
+    def game_icon(self, name: str, x: float, y: float, size: float, color: Color) -> list[Primitive]:
+        """The game icon `name` (without its prefix) in the square (x, y, size), in `color`."""
+        try:
+            return list(vectors.icon(self.game_icons.icons[name], x, y, size, color))
+        except vectors.BadOutline as exc:
+            raise DoesNotFit(f"icon 'game-icons:{name}' cannot be drawn: {exc}") from None
 
     def _art(self, face: Face, x, y, w, h, layout: Layout, box: Box) -> list[Primitive]:
         glyph = self.emblem(face, box)
@@ -602,6 +628,9 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
         return replace(item, cx=width - item.cx, cy=height - item.cy)
     if isinstance(item, Poly):
         return replace(item, points=tuple((width - x, height - y) for x, y in item.points))
+    if isinstance(item, displaylist.Path):
+        return replace(item, subpaths=tuple(tuple(tuple(width - v if i % 2 == 0 else height - v for i, v in enumerate(seg))
+                                                  for seg in sub) for sub in item.subpaths))
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
 
 
@@ -632,6 +661,8 @@ def greyed(item: Primitive) -> Primitive:
         return replace(item, color=grey(item.color))
     if isinstance(item, (Rect, Ellipse, Poly)):
         return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
+    if isinstance(item, displaylist.Path):
+        return replace(item, fill=grey(item.fill))
     return item  # a picture is printed as it is
 
 
@@ -679,7 +710,10 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout, glyp
         r = rmax * t
         out.append(Ellipse(cx, cy, r, r, fill=(mix(light, second, 0.35), mix(light, base, 0.5), base)[k]))
     size = rmax * 0.9
-    if glyph:
+    icon = gameicons.named(glyph)
+    if icon is not None:
+        out += layouter.game_icon(icon, cx - size / 2, cy - size / 2, size, WHITE)
+    elif glyph:
         out += layouter.icons.glyph(glyph, cx - size / 2, cy - size / 2, size, WHITE, dark)
     return out
 

@@ -8,8 +8,8 @@ import math
 from PIL import Image as PILImage
 from PIL import ImageDraw, ImageFont
 
-from . import art, fonts
-from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
+from . import art, fonts, vectors
+from .displaylist import Drawing, Ellipse, Image, Path, Poly, Rect, Text
 
 PRINT_DPI = 300
 
@@ -61,7 +61,24 @@ def render(drawing: Drawing, dpi: float = PRINT_DPI, *, bleed: bool = True) -> P
                 draw.line(points, fill=item.stroke, width=max(1, round(item.width * k)), joint="curve")
         elif isinstance(item, Image):
             _image(image, item, P, k)
+        elif isinstance(item, Path):
+            _path(image, item, k, off)
     return image
+
+
+def _path(image: PILImage.Image, item: Path, k: float, off: float) -> None:
+    """The outline filled by its rule, anti-aliased (vectors.fill_mask), over the pixels its
+    bounds cover."""
+    xs = [v for sub in item.subpaths for seg in sub for v in seg[0::2]]
+    ys = [v for sub in item.subpaths for seg in sub for v in seg[1::2]]
+    if not xs:
+        return
+    x0, y0 = max(0, math.floor((min(xs) + off) * k)), max(0, math.floor((min(ys) + off) * k))
+    x1, y1 = min(image.width, math.ceil((max(xs) + off) * k) + 1), min(image.height, math.ceil((max(ys) + off) * k) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = vectors.fill_mask([item], k, x0 / k - off, y0 / k - off, x1 - x0, y1 - y0)
+    image.paste(item.fill, (x0, y0, x1, y1), mask)
 
 
 def _turned_text(image: PILImage.Image, item: Text, at: tuple[float, float], font: ImageFont.FreeTypeFont) -> None:
