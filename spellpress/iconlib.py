@@ -128,8 +128,8 @@ def add(names: list[str], library: dict, info: Mapping, dest: Path) -> list[str]
 
 
 def compact(entry: dict) -> dict:
-    """An entry without the default size of the file (512 x 512)."""
-    return {k: v for k, v in entry.items() if not (k in ("width", "height") and v == 512)}
+    """An entry without the default size of the file (512 x 512), nor an author unknown."""
+    return {k: v for k, v in entry.items() if not (k in ("width", "height") and v == 512) and not (k == "author" and not v)}
 
 
 def write(dest: Path, icons: Mapping[str, dict], info: Mapping) -> None:

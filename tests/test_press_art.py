@@ -23,7 +23,7 @@ from spellpress.cli import main
 from spellpress.core import pictures
 
 GAME = "spellchamber"
-CARD = "    name: Mind Control\n"  # the art line goes under it: line 14 of spells.yaml
+CARD = "    name: Mind Control\n    art: game-icons:brain-tentacle\n"  # its art line, line 14 of spells.yaml, is replaced
 ART_LINE = 14
 
 
@@ -38,7 +38,7 @@ def give_art(project: Path, value: str) -> None:
     spells = project / "cards" / GAME / "spells.yaml"
     text = spells.read_text()
     assert CARD in text
-    spells.write_text(text.replace(CARD, f"{CARD}    art: {value}\n", 1))
+    spells.write_text(text.replace(CARD, f"    name: Mind Control\n    art: {value}\n", 1))
     assert spells.read_text().splitlines()[ART_LINE - 1] == f"    art: {value}"
 
 

@@ -60,6 +60,7 @@ class Icon:
     paths: tuple[tuple[str, bool], ...]  # (d, even-odd); SVG's default rule is nonzero
     width: float = 512.0
     height: float = 512.0
+    author: str = ""  # who drew it, as game-icons.net names them, where the file says
 
 
 @dataclass(frozen=True)
@@ -194,13 +195,16 @@ def icon(name: object, entry: object, width: float = 512.0, height: float = 512.
         at = element.end()
     if not paths:
         raise ValueError("its body has no <path d=\"...\"/>")
+    author = entry.get("author", "")
+    if not isinstance(author, str) or len(author) > MAX_NAME or not all(c.isprintable() for c in author):
+        raise ValueError("its author is a name of at most 100 printable characters")
     chars = sum(len(d) for d, _ in paths)
     if chars > MAX_PATH_CHARS:
         raise ValueError(f"its path data has {chars:,} characters; an icon may have at most {MAX_PATH_CHARS:,}")
     numbers = sum(len(_NUMBER.findall(d)) for d, _ in paths)
     if numbers > MAX_NUMBERS:
         raise ValueError(f"its path data has {numbers:,} numbers; an icon may have at most {MAX_NUMBERS:,}")
-    return Icon(name, tuple(paths), width, height)
+    return Icon(name, tuple(paths), width, height, author)
 
 
 def _size(data: dict[str, object], width: float, height: float) -> tuple[float, float]:
@@ -213,7 +217,19 @@ def _size(data: dict[str, object], width: float, height: float) -> tuple[float, 
     return out[0], out[1]
 
 
-def used(names: list[str]) -> list[str]:
-    """The lines that credit the icons `names` (sorted, once each), as the licence asks."""
-    return [f"{len(set(names))} icon{'s' if len(set(names)) != 1 else ''} from {SOURCE} ({SOURCE_URL}) by {AUTHORS}, "
-            f"licensed under {LICENCE} ({LICENCE_URL}): {', '.join(sorted(set(names)))}."]
+def credits(names: list[str], library: Library) -> str:
+    """The rulebook's credits for the icons `names` its cards show, in the rulebook's markup: the
+    source, the authors and the licence, as CC BY 3.0 asks, and which icon each author drew."""
+    by: dict[str, list[str]] = {}
+    for name in sorted(set(names)):
+        icon = library.icons.get(name)
+        by.setdefault(icon.author if icon is not None and icon.author else "", []).append(name)
+    count = len(set(names))
+    lines = ["# Credits",
+             f"The pictures on the cards are drawn from {count} icon{'s' if count != 1 else ''} of {SOURCE} "
+             f"({SOURCE_URL}), made by {AUTHORS}, and used under the Creative Commons Attribution 3.0 licence "
+             f"({LICENCE}, {LICENCE_URL}). Each icon is drawn in its card's colours over a background made for the "
+             "card; the icons themselves are not changed.", ""]
+    for author in sorted(by, key=lambda a: (a == "", a)):
+        lines.append(f"- **{author or 'Other contributors of ' + SOURCE}**: {', '.join(by[author])}")
+    return "\n".join(lines) + "\n"
