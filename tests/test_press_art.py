@@ -172,7 +172,7 @@ def test_a_file_that_does_not_decode_is_a_problem(project):
     assert problem.startswith(f"cards/{GAME}/spells.yaml:{ART_LINE}:10: card 'mind-control': art 'art/cut.png' is damaged or cut short")
     (game / "art" / "cut.png").write_text("not a picture at all")
     problem = only_problem(spellpress_here(project, "build", "--only", "png"))
-    assert problem.endswith("art 'art/cut.png' is not a picture: a picture must be a PNG, JPEG or WebP file")
+    assert problem.endswith("art 'art/cut.png' is not a picture: a picture must be a PNG, JPEG, WebP or SVG file")
 
 
 @pytest.mark.parametrize("side,size", [(13000, "13000 x 13000 px (169 megapixels)"), (20000, "over 179 megapixels")])

@@ -271,3 +271,64 @@ def test_icons_add_keeps_what_the_file_held_and_reads_an_alias_through(project, 
     assert data["info"]["license"]["title"] == "CC BY 3.0"
     cards(project, "art: game-icons:moon", "art: game-icons:fireray")
     assert main(["validate", "goblin"]) == 0
+
+
+# -- a designer's SVG picture: vectors in the PDF, the same picture in the PNG
+
+SVG = """<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100" width="200" height="100">
+  <rect x="0" y="0" width="200" height="100" fill="#1d3557"/>
+  <circle cx="150" cy="30" r="20" fill="#f1faee"/>
+  <g transform="translate(20,10) rotate(10)">
+    <path d="M40 0 L10 50 H35 L20 90 L70 35 H45 L60 0 Z" fill="#ffb703" stroke="#fb8500" stroke-width="3"/>
+  </g>
+  <polyline points="100,90 120,70 140,85 160,60 190,80" fill="none" stroke="#a8dadc" stroke-width="4"/>
+  {extra}
+</svg>
+"""
+
+
+def test_an_svg_picture_is_drawn_as_vectors_alike_in_pdf_and_png(project):
+    (project / "cards" / "goblin" / "art").mkdir()
+    (project / "cards" / "goblin" / "art" / "bolt.svg").write_text(SVG.format(extra=""))
+    cards(project, "art: game-icons:frame", "art: art/bolt.svg")
+    face = fronts(project)["mist"]
+    outlines = tuple(item for item in face.drawing.items if isinstance(item, Outline))
+    assert not any(type(item).__name__ == "Image" for item in face.drawing.items)
+    assert any(o.stroke is not None and not o.closed for o in outlines)  # the polyline, stroked only
+    assert all(o.clip == (4.2, 13.2, 55.1, 30.5) for o in outlines)  # cut to the art box (cover)
+    drawing = Drawing(face.drawing.width, face.drawing.height, face.drawing.bleed, outlines)
+    page, png = pdf_page(drawing), raster.render(drawing)
+    page = page.crop((0, 0, png.width, png.height))
+    difference = ImageChops.difference(page, png.crop((0, 0, page.width, page.height))).convert("L")
+    assert ImageStat.Stat(difference).mean[0] < 1.0
+    assert png.getpixel((100, 40)) == (255, 255, 255)  # outside the box: nothing
+    navy = png.getpixel((round((4.2 + 3.175 + 2) * 300 / 25.4), round((13.2 + 3.175 + 2) * 300 / 25.4)))
+    assert navy == (0x1d, 0x35, 0x57)
+
+
+@pytest.mark.parametrize("extra, why", [
+    ('<image href="/etc/passwd" width="9" height="9"/>', "holds an <image>"),
+    ('<text x="1" y="9">Hi</text>', "holds text: turn it into paths"),
+    ('<linearGradient id="g"/>', "holds a gradient"),
+    ('<use href="other.svg#x"/>', "<use> links to 'other.svg#x': an SVG picture may use only its own shapes"),
+    ('<rect width="9" height="9" fill="url(#g)"/>', "names 'url(#g)'"),
+    ('<foreignObject/>', "holds a foreignObject"),
+])
+def test_an_svg_that_would_open_something_else_or_cannot_be_drawn_is_a_problem_at_its_art_line(project, capsys, extra, why):
+    (project / "cards" / "goblin" / "art").mkdir()
+    (project / "cards" / "goblin" / "art" / "bolt.svg").write_text(SVG.format(extra=extra))
+    cards(project, "art: game-icons:frame", "art: art/bolt.svg")
+    for command in (["validate", "goblin"], ["build", "goblin", "--here", "--only", "png"]):
+        assert main(command) == 1
+        err = capsys.readouterr().err
+        assert "cards/goblin/actions.yaml:4:10: card 'mist': art 'art/bolt.svg' " in err and why in err, err
+
+
+def test_an_svg_with_entities_is_refused_unread(project, capsys):
+    (project / "cards" / "goblin" / "art").mkdir()
+    (project / "cards" / "goblin" / "art" / "bolt.svg").write_text(
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>' + SVG.split("?>", 1)[1])
+    cards(project, "art: game-icons:frame", "art: art/bolt.svg")
+    assert main(["validate", "goblin"]) == 1
+    assert "holds a DOCTYPE or entities, which are not read" in capsys.readouterr().err

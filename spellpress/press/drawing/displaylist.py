@@ -76,14 +76,19 @@ Segment = tuple[float, ...]
 
 @dataclass(frozen=True)
 class Path:
-    """A filled outline of lines and cubic curves, its subpaths closed: a game icon. `evenodd`:
+    """An outline of lines and cubic curves, filled (its subpaths closed) and or stroked: a game
+    icon, a shape of a designer's SVG. `evenodd`:
     a point is inside when the outline goes round it an odd number of times; else (SVG's default,
     nonzero) when it goes round it more times one way than the other. Both backends fill by the
     same rule: reportlab's fill modes, raster.py through vectors.fill_mask."""
 
     subpaths: tuple[tuple[Segment, ...], ...]
-    fill: Color
+    fill: Color | None
     evenodd: bool = False
+    stroke: Color | None = None  # a designer's SVG: its outline drawn too, `width` mm wide
+    width: float = 0.0
+    closed: bool = True  # False: its subpaths are lines (an SVG polyline or line), stroked, never filled
+    clip: tuple[float, float, float, float] | None = None  # drawn only inside this box (x, y, w, h): a picture's art box
 
 
 Primitive = Rect | Ellipse | Poly | Text | Image | Path

@@ -75,6 +75,7 @@ class Layouter:
         self.band: Color | None = None  # the colour of the title band drawn so far on the face being drawn
         self.allow_missing_art = allow_missing_art  # an early draft: a missing picture is a placeholder, not a problem
         self._pictures: dict[str, tuple[Path | None, tuple[int, int] | None]] = {}  # card id -> its checked picture
+        self._vector: set[Path] = set()  # the pictures that are SVGs, drawn as vectors
         self.game_icons = gameicons.library(game.root)  # the icons of game-icons.net its cards may name
         self.colors = {e.name: hex_color(e.color) for e in game.elements}
         self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
@@ -146,7 +147,9 @@ class Layouter:
         except pictures.Refused as exc:
             self.problems.append(Problem(*at, "", f"card '{card.id}': art '{card.art}' {exc}"))
             return None, None
-        return path, (picture.width, picture.height)
+        if picture.vector:
+            self._vector.add(path)
+        return path, (round(picture.width), round(picture.height))
 
     def stamp(self, card: Card) -> dict:
         """The card's identity: `card_number`, `cards_total`, `game_version` and `identity`
@@ -603,6 +606,11 @@ class Layouter:
             return placeholder(face, x, y, w, h, self, layout, glyph)
         fit = face.art_fit or box.art_fit or "cover"
         focus = face.art_focus or box.art_focus or ART_FOCUS
+        if face.art in self._vector:
+            try:
+                return list(vectors.svg_art(str(face.art), x, y, w, h, fit, focus))
+            except vectors.BadOutline as exc:
+                raise DoesNotFit(f"its SVG picture cannot be drawn: {exc}") from None
         if face.art_px is not None:
             needed = pictures.Picture(face.art, *face.art_px).needed(w, h, fit)
             if needed:
@@ -637,8 +645,9 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
     if isinstance(item, Poly):
         return replace(item, points=tuple((width - x, height - y) for x, y in item.points))
     if isinstance(item, displaylist.Path):
-        return replace(item, subpaths=tuple(tuple(tuple(width - v if i % 2 == 0 else height - v for i, v in enumerate(seg))
-                                                  for seg in sub) for sub in item.subpaths))
+        clip = item.clip and (width - item.clip[0] - item.clip[2], height - item.clip[1] - item.clip[3], item.clip[2], item.clip[3])
+        return replace(item, clip=clip, subpaths=tuple(tuple(tuple(width - v if i % 2 == 0 else height - v for i, v in enumerate(seg))
+                                                             for seg in sub) for sub in item.subpaths))
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
 
 
@@ -670,7 +679,7 @@ def greyed(item: Primitive) -> Primitive:
     if isinstance(item, (Rect, Ellipse, Poly)):
         return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
     if isinstance(item, displaylist.Path):
-        return replace(item, fill=grey(item.fill))
+        return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
     return item  # a picture is printed as it is
 
 

@@ -156,8 +156,20 @@ def draw(canvas: Canvas, drawing: Drawing) -> None:
 
 
 def _path(canvas: Canvas, item: displaylist.Path, X, Y) -> None:
-    """The outline as PDF path operators, its curves as curves, filled by its rule."""
-    canvas.setFillColorRGB(*(c / 255 for c in item.fill))
+    """The outline as PDF path operators, its curves as curves, filled by its rule and or stroked;
+    cut to its clip box if it has one."""
+    if item.clip is not None:
+        canvas.saveState()
+        cx, cy, cw, ch = item.clip
+        box = canvas.beginPath()
+        box.rect(X(cx), Y(cy + ch), cw * MM, ch * MM)
+        canvas.clipPath(box, stroke=0, fill=0)
+    fill = item.fill is not None and item.closed
+    if item.fill is not None:
+        canvas.setFillColorRGB(*(c / 255 for c in item.fill))
+    if item.stroke is not None:
+        canvas.setStrokeColorRGB(*(c / 255 for c in item.stroke))
+        canvas.setLineWidth(item.width * MM)
     path = canvas.beginPath()
     for sub in item.subpaths:
         path.moveTo(X(sub[0][0]), Y(sub[0][1]))
@@ -166,8 +178,12 @@ def _path(canvas: Canvas, item: displaylist.Path, X, Y) -> None:
                 path.lineTo(X(seg[0]), Y(seg[1]))
             else:
                 path.curveTo(X(seg[0]), Y(seg[1]), X(seg[2]), Y(seg[3]), X(seg[4]), Y(seg[5]))
-        path.close()
-    canvas.drawPath(path, stroke=0, fill=1, fillMode=FILL_EVEN_ODD if item.evenodd else FILL_NON_ZERO)
+        if item.closed:
+            path.close()
+    canvas.drawPath(path, stroke=int(item.stroke is not None), fill=int(fill),
+                    fillMode=FILL_EVEN_ODD if item.evenodd else FILL_NON_ZERO)
+    if item.clip is not None:
+        canvas.restoreState()
 
 
 def _image(canvas: Canvas, item: Image, X, Y) -> None:

@@ -15,6 +15,7 @@ import functools
 import io
 import logging
 import math
+import os
 from xml.sax.saxutils import quoteattr
 
 from PIL import Image as PILImage
@@ -167,6 +168,26 @@ def _scan(path: Path, draw: ImageDraw.ImageDraw, k: float, left: float, top: flo
             winding += turn
 
 
+def stroke_mask(path: Path, k: float, left: float, top: float, width: int, height: int) -> PILImage.Image:
+    """Coverage of the path's outline drawn `path.width` mm wide with round joins, as fill_mask
+    gives a fill's: lines on a mask sampled SUPERSAMPLE x SUPERSAMPLE a pixel."""
+    s = SUPERSAMPLE
+    mask = PILImage.new("L", (width * s, height * s), 0)
+    draw = ImageDraw.Draw(mask)
+    segments = sum(len(sub) for sub in path.subpaths)
+    steps = max(1, min(24, MAX_EDGES // max(1, segments)))
+    line = max(1, round(path.width * k * s))
+    for sub in path.subpaths:
+        points = _flatten(sub, k * s, left, top, steps)
+        if path.closed:
+            points.append(points[0])
+        draw.line(points, fill=255, width=line, joint="curve")
+        r = line / 2
+        for x, y in (points[0], points[-1]):  # round ends, as the PDF draws them
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=255)
+    return mask.reduce(s)
+
+
 def _flatten(sub: tuple[Segment, ...], k: float, left: float, top: float, steps: int) -> list[tuple[float, float]]:
     """A subpath as points in pixels, each curve cut into pieces about a third of a pixel off it at most."""
     points = [((sub[0][0] - left) * k, (sub[0][1] - top) * k)]
@@ -184,3 +205,155 @@ def _flatten(sub: tuple[Segment, ...], k: float, left: float, top: float, steps:
             a, b, c, e = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
             points.append((a * px + b * x1 + c * x2 + e * x3, a * py + b * y1 + c * y2 + e * y3))
     return points
+
+
+MAX_SVG_SEGMENTS = 200_000  # lines and curves of a designer's SVG picture, all its shapes together
+_KAPPA = 0.5522847498  # a quarter circle's control points, as a share of its radius
+
+
+def svg_art(path: str, x: float, y: float, w: float, h: float, fit: str, focus: tuple[float, float]) -> list[Path]:
+    """A designer's SVG picture (checked by core/svgcheck.py) as outlines placed in the box
+    (x, y, w, h) as its fit and focus say (art.place, as for a picture), cut to the box."""
+    from . import art
+
+    width, height, shapes = svg_shapes(path)
+    ox, oy, dw, dh = art.place(width, height, w, h, fit, focus)
+    k = dw / width
+    clip = (x, y, w, h)
+
+    def moved(sub: tuple[Segment, ...]) -> tuple[Segment, ...]:
+        return tuple(tuple(x + ox + v * k if i % 2 == 0 else y + oy + v * k for i, v in enumerate(seg)) for seg in sub)
+
+    return [Path(tuple(moved(sub) for sub in subs), fill, evenodd, stroke, line * k, closed, clip)
+            for subs, fill, evenodd, stroke, line, closed in shapes]
+
+
+Shape = tuple[tuple[tuple[Segment, ...], ...], Color | None, bool, Color | None, float, bool]
+
+
+@functools.lru_cache(maxsize=64)
+def _svg_cached(path: str, mtime_ns: int, size: int) -> tuple[float, float, tuple[Shape, ...]]:
+    from reportlab.graphics import shapes as rl
+    from svglib.svglib import svg2rlg
+
+    with open(path, "rb") as file:
+        raw = file.read()
+    logging.getLogger("svglib.svglib").setLevel(logging.CRITICAL)
+    drawing = svg2rlg(io.BytesIO(raw))  # from bytes: svglib resolves no other file (core/svgcheck.py refused links)
+    if drawing is None:
+        raise BadOutline("svglib could not read it")
+    out: list[Shape] = []
+    count = 0
+    height = float(drawing.height)
+
+    def point(m, px: float, py: float) -> tuple[float, float]:
+        return m[0] * px + m[2] * py + m[4], height - (m[1] * px + m[3] * py + m[5])
+
+    def color(c) -> Color | None:
+        if c is None:
+            return None
+        alpha = float(getattr(c, "alpha", 1.0) or 0.0)
+        if alpha <= 0:
+            return None
+        return tuple(round((v * alpha + (1 - alpha)) * 255) for v in (c.red, c.green, c.blue))  # type: ignore[return-value]
+
+    def add(subs: list[list[Segment]], closed: list[bool], node, m) -> None:
+        nonlocal count
+        count += sum(len(s) for s in subs)
+        if count > MAX_SVG_SEGMENTS:
+            raise BadOutline(f"it has more than {MAX_SVG_SEGMENTS:,} lines and curves: simplify it, or save it as PNG")
+        placed = [tuple(_moved(seg, m, point) for seg in sub) for sub in subs]
+        fill, stroke = color(getattr(node, "fillColor", None)), color(getattr(node, "strokeColor", None))
+        evenodd = getattr(node, "fillMode", 1) == 0  # reportlab's FILL_EVEN_ODD
+        scale = abs(m[0] * m[3] - m[1] * m[2]) ** 0.5
+        line = float(getattr(node, "strokeWidth", 0) or 0) * scale
+        shut = [s for s, c in zip(placed, closed) if c]
+        open_ = [s for s, c in zip(placed, closed) if not c]
+        if fill is not None and placed:  # SVG fills an open subpath as though closed
+            out.append((tuple(placed), fill, evenodd, None, 0.0, True))
+        if stroke is not None and line > 0:
+            if shut:
+                out.append((tuple(shut), None, evenodd, stroke, line, True))
+            if open_:
+                out.append((tuple(open_), None, evenodd, stroke, line, False))
+
+    def walk(node, m) -> None:
+        if isinstance(node, rl.Group):
+            t = getattr(node, "transform", (1, 0, 0, 1, 0, 0))
+            inner = _times(m, t)
+            for child in node.contents:
+                walk(child, inner)
+        elif isinstance(node, rl.Path):
+            subs, closed = _rl_subpaths(node)
+            add(subs, closed, node, m)
+        elif isinstance(node, rl.Rect):
+            x0, y0, w0, h0 = float(node.x), float(node.y), float(node.width), float(node.height)
+            add([[(x0, y0), (x0 + w0, y0), (x0 + w0, y0 + h0), (x0, y0 + h0)]], [True], node, m)
+        elif isinstance(node, (rl.Circle, rl.Ellipse)):
+            rx = float(node.r) if isinstance(node, rl.Circle) else float(node.rx)
+            ry = float(node.r) if isinstance(node, rl.Circle) else float(node.ry)
+            add([_ellipse(float(node.cx), float(node.cy), rx, ry)], [True], node, m)
+        elif isinstance(node, (rl.Polygon, rl.PolyLine)):
+            pts = [float(v) for v in node.points]
+            pairs: list[Segment] = [(pts[i], pts[i + 1]) for i in range(0, len(pts) - 1, 2)]
+            if len(pairs) >= 2:
+                add([pairs], [isinstance(node, rl.Polygon)], node, m)
+        elif isinstance(node, rl.Line):
+            add([[(float(node.x1), float(node.y1)), (float(node.x2), float(node.y2))]], [False], node, m)
+
+    walk(drawing, (1, 0, 0, 1, 0, 0))
+    return float(drawing.width), height, tuple(out)
+
+
+def svg_shapes(path: str) -> tuple[float, float, tuple[Shape, ...]]:
+    """The SVG's size and its shapes (subpaths, fill, even-odd, stroke, stroke width, closed) in
+    its own units, y down; read once per version of the file."""
+    st = os.stat(path)
+    return _svg_cached(path, st.st_mtime_ns, st.st_size)
+
+
+def _times(a, b) -> tuple[float, ...]:
+    """The affine transform b, then a (each as reportlab and SVG write them: a, b, c, d, e, f)."""
+    return (a[0] * b[0] + a[2] * b[1], a[1] * b[0] + a[3] * b[1], a[0] * b[2] + a[2] * b[3], a[1] * b[2] + a[3] * b[3],
+            a[0] * b[4] + a[2] * b[5] + a[4], a[1] * b[4] + a[3] * b[5] + a[5])
+
+
+def _moved(seg: Segment, m, point) -> Segment:
+    out: list[float] = []
+    for i in range(0, len(seg), 2):
+        out += point(m, seg[i], seg[i + 1])
+    return tuple(out)
+
+
+def _rl_subpaths(shape) -> tuple[list[list[Segment]], list[bool]]:
+    """A reportlab path's subpaths, and whether each is closed."""
+    subs: list[list[Segment]] = []
+    closed: list[bool] = []
+    points, at = shape.points, 0
+    current: list[Segment] | None = None
+    start: Segment = (0.0, 0.0)
+    for op in shape.operators:
+        if op == 3:
+            if current is not None:
+                closed[-1] = True
+            current = None
+            continue
+        n = 6 if op == 2 else 2
+        seg = tuple(float(v) for v in points[at:at + n])
+        at += n
+        if op == 0 or current is None:
+            current = [seg if op == 0 else start]
+            start = current[0]
+            subs.append(current)
+            closed.append(False)
+            if op == 0:
+                continue
+        current.append(seg)
+    keep = [i for i, sub in enumerate(subs) if len(sub) > 1]
+    return [subs[i] for i in keep], [closed[i] for i in keep]
+
+
+def _ellipse(cx: float, cy: float, rx: float, ry: float) -> list[Segment]:
+    kx, ky = rx * _KAPPA, ry * _KAPPA
+    return [(cx + rx, cy), (cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry), (cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+            (cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry), (cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)]
