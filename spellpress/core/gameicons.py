@@ -225,11 +225,10 @@ def credits(names: list[str], library: Library) -> str:
         icon = library.icons.get(name)
         by.setdefault(icon.author if icon is not None and icon.author else "", []).append(name)
     count = len(set(names))
-    lines = ["# Credits",
-             f"The pictures on the cards are drawn from {count} icon{'s' if count != 1 else ''} of {SOURCE} "
-             f"({SOURCE_URL}), made by {AUTHORS}, and used under the Creative Commons Attribution 3.0 licence "
-             f"({LICENCE}, {LICENCE_URL}). Each icon is drawn in its card's colours over a background made for the "
-             "card; the icons themselves are not changed.", ""]
-    for author in sorted(by, key=lambda a: (a == "", a)):
-        lines.append(f"- **{author or 'Other contributors of ' + SOURCE}**: {', '.join(by[author])}")
+    lines = ["::: pagebreak", "# Credits",
+             f"The pictures on the cards are {count} icon{'s' if count != 1 else ''} of {SOURCE} ({SOURCE_URL}) by "
+             f"{AUTHORS}, used under the Creative Commons Attribution 3.0 licence ({LICENCE}, {LICENCE_URL}), each drawn "
+             "unchanged in its card's colours over a background made for the card.", ""]
+    said = [f"**{author or 'Other contributors'}**: {', '.join(by[author])}." for author in sorted(by, key=lambda a: (a == "", a))]
+    lines.append("Icons by " + " ".join(said))
     return "\n".join(lines) + "\n"
