@@ -802,10 +802,10 @@ def _motif(kind: str, digest: bytes, box: list[tuple[float, float]], x, y, w, h,
         cx, cy = x + w * digest[5] / 255, y + h * digest[6] / 255
         step = h * (0.12 + digest[7] / 255 * 0.1)
         far = math.hypot(max(cx - x, x + w - cx), max(cy - y, y + h - cy))
-        rings = min(40, int(far / step) + 1)
+        rings = min(16, int(far / step) + 1)
         for i in range(rings, 0, -1):
             r = i * step
-            add([(cx + r * math.cos(k * math.pi / 40), cy + r * math.sin(k * math.pi / 40)) for k in range(80)],
+            add([(cx + r * math.cos(k * math.pi / 24), cy + r * math.sin(k * math.pi / 24)) for k in range(48)],
                 tone if i % 2 else other)
     elif kind == "stripes":
         angle = math.radians(20 + digest[5] / 255 * 50) * (1 if digest[6] % 2 else -1)
@@ -823,7 +823,7 @@ def _motif(kind: str, digest: bytes, box: list[tuple[float, float]], x, y, w, h,
             seed = (seed * 6364136223846793005 + 1442695040888963407) % 2**64
             dx, dy, dr = (seed >> 8) % 1000 / 1000, (seed >> 24) % 1000 / 1000, (seed >> 40) % 1000 / 1000
             cx, cy, r = x + w * dx, y + h * dy, r0 * (0.5 + dr)
-            add([(cx + r * math.cos(k * math.pi / 12), cy + r * math.sin(k * math.pi / 12)) for k in range(24)],
+            add([(cx + r * math.cos(k * math.pi / 8), cy + r * math.sin(k * math.pi / 8)) for k in range(16)],
                 tone if i % 3 else other)
     elif kind == "rays":
         cx, cy = x + w * (0.2 + digest[5] / 255 * 0.6), y + h * (0.2 + digest[6] / 255 * 0.6)
