@@ -332,3 +332,14 @@ def test_an_svg_with_entities_is_refused_unread(project, capsys):
     cards(project, "art: game-icons:frame", "art: art/bolt.svg")
     assert main(["validate", "goblin"]) == 1
     assert "holds a DOCTYPE or entities, which are not read" in capsys.readouterr().err
+
+
+def test_a_games_icons_file_that_links_out_of_the_game_is_not_read(project, capsys, tmp_path):
+    own = project / "cards" / "goblin" / gameicons.FILE
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(own.read_text())
+    own.unlink()
+    own.symlink_to(elsewhere)
+    assert main(["validate", "goblin"]) == 1
+    err = capsys.readouterr().err
+    assert f"cards/goblin/{gameicons.FILE}: 'game-icons.json' leads out of the game's directory through a link" in err

@@ -28,6 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .. import defaults
+from . import paths
 from .problems import Problem, did_you_mean, display_path
 
 PREFIX = "game-icons:"
@@ -97,10 +98,14 @@ def named(art: str | None) -> str | None:
 def library(root: Path) -> Library:
     """The icons the game at `root` may name. Its own file is read again only when it changed."""
     path = root / FILE
-    try:
-        st = os.stat(path)
-    except OSError:
+    if not os.path.lexists(path):
         return Library(shipped(), frozenset(), ())
+    try:  # a link out of the game's folder is not followed (core/paths.py), nor is it said what lies there
+        paths.inside(root, FILE, "keep the game's icons in its own folder, as `spellpress icons add` writes them")
+        st = os.stat(path)
+    except (paths.Outside, OSError) as exc:
+        why = str(exc) if isinstance(exc, paths.Outside) else f"cannot be read: {exc.strerror}"
+        return Library(shipped(), frozenset(), (Problem(display_path(path), 0, 0, "", why),))
     return _library(str(path), st.st_mtime_ns, st.st_size, st.st_mode)
 
 
