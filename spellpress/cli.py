@@ -230,6 +230,56 @@ def cmd_preview(args) -> int:
     return run(options, args.host, args.port)
 
 
+def cmd_icons(args) -> int:
+    """`icons add` copies icons of game-icons.net into a game's game-icons.json; `icons find` lists
+    the library's names holding a word (spellpress/iconlib.py)."""
+    from . import iconlib
+    from .core import gameicons
+
+    try:
+        library, info = iconlib.read_library(Path(args.source))
+    except iconlib.Refused as refused:
+        print(f"spellpress icons: {refused}", file=sys.stderr)
+        return 2
+    if args.action == "find":
+        icons = library.get("icons") if isinstance(library.get("icons"), dict) else {}
+        found = [n for n in sorted(icons) if all(w.lower() in n for w in args.names)]
+        print("\n".join(found) if found else f"no icon's name holds {' and '.join(args.names)}")
+        return 0 if found else 1
+    named = _named([args.game] if args.game else [], args.cards, "icons add")
+    if named is None:
+        return 2
+    cards_dir, slugs = named
+    if not slugs:
+        games = sorted(p.parent.name for p in Path(cards_dir).glob(f"*/{GAME_FILE}"))
+        if len(games) != 1:
+            print(f"spellpress icons add: name the game whose cards use them with --game ({', '.join(games) or f'no game in {cards_dir}'})",
+                  file=sys.stderr)
+            return 2
+        slugs = (games[0],)
+    game_dir = Path(cards_dir) / slugs[0]
+    if not (game_dir / GAME_FILE).is_file():
+        print(f"spellpress icons add: no game '{slugs[0]}' in {cards_dir}", file=sys.stderr)
+        return 2
+    dest = game_dir / gameicons.FILE
+    try:
+        added = iconlib.add(args.names, library, info, dest)
+    except iconlib.Refused as refused:
+        print(f"spellpress icons add: {refused}; nothing was written", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"spellpress icons add: cannot write {dest}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    kept = [n for n in dict.fromkeys(args.names) if n not in added]
+    if added:
+        print(f"added {', '.join(added)} to {dest}: name one on a card as `art: game-icons:{added[0]}`")
+    if kept:
+        print(f"{dest} held {', '.join(kept)} already")
+    print(f"credit: icons by {gameicons.AUTHORS}, {gameicons.SOURCE_URL}, {gameicons.LICENCE} ({gameicons.LICENCE_URL}); "
+          "the rulebook's credits page names them")
+    return 0
+
+
 def cmd_printed(args) -> int:
     """Mark the cards of each game's last build as printed: `build --reprint` then prints only
     what changed since (press/model/changes.py)."""
@@ -331,6 +381,17 @@ def parser() -> argparse.ArgumentParser:
     pr.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
     pr.add_argument("--out", default="build", metavar="DIR", help="where the cards were built (default: ./build)")
     pr.set_defaults(run=cmd_printed)
+
+    ic = sub.add_parser("icons", help="icons of game-icons.net for the cards' art: add some to a game, or find names")
+    ic.add_argument("action", choices=("add", "find"),
+                    help="add NAME ...: copy the icons into the game's game-icons.json; find WORD ...: the names holding the words")
+    ic.add_argument("names", nargs="+", metavar="NAME", help="icon names, as game-icons.net gives them (fire-ray), or words")
+    ic.add_argument("--from", dest="source", required=True, metavar="LIBRARY",
+                    help="the library: node_modules/@iconify-json/game-icons (npm install @iconify-json/game-icons), "
+                         "its icons.json, or the tarball of `npm pack @iconify-json/game-icons`")
+    ic.add_argument("--game", metavar="GAME", help="the game (slug or directory) to add them to; needed when --cards holds several")
+    ic.add_argument("--cards", default="cards", metavar="DIR", help="default: ./cards")
+    ic.set_defaults(run=cmd_icons)
 
     add_simulate(sub, cmd_simulate)
 

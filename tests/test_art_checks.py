@@ -162,8 +162,8 @@ def test_a_damaged_or_wrong_file_is_a_problem_naming_card_line_and_why(project, 
     assert err.splitlines() == [
         "cards/goblin/actions.yaml:4:10: card 'mist': art 'art/cut.png' is damaged or cut short (image file is truncated); "
         "save it again as PNG or JPEG",
-        "cards/goblin/actions.yaml:8:10: card 'blaze': art 'art/notes.png' is not a picture: a picture must be a PNG, JPEG "
-        "or WebP file",
+        "cards/goblin/actions.yaml:8:10: card 'blaze': art 'art/notes.png' is not a picture: a picture must be a PNG, JPEG, "
+        "WebP or SVG file",
         "2 problems found in cards",
     ]
     assert "cannot identify image file" not in err
@@ -195,7 +195,7 @@ def test_other_kinds_of_picture_are_named(tmp_path):
     Image.new("RGB", (30, 20)).save(tmp_path / "drawn.gif")
     (tmp_path / "drawn.png").write_bytes((tmp_path / "drawn.gif").read_bytes())
     (tmp_path / "empty.png").write_bytes(b"")
-    with pytest.raises(pictures.Refused, match="^is a GIF file; a picture must be PNG, JPEG or WebP: save it as one of those$"):
+    with pytest.raises(pictures.Refused, match="^is a GIF file; a picture must be PNG, JPEG, WebP or SVG: save it as one of those$"):
         pictures.check(tmp_path / "drawn.png")
     with pytest.raises(pictures.Refused, match="^is an empty file, not a picture$"):
         pictures.check(tmp_path / "empty.png")

@@ -46,8 +46,8 @@ def test_help_lists_only_commands_that_work():
     done = run("--help")
     assert done.returncode == 0
     listed = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("    ") and line[4] != " "]
-    assert listed == ["validate", "build", "watch", "resident", "list", "new", "preview", "export", "printed", "simulate", "serve",
-                      "db"]
+    assert listed == ["validate", "build", "watch", "resident", "list", "new", "preview", "export", "printed", "icons", "simulate",
+                      "serve", "db"]
 
 
 def test_a_missing_cards_directory_is_one_clear_line(tmp_path):

@@ -23,7 +23,7 @@ from spellpress.cli import main
 from spellpress.core import pictures
 
 GAME = "spellchamber"
-CARD = "    name: Mind Control\n"  # the art line goes under it: line 14 of spells.yaml
+CARD = "    name: Mind Control\n    art: game-icons:brain-tentacle\n"  # its art line, line 14 of spells.yaml, is replaced
 ART_LINE = 14
 
 
@@ -38,7 +38,7 @@ def give_art(project: Path, value: str) -> None:
     spells = project / "cards" / GAME / "spells.yaml"
     text = spells.read_text()
     assert CARD in text
-    spells.write_text(text.replace(CARD, f"{CARD}    art: {value}\n", 1))
+    spells.write_text(text.replace(CARD, f"    name: Mind Control\n    art: {value}\n", 1))
     assert spells.read_text().splitlines()[ART_LINE - 1] == f"    art: {value}"
 
 
@@ -172,7 +172,7 @@ def test_a_file_that_does_not_decode_is_a_problem(project):
     assert problem.startswith(f"cards/{GAME}/spells.yaml:{ART_LINE}:10: card 'mind-control': art 'art/cut.png' is damaged or cut short")
     (game / "art" / "cut.png").write_text("not a picture at all")
     problem = only_problem(spellpress_here(project, "build", "--only", "png"))
-    assert problem.endswith("art 'art/cut.png' is not a picture: a picture must be a PNG, JPEG or WebP file")
+    assert problem.endswith("art 'art/cut.png' is not a picture: a picture must be a PNG, JPEG, WebP or SVG file")
 
 
 @pytest.mark.parametrize("side,size", [(13000, "13000 x 13000 px (169 megapixels)"), (20000, "over 179 megapixels")])

@@ -164,7 +164,7 @@ def test_only_one_kind_and_one_paper(fresh_workspace):
 
 def test_missing_art_in_a_draft_warns_and_draws_a_placeholder(workspace):
     """Without allow_missing_art it stops the build: tests/test_art_checks.py."""
-    edit(workspace / "cards" / GAME / "mayhem.yaml", "    name: Backfire\n", "    name: Backfire\n    art: art/backfire.png\n")
+    edit(workspace / "cards" / GAME / "mayhem.yaml", "    art: game-icons:boomerang\n", "    art: art/backfire.png\n")
     report = build(options(workspace, kinds=("png",), allow_missing_art=True))
     assert any("art file art/backfire.png not found" in w for w in report.warnings)
     assert (workspace / "build" / GAME / "png" / "backfire.png").is_file()
@@ -174,7 +174,7 @@ def test_art_is_drawn_when_the_file_exists(workspace):
     art = workspace / "cards" / GAME / "art"
     art.mkdir()
     Image.new("RGB", (1200, 1000), (10, 200, 30)).save(art / "backfire.png")  # sharp at 300 dpi
-    edit(workspace / "cards" / GAME / "mayhem.yaml", "    name: Backfire\n", "    name: Backfire\n    art: art/backfire.png\n")
+    edit(workspace / "cards" / GAME / "mayhem.yaml", "    art: game-icons:boomerang\n", "    art: art/backfire.png\n")
     report = build(options(workspace, kinds=("png", "sheets"), papers=("a4",)))
     assert report.warnings == []
     with Image.open(workspace / "build" / GAME / "png" / "backfire.png") as im:

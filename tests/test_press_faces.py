@@ -12,17 +12,17 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from pathlib import Path as FilePath
 
 import pytest
 
 from spellpress.defaults import TEMPLATES as DEFAULTS
 from spellpress.press.drawing import fonts
-from spellpress.press.drawing.displaylist import Drawing, Ellipse, Image, Rect, Text
+from spellpress.press.drawing.displaylist import Drawing, Ellipse, Image, Path, Rect, Text
 from spellpress.press.model.options import Options
 from spellpress.press.model.plan import plan
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = FilePath(__file__).resolve().parent.parent
 BACK_MARGIN, FRONT_MARGIN = 6.0, 3.0  # GUIDE: no edge parallel to the trim within this of it
 MIN_PT = 7.0
 PARALLEL = math.radians(8)  # a segment this close to a trim's direction counts as parallel to it
@@ -75,7 +75,12 @@ def edges(item) -> list[tuple[str, float, float, float]]:
         # a curve has no straight edge, but its flat extreme reads as one when it grazes the trim
         x0, x1, y0, y1 = item.cx - item.rx - half, item.cx + item.rx + half, item.cy - item.ry - half, item.cy + item.ry + half
         return [("x", x0, item.cy, item.cy), ("x", x1, item.cy, item.cy), ("y", y0, item.cx, item.cx), ("y", y1, item.cx, item.cx)]
-    pts = list(item.points) + ([item.points[0]] if item.closed else [])
+    if isinstance(item, Path):  # an icon's outline: each subpath's pieces from end to end, closed
+        return [edge for sub in item.subpaths for edge in _straight([(seg[-2], seg[-1]) for seg in sub] + [sub[0]], 0.0)]
+    return _straight(list(item.points) + ([item.points[0]] if item.closed else []), half)
+
+
+def _straight(pts, half: float) -> list[tuple[str, float, float, float]]:
     out = []
     for (ax, ay), (bx, by) in zip(pts, pts[1:]):
         length = math.hypot(bx - ax, by - ay)
@@ -254,6 +259,10 @@ def test_a_bad_hand_flag_is_a_problem_with_its_line(tmp_path, cards_dir):
 
 
 def test_generated_art_shows_an_emblem_chosen_from_the_card_data(games):
+    """The game icon a card's `art:` names (issue 28); without one, as before: its `icon`
+    field, its first element's glyph, its type's icon (each card here taken without its art)."""
+    import dataclasses
+
     from spellpress.press.drawing.icons import IconSet
     from spellpress.press.drawing.layout import Layouter
     from spellpress.press.drawing.templates import Templates
@@ -266,7 +275,9 @@ def test_generated_art_shows_an_emblem_chosen_from_the_card_data(games):
             layout = templates.get(game.card_types[card.type].template)
             art = [box for _, box in layout.boxes if box.kind == "art"]
             if art:
-                face = layouter.card_face(card)
+                if card.art:
+                    assert layouter.emblem(layouter.card_face(card), art[0]) == card.art  # game-icons:...
+                face = layouter.card_face(dataclasses.replace(card, art=None))
                 chosen[card.id] = layouter.emblem(face, art[0])
                 assert chosen[card.id], f"{slug}/{card.id} has generated art with no emblem"
                 if not face.values.get("icon") and not face.elements:
@@ -286,7 +297,7 @@ def test_an_unknown_icon_field_is_a_problem_naming_the_card(games):
     game = games["sorcerer-duel"]
     layouter = Layouter(game, IconSet.load(DEFAULTS / "icons.yaml"))
     card = game.card("elder-treant")
-    card = dataclasses.replace(card, fields=types.MappingProxyType({**card.fields, "icon": "tre"}))
+    card = dataclasses.replace(card, art=None, fields=types.MappingProxyType({**card.fields, "icon": "tre"}))  # its art would win
     layouter.draw(layouter.card_face(card), Templates(ROOT / "templates").get("sorcerer-duel/creature"))
     [problem] = layouter.problems
     assert problem.file.endswith("thornwood.yaml") and problem.line > 0

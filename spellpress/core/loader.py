@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import csvsource, paths, pictures, ruletext
+from . import csvsource, gameicons, paths, pictures, ruletext
 from .games import RULESETS
 from .models import (
     CARD_KEYS,
@@ -114,6 +114,8 @@ class _GameLoader:
         self.glossary_written: tuple[str, ...] = ()  # each glossary text as written
         self.card_at: dict[str, tuple[Document, Loc]] = {}  # card id -> where it is written
         self.pictures: list[tuple[Document, Loc, str, Path]] = []  # each card's art inside the game: where it is named
+        self.game_icons = gameicons.library(root)  # the icons of game-icons.net a card's art may name
+        self.problems += self.game_icons.problems
 
     # -- files
 
@@ -368,7 +370,11 @@ class _GameLoader:
                 bad((opt,), f"expected text, got {describe(raw[opt])}")
             elif opt in raw and (why := unprintable(raw[opt])):
                 bad((opt,), why)
-        if isinstance(raw.get("art"), str) and raw["art"].strip():
+        icon = gameicons.named(raw["art"]) if isinstance(raw.get("art"), str) else None
+        if icon is not None:
+            if icon not in self.game_icons.icons:
+                bad(("art",), self.game_icons.unknown(icon))
+        elif isinstance(raw.get("art"), str) and raw["art"].strip():
             try:  # a picture elsewhere on the machine is never read, nor is it said whether it exists
                 self.pictures.append((doc, loc + ("art",), raw["art"], paths.inside(self.root, raw["art"])))
             except paths.Outside as exc:

@@ -389,7 +389,7 @@ class Card:
     type: str
     count: int
     fields: Mapping[str, FieldValue]  # the card type's fields; text fields already rendered
-    art: str | None = None  # path relative to the game's directory
+    art: str | None = None  # a path relative to the game's directory, or `game-icons:<name>` (core/gameicons.py)
     flavor: str | None = None
     art_fit: str | None = None  # one of ART_FITS; None: as its layout's art box says
     art_focus: tuple[float, float] | None = None  # None: as its layout's art box says

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 
+from . import svgcheck
+
 FORMATS = ("PNG", "JPEG", "WEBP")  # what a picture may be; Pillow reads many more, each a decoder to trust
 MAX_PIXELS = 50_000_000  # width x height: a 48-megapixel photo passes; it decodes in a second or two
 MAX_BYTES = 200 * 1024 * 1024  # a file is read whole to see whether it changed
@@ -32,13 +34,16 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class Picture:
     path: Path
-    width: int  # pixels
-    height: int
+    width: float  # pixels; an SVG's own units
+    height: float
+    vector: bool = False  # an SVG, drawn as vectors (core/svgcheck.py): sharp at any size
 
     def needed(self, w_mm: float, h_mm: float, fit: str = "cover") -> tuple[int, int] | None:
         """The pixels its box needs at PRINT_DPI, when the picture has fewer. Scaled to cover the
         box, it must be as wide and as tall as the box is at that resolution; scaled to be
         contained, it must fill the box's width or its height, so it is said in its own proportions."""
+        if self.vector:
+            return None
         box_w, box_h = w_mm / 25.4 * PRINT_DPI, h_mm / 25.4 * PRINT_DPI
         if fit == "contain":
             k = min(box_w / self.width, box_h / self.height)  # the enlargement it would be drawn at
@@ -63,17 +68,41 @@ def check(path: Path, decode: bool = True) -> Picture:
     found = _inspect(str(path), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, decode)
     if isinstance(found, str):
         raise Refused(found)
-    return Picture(path, *found)
+    width, height, vector = found
+    return Picture(path, width, height, vector)
 
 
 @functools.lru_cache(maxsize=1024)
-def _inspect(path: str, device: int, inode: int, mtime_ns: int, size: int, decode: bool) -> tuple[int, int] | str:
-    """The picture's width and height, or why it is refused (kept like a size: a refused
-    file is not decoded again until it changes)."""
+def _inspect(path: str, device: int, inode: int, mtime_ns: int, size: int, decode: bool) -> tuple[float, float, bool] | str:
+    """The picture's width and height and whether it is an SVG, or why it is refused (kept like
+    a size: a refused file is not decoded again until it changes)."""
     try:
-        return _size(path, size, decode)
+        if _is_svg(path):
+            return (*_svg(path, size), True)
+        return (*_size(path, size, decode), False)
     except Refused as exc:
         return str(exc)
+
+
+def _is_svg(path: str) -> bool:
+    try:
+        with open(path, "rb") as file:
+            return svgcheck.looks_like_svg(file.read(64))
+    except OSError:
+        return False
+
+
+def _svg(path: str, size: int) -> tuple[float, float]:
+    """An SVG picture's size in its own units, once it is checked (svgcheck: what it may hold)."""
+    if size > svgcheck.MAX_BYTES:
+        raise Refused(f"is {size / 1024 / 1024:,.1f} MB; an SVG picture may be at most {svgcheck.MAX_BYTES // 1024 // 1024} MB")
+    try:
+        with open(path, "rb") as file:
+            return svgcheck.check(file.read(svgcheck.MAX_BYTES + 1))
+    except OSError as exc:
+        raise Refused(f"cannot be read: {exc.strerror}") from None
+    except svgcheck.Refused as exc:
+        raise Refused(str(exc)) from None
 
 
 def _size(path: str, size: int, decode: bool) -> tuple[int, int]:
@@ -107,7 +136,7 @@ def _size(path: str, size: int, decode: bool) -> tuple[int, int]:
 
 # how other kinds of file start: named, so that a wrong one is said in plain words
 _OTHERS = ((b"GIF8", "a GIF"), (b"BM", "a BMP"), (b"II*\x00", "a TIFF"), (b"MM\x00*", "a TIFF"), (b"%PDF", "a PDF"),
-           (b"8BPS", "a Photoshop (PSD)"), (b"<?xml", "an SVG or other XML"), (b"<svg", "an SVG"))
+           (b"8BPS", "a Photoshop (PSD)"))
 
 
 def _not_ours(path: str) -> str:
@@ -121,10 +150,10 @@ def _not_ours(path: str) -> str:
         return "is an empty file, not a picture"
     kind = next((name for magic, name in _OTHERS if start.startswith(magic)), None)
     if kind:
-        return f"is {kind} file; a picture must be PNG, JPEG or WebP: save it as one of those"
+        return f"is {kind} file; a picture must be PNG, JPEG, WebP or SVG: save it as one of those"
     if start.startswith((b"\x89PNG", b"\xff\xd8", b"RIFF")):
         return "starts like a picture but its header is damaged; save it again as PNG or JPEG"
-    return "is not a picture: a picture must be a PNG, JPEG or WebP file"
+    return "is not a picture: a picture must be a PNG, JPEG, WebP or SVG file"
 
 
 def _too_big(size: str) -> str:

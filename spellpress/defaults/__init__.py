@@ -1,5 +1,6 @@
 """What every project starts from, shipped inside the package: the poker card, the card and back
-layouts every game shares, the icons and the base rulebook template (in `templates/` here).
+layouts every game shares, the icons and the base rulebook template (in `templates/` here),
+and the game-icons.net icons the five games name as their cards' art (in `game-icons/`).
 
 A project's own `templates/` is looked at first, file by file: `templates/card.yaml` there wins
 over this one, and a game's layouts, rulebook and playmat live only there. So a folder made by
@@ -13,6 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+# the icons of game-icons.net the five games use (CC BY 3.0, credited in CREDITS.md there):
+# spellpress/core/gameicons.py
+GAME_ICONS = Path(__file__).resolve().parent / "game-icons"
 
 
 def find(root: Path, name: str) -> Path:

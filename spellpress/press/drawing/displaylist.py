@@ -69,7 +69,29 @@ class Image:
     focus: tuple[float, float] = (0.5, 0.5)
 
 
-Primitive = Rect | Ellipse | Poly | Text | Image
+# A piece of a path: (x, y), a straight line to there; (x1, y1, x2, y2, x, y), a cubic curve
+# with two control points; a subpath's first is the point it starts from
+Segment = tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Path:
+    """An outline of lines and cubic curves, filled (its subpaths closed) and or stroked: a game
+    icon, a shape of a designer's SVG. `evenodd`:
+    a point is inside when the outline goes round it an odd number of times; else (SVG's default,
+    nonzero) when it goes round it more times one way than the other. Both backends fill by the
+    same rule: reportlab's fill modes, raster.py through vectors.fill_mask."""
+
+    subpaths: tuple[tuple[Segment, ...], ...]
+    fill: Color | None
+    evenodd: bool = False
+    stroke: Color | None = None  # a designer's SVG: its outline drawn too, `width` mm wide
+    width: float = 0.0
+    closed: bool = True  # False: its subpaths are lines (an SVG polyline or line), stroked, never filled
+    clip: tuple[float, float, float, float] | None = None  # drawn only inside this box (x, y, w, h): a picture's art box
+
+
+Primitive = Rect | Ellipse | Poly | Text | Image | Path
 
 
 @dataclass(frozen=True)

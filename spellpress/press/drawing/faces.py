@@ -55,7 +55,8 @@ class FaceMemo:
         self.before: dict[str, tuple[Drawing, str]] = kept
         self.now: dict[str, tuple[Drawing, str]] = {}
         side = (base, layouter.ink, game.title, json.dumps(game.text_context, sort_keys=True, default=str),
-                [(e.name, e.color, e.icon) for e in game.elements], sorted(layouter.placeholders), icons.fingerprint)
+                [(e.name, e.color, e.icon) for e in game.elements], sorted(layouter.placeholders), icons.fingerprint,
+                layouter.game_icons.fingerprint)
         self.game_key = hashlib.sha256(value_bytes(side)).digest()
         self.layout_keys: dict[int, bytes] = {}
 
@@ -64,7 +65,7 @@ class FaceMemo:
             self.layout_keys[id(layout)] = hashlib.sha256(value_bytes(layout)).digest()
         art = face.art.stat() if face.art else None
         own = (face.values, face.elements, str(face.art), art and (art.st_mtime_ns, art.st_size), face.art_fit, face.art_focus,
-               face.seed, face.label)
+               face.seed, face.label, face.icon)
         memo = hashlib.sha256(self.game_key + self.layout_keys[id(layout)] + value_bytes(own)).hexdigest()
         found = self.before.get(memo) or self.now.get(memo)
         if found is None:

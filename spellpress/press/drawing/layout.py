@@ -7,6 +7,7 @@ icon: an element's disc, or any icon of icons.yaml (the project's templates/, el
 
 from __future__ import annotations
 
+import colorsys
 import difflib
 import hashlib
 import math
@@ -15,10 +16,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast, overload
 
-from ...core import paths, pictures, ruletext
+from ...core import gameicons, paths, pictures, ruletext
 from ...core.models import ART_FOCUS, Card, Deck, Game
 from ...core.problems import Problem, did_you_mean, display_path
-from . import fonts
+from . import displaylist, fonts, vectors
 from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
 from .templates import Box, Ink, Layout
@@ -57,6 +58,7 @@ class Face:
     art_about: str = ""  # how warnings name the picture: "cards/x/spells.yaml:4:10: card 'fire-bolt': art 'art/bolt.png'"
     art_fit: str | None = None  # the card's own; None: its layout's art box says
     art_focus: tuple[float, float] | None = None
+    icon: str | None = None  # the game icon its `art:` names (`game-icons:fire-ray`: 'fire-ray')
 
 
 class Layouter:
@@ -70,8 +72,11 @@ class Layouter:
         self.icons = icons
         self.ink, self.identity = ink, identity
         self.style = Ink({})  # the colours of the layout being drawn, in this ink
+        self.band: Color | None = None  # the colour of the title band drawn so far on the face being drawn
         self.allow_missing_art = allow_missing_art  # an early draft: a missing picture is a placeholder, not a problem
         self._pictures: dict[str, tuple[Path | None, tuple[int, int] | None]] = {}  # card id -> its checked picture
+        self._vector: set[Path] = set()  # the pictures that are SVGs, drawn as vectors
+        self.game_icons = gameicons.library(game.root)  # the icons of game-icons.net its cards may name
         self.colors = {e.name: hex_color(e.color) for e in game.elements}
         self.icon_names = {e.icon for e in game.elements} | set(icons.shapes)
         self.numbers = {card.id: n for n, card in enumerate(game.cards, start=1)}  # the checklist's order
@@ -106,12 +111,14 @@ class Layouter:
                 # '{cost_icons}' in a layout's text shows the elements as inline icons
                 values[f"{key}_icons"] = " ".join(f"{{{n.lower()}}}" for n in names)
                 values[f"{key}_or"] = " or ".join(names)
-        if card.art and card.id not in self._pictures:  # a card's front and its own back: checked, and said, once
+        icon = gameicons.named(card.art)
+        if card.art and icon is None and card.id not in self._pictures:  # a card's front and its own back: checked, and said, once
             self._pictures[card.id] = self._art_file(card, card.art)
-        picture, art_px = self._pictures[card.id] if card.art else (None, None)
+        picture, art_px = self._pictures[card.id] if card.art and icon is None else (None, None)
         file, line, column = card.where.rsplit(":", 2) if card.where else ("", 0, 0)
         return Face(values, tuple(dict.fromkeys(elements)), picture, card.id, f"card '{card.id}'", (file, int(line), int(column)),
-                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'", card.art_fit, card.art_focus)
+                    art_px, f"{card.art_where or card.where}: card '{card.id}': art '{card.art}'", card.art_fit, card.art_focus,
+                    icon)
 
     def _art_file(self, card: Card, art_path: str) -> tuple[Path | None, tuple[int, int] | None]:
         """The card's picture and its size in pixels, or None (a placeholder is drawn) and a
@@ -140,7 +147,9 @@ class Layouter:
         except pictures.Refused as exc:
             self.problems.append(Problem(*at, "", f"card '{card.id}': art '{card.art}' {exc}"))
             return None, None
-        return path, (picture.width, picture.height)
+        if picture.vector:
+            self._vector.add(path)
+        return path, (round(picture.width), round(picture.height))
 
     def stamp(self, card: Card) -> dict:
         """The card's identity: `card_number`, `cards_total`, `game_version` and `identity`
@@ -176,6 +185,11 @@ class Layouter:
             for key in ("icon", "end", "shape"):
                 value = getattr(box, key)
                 drawn = box.kind in (("stat", "track") if key == "shape" else ("icon", "art", "track"))
+                if key == "icon" and box.kind == "art" and gameicons.named(value) is not None:
+                    name = gameicons.named(value) or ""
+                    if name not in self.game_icons.icons:
+                        found.append((at + (key,), self.game_icons.unknown(name)))
+                    continue
                 if value is not None and drawn and value not in self.icons:  # a project's icons.yaml may lack it
                     found.append((at + (key,), f"unknown icon '{value}'{did_you_mean(value, sorted(self.icons.shapes))}: "
                                                "an icon is a name of icons.yaml (templates/icons.yaml, "
@@ -254,10 +268,13 @@ class Layouter:
 
     def draw(self, face: Face, layout: Layout) -> Drawing:
         self.style = layout.ink(self.ink)
+        self.band = None
         items: list[Primitive] = []
         for name, box in layout.boxes:
             if box.when and not _holds(box.when, face.values):
                 continue
+            if box.kind == "rect" and (name == "band" or name.endswith("-band")) and box.fill:
+                self.band = self._color(box.fill, face, layout)  # the title band this face shows: its deck's, its kind's
             try:
                 drawn = self._box(face, layout, box)
                 items += drawn
@@ -551,24 +568,49 @@ class Layouter:
     # -- art
 
     def known_icon(self, name: str | None) -> str | None:
+        """`name` when it is an icon of icons.yaml or (`game-icons:fire-ray`) one of game-icons.net
+        this game may name; else DoesNotFit with the closest name."""
+        icon = gameicons.named(name)
+        if icon is not None:
+            if icon not in self.game_icons.icons:
+                raise DoesNotFit(self.game_icons.unknown(icon))
+            return name
         if name is not None and name not in self.icons:
             raise DoesNotFit(f"unknown icon '{name}'{did_you_mean(name, sorted(self.icons.shapes))}")
         return name
 
     def emblem(self, face: Face, box: Box) -> str | None:
-        """What the card's generated art shows, from its data: its own `icon` field, else its
-        first element's glyph, else its layout's (its type's) `icon` on the art box."""
+        """What the card's generated art shows, from its data: the game icon its `art:` names,
+        else its own `icon` field, else its first element's glyph, else its layout's (its type's)
+        `icon` on the art box. A game icon is named `game-icons:<name>`."""
+        if face.icon is not None:
+            return self.known_icon(gameicons.PREFIX + face.icon)
         if face.values.get("icon"):
             return self.known_icon(face.values["icon"])
         glyphs = [e.lower() for e in face.elements if e.lower() in self.icons]
         return glyphs[0] if glyphs else self.known_icon(box.icon)
 
+    def game_icon(self, name: str, x: float, y: float, size: float, color: Color) -> list[Primitive]:
+        """The game icon `name` (without its prefix) in the square (x, y, size), in `color`."""
+        try:
+            return list(vectors.icon(self.game_icons.icons[name], x, y, size, color))
+        except vectors.BadOutline as exc:
+            raise DoesNotFit(f"icon 'game-icons:{name}' cannot be drawn: {exc}") from None
+
     def _art(self, face: Face, x, y, w, h, layout: Layout, box: Box) -> list[Primitive]:
         glyph = self.emblem(face, box)
         if face.art is None:
+            icon = gameicons.named(glyph)
+            if icon is not None:
+                return composed(face, x, y, w, h, self, layout, icon)
             return placeholder(face, x, y, w, h, self, layout, glyph)
         fit = face.art_fit or box.art_fit or "cover"
         focus = face.art_focus or box.art_focus or ART_FOCUS
+        if face.art in self._vector:
+            try:
+                return list(vectors.svg_art(str(face.art), x, y, w, h, fit, focus))
+            except vectors.BadOutline as exc:
+                raise DoesNotFit(f"its SVG picture cannot be drawn: {exc}") from None
         if face.art_px is not None:
             needed = pictures.Picture(face.art, *face.art_px).needed(w, h, fit)
             if needed:
@@ -602,6 +644,10 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
         return replace(item, cx=width - item.cx, cy=height - item.cy)
     if isinstance(item, Poly):
         return replace(item, points=tuple((width - x, height - y) for x, y in item.points))
+    if isinstance(item, displaylist.Path):
+        clip = item.clip and (width - item.clip[0] - item.clip[2], height - item.clip[1] - item.clip[3], item.clip[2], item.clip[3])
+        return replace(item, clip=clip, subpaths=tuple(tuple(tuple(width - v if i % 2 == 0 else height - v for i, v in enumerate(seg))
+                                                             for seg in sub) for sub in item.subpaths))
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
 
 
@@ -632,6 +678,8 @@ def greyed(item: Primitive) -> Primitive:
         return replace(item, color=grey(item.color))
     if isinstance(item, (Rect, Ellipse, Poly)):
         return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
+    if isinstance(item, displaylist.Path):
+        return replace(item, fill=grey(item.fill), stroke=grey(item.stroke))
     return item  # a picture is printed as it is
 
 
@@ -649,6 +697,160 @@ def _holds(condition: str, values: dict) -> bool:
             key, want = (part.strip() for part in condition.split(op, 1))
             return (str(values.get(key, "")) == want) == (op == "=")
     return values.get(condition.strip()) not in (None, "", ())
+
+
+MOTIFS = ("rings", "stripes", "dots", "rays", "diamonds")  # what a card's art shows behind its icon, one chosen per card
+
+
+def composed(face: Face, x, y, w, h, layouter: Layouter, layout: Layout, icon: str) -> list[Primitive]:
+    """A card's art made of its game icon: the icon large, in a dark tone of the card's colour, over
+    a medallion and a ground of its own. The card's colours are its elements' (game.yaml), else
+    the title band it shows (its deck's, its kind's) and its layout's accent; its id (a digest of it) chooses the ground: a gradient at an
+    angle, hues turned a little, and one of MOTIFS placed and sized its own way. Everything is
+    vector shapes kept inside the box, so the PDF stays sharp and the PNG is the same picture."""
+    digest = hashlib.sha256(f"art:{face.seed}".encode()).digest()
+    palette = layouter.style.palette
+    colors = [layouter.element_color(e) for e in face.elements if e in layouter.colors]
+    band = layouter.band or hex_color(palette.get("band", palette.get("accent", "#8a6d3b")))
+    accent = hex_color(palette.get("accent", "#8a6d3b"))
+    base = colors[0] if colors else band
+    second = colors[1] if len(colors) > 1 else (accent if accent != base else mix(base, WHITE, 0.45))
+    turn = (digest[0] / 255 - 0.5) * 0.09  # up to 16 degrees of hue either way: no two cards of a colour alike
+    base, second = _turned(base, turn), _turned(second, -turn)
+    share = dict(layouter.style.grounds).get("art", 0.0)  # the ink saver's lighter ground
+    light = lambda color, t: mix(color, WHITE, t + (1 - t) * share * 0.6)  # noqa: E731
+    box = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    out: list[Primitive] = []
+    # the ground: a gradient from one tone to the other, across an angle of its own
+    angle = digest[1] / 255 * 2 * math.pi
+    ux, uy = math.cos(angle), math.sin(angle)
+    ts = [px * ux + py * uy for px, py in box]
+    lo, hi, bands = min(ts), max(ts), 24
+    one, two = light(base, 0.78), light(second, 0.6)
+    for i in range(bands):
+        a, b = lo + (hi - lo) * i / bands, lo + (hi - lo) * (i + 1) / bands + 0.05  # overlapping a hair: no seam
+        piece = _half(_half(box, -ux, -uy, -a), ux, uy, b)
+        if len(piece) >= 3:
+            out.append(Poly(tuple(piece), fill=mix(one, two, (i + 0.5) / bands)))
+    out += _motif(MOTIFS[digest[2] % len(MOTIFS)], digest, box, x, y, w, h, light(base, 0.62), light(second, 0.45))
+    # the medallion the icon stands on, and the icon, a little off centre as the id says
+    r = min(w, h) * (0.44 + digest[3] / 255 * 0.04)
+    size = r * 1.55  # a square icon's corners just past the medallion: most icons leave their corners bare
+    cx = x + w / 2 + (digest[4] / 255 - 0.5) * max(0.0, w - 2 * r) * 0.35
+    cy = y + h / 2
+    out.append(_disc(cx, cy, r, box, light(second, 0.35)))
+    out.append(_disc(cx, cy, r * 0.92, box, light(base, 0.9)))
+    ink = mix(base, (0, 0, 0), 0.45) if not share else mix(base, (0, 0, 0), 0.2)
+    shade = size * 0.025
+    if not share:  # a shadow under the icon, down and right: it stands off its ground
+        out += layouter.game_icon(icon, cx - size / 2 + shade, cy - size / 2 + shade, size, light(base, 0.45))
+    out += layouter.game_icon(icon, cx - size / 2, cy - size / 2, size, ink)
+    return out
+
+
+def _turned(color: Color, turn: float) -> Color:
+    """The colour with its hue turned by `turn` (a share of the circle)."""
+    hue, lightness, saturation = colorsys.rgb_to_hls(*(c / 255 for c in color))
+    red, green, blue = (round(v * 255) for v in colorsys.hls_to_rgb((hue + turn) % 1.0, lightness, saturation))
+    return red, green, blue
+
+
+def _half(poly: list[tuple[float, float]], a: float, b: float, c: float) -> list[tuple[float, float]]:
+    """The polygon cut to the half plane a x + b y <= c (Sutherland-Hodgman, one edge)."""
+    out: list[tuple[float, float]] = []
+    for i, cur in enumerate(poly):
+        prev = poly[i - 1]
+        cur_in, prev_in = a * cur[0] + b * cur[1] <= c, a * prev[0] + b * prev[1] <= c
+        if cur_in != prev_in:
+            da, db = a * prev[0] + b * prev[1] - c, a * cur[0] + b * cur[1] - c
+            t = da / (da - db)
+            out.append((prev[0] + (cur[0] - prev[0]) * t, prev[1] + (cur[1] - prev[1]) * t))
+        if cur_in:
+            out.append(cur)
+    return out
+
+
+def _clipped(poly: list[tuple[float, float]], box: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A polygon cut to the (rectangular) box."""
+    (x0, y0), (x1, y1) = box[0], box[2]
+    for a, b, c in ((-1, 0, -x0), (1, 0, x1), (0, -1, -y0), (0, 1, y1)):
+        poly = _half(poly, a, b, c)
+        if not poly:
+            break
+    return poly
+
+
+def _disc(cx: float, cy: float, r: float, box: list[tuple[float, float]], fill: Color) -> Primitive:
+    """A disc kept inside the box: a circle when it fits, else a polygon of it cut to the box."""
+    (x0, y0), (x1, y1) = box[0], box[2]
+    if cx - r >= x0 and cx + r <= x1 and cy - r >= y0 and cy + r <= y1:
+        return Ellipse(cx, cy, r, r, fill=fill)
+    points = [(cx + r * math.cos(i * math.pi / 36), cy + r * math.sin(i * math.pi / 36)) for i in range(72)]
+    return Poly(tuple(_clipped(points, box)) or ((cx, cy),) * 3, fill=fill)
+
+
+def _motif(kind: str, digest: bytes, box: list[tuple[float, float]], x, y, w, h, tone: Color, other: Color) -> list[Primitive]:
+    """The pattern of a card's ground, its place, size and angle from the digest, cut to the box."""
+    out: list[Primitive] = []
+
+    def add(poly, fill) -> None:
+        piece = _clipped(poly, box)
+        if len(piece) >= 3:
+            out.append(Poly(tuple(piece), fill=fill))
+
+    if kind == "rings":
+        cx, cy = x + w * digest[5] / 255, y + h * digest[6] / 255
+        step = h * (0.12 + digest[7] / 255 * 0.1)
+        far = math.hypot(max(cx - x, x + w - cx), max(cy - y, y + h - cy))
+        rings = min(16, int(far / step) + 1)
+        for i in range(rings, 0, -1):
+            r = i * step
+            add([(cx + r * math.cos(k * math.pi / 24), cy + r * math.sin(k * math.pi / 24)) for k in range(48)],
+                tone if i % 2 else other)
+    elif kind == "stripes":
+        angle = math.radians(20 + digest[5] / 255 * 50) * (1 if digest[6] % 2 else -1)
+        ux, uy = math.cos(angle), math.sin(angle)
+        ts = [px * ux + py * uy for px, py in box]
+        gap = h * (0.1 + digest[7] / 255 * 0.12)
+        t = min(ts) + gap * digest[8] / 255
+        while t < max(ts) and len(out) < 60:
+            add(_half(_half(box, -ux, -uy, -t), ux, uy, t + gap * 0.45), tone)
+            t += gap
+    elif kind == "dots":
+        seed = int.from_bytes(digest[5:13], "big")
+        r0 = h * (0.05 + digest[13] / 255 * 0.05)
+        for i in range(22):
+            seed = (seed * 6364136223846793005 + 1442695040888963407) % 2**64
+            dx, dy, dr = (seed >> 8) % 1000 / 1000, (seed >> 24) % 1000 / 1000, (seed >> 40) % 1000 / 1000
+            cx, cy, r = x + w * dx, y + h * dy, r0 * (0.5 + dr)
+            add([(cx + r * math.cos(k * math.pi / 8), cy + r * math.sin(k * math.pi / 8)) for k in range(16)],
+                tone if i % 3 else other)
+    elif kind == "rays":
+        cx, cy = x + w * (0.2 + digest[5] / 255 * 0.6), y + h * (0.2 + digest[6] / 255 * 0.6)
+        rays, start = 7 + digest[7] % 9, digest[8] / 255 * math.pi
+        reach = math.hypot(w, h) * 1.5
+        for i in range(rays):
+            a0 = start + i * 2 * math.pi / rays
+            a1 = a0 + math.pi / rays * (0.6 + digest[9] / 255 * 0.6)
+            add([(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)),
+                 (cx + reach * math.cos(a1), cy + reach * math.sin(a1))], tone)
+    else:  # diamonds: a lattice of lozenges, turned and sized by the digest
+        side = h * (0.14 + digest[5] / 255 * 0.12)
+        angle = math.radians(digest[6] / 255 * 45)
+        ca, sa = math.cos(angle), math.sin(angle)
+        span = int(math.hypot(w, h) / side) + 2
+        cx, cy = x + w / 2, y + h / 2
+        for i in range(-span, span + 1):
+            for j in range(-span, span + 1):
+                if (i + j) % 2:
+                    continue
+                px, py = cx + (i * ca - j * sa) * side, cy + (i * sa + j * ca) * side
+                if not (x - side <= px <= x + w + side and y - side <= py <= y + h + side):
+                    continue
+                d = side * 0.5
+                add([(px + d * ca, py + d * sa), (px - d * sa, py + d * ca), (px - d * ca, py - d * sa), (px + d * sa, py - d * ca)],
+                    tone if (i // 2 + j // 2) % 2 else other)
+    return out
 
 
 def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout, glyph: str | None) -> list[Primitive]:
@@ -679,7 +881,10 @@ def placeholder(face: Face, x, y, w, h, layouter: Layouter, layout: Layout, glyp
         r = rmax * t
         out.append(Ellipse(cx, cy, r, r, fill=(mix(light, second, 0.35), mix(light, base, 0.5), base)[k]))
     size = rmax * 0.9
-    if glyph:
+    icon = gameicons.named(glyph)
+    if icon is not None:
+        out += layouter.game_icon(icon, cx - size / 2, cy - size / 2, size, WHITE)
+    elif glyph:
         out += layouter.icons.glyph(glyph, cx - size / 2, cy - size / 2, size, WHITE, dark)
     return out
 

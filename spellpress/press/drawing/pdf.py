@@ -9,10 +9,10 @@ from typing import IO
 
 from PIL import Image as PILImage
 from reportlab import rl_config
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas  # type: ignore[attr-defined]  # reportlab's, not in its stubs
 
 from ..files import atomic_write
-from . import art, fonts, rlinternals
+from . import art, displaylist, fonts, rlinternals
 from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
 
 MM = 72 / 25.4  # points per millimetre
@@ -127,6 +127,9 @@ def draw(canvas: Canvas, drawing: Drawing) -> None:
         if isinstance(item, Image):
             _image(canvas, item, X, Y)
             continue
+        if isinstance(item, displaylist.Path):
+            _path(canvas, item, X, Y)
+            continue
         fill, stroke = item.fill, item.stroke
         if fill:
             canvas.setFillColorRGB(*(c / 255 for c in fill))
@@ -150,6 +153,37 @@ def draw(canvas: Canvas, drawing: Drawing) -> None:
             if item.closed:
                 path.close()
             canvas.drawPath(path, stroke=bool(stroke), fill=bool(fill) and item.closed)
+
+
+def _path(canvas: Canvas, item: displaylist.Path, X, Y) -> None:
+    """The outline as PDF path operators, its curves as curves, filled by its rule and or stroked;
+    cut to its clip box if it has one."""
+    if item.clip is not None:
+        canvas.saveState()
+        cx, cy, cw, ch = item.clip
+        box = canvas.beginPath()
+        box.rect(X(cx), Y(cy + ch), cw * MM, ch * MM)
+        canvas.clipPath(box, stroke=0, fill=0)
+    fill = item.fill is not None and item.closed
+    if item.fill is not None:
+        canvas.setFillColorRGB(*(c / 255 for c in item.fill))
+    if item.stroke is not None:
+        canvas.setStrokeColorRGB(*(c / 255 for c in item.stroke))
+        canvas.setLineWidth(item.width * MM)
+    path = canvas.beginPath()
+    for sub in item.subpaths:
+        path.moveTo(X(sub[0][0]), Y(sub[0][1]))
+        for seg in sub[1:]:
+            if len(seg) == 2:
+                path.lineTo(X(seg[0]), Y(seg[1]))
+            else:
+                path.curveTo(X(seg[0]), Y(seg[1]), X(seg[2]), Y(seg[3]), X(seg[4]), Y(seg[5]))
+        if item.closed:
+            path.close()
+    canvas.drawPath(path, stroke=int(item.stroke is not None), fill=int(fill),
+                    fillMode=FILL_EVEN_ODD if item.evenodd else FILL_NON_ZERO)
+    if item.clip is not None:
+        canvas.restoreState()
 
 
 def _image(canvas: Canvas, item: Image, X, Y) -> None:

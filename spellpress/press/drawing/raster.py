@@ -8,8 +8,8 @@ import math
 from PIL import Image as PILImage
 from PIL import ImageDraw, ImageFont
 
-from . import art, fonts
-from .displaylist import Drawing, Ellipse, Image, Poly, Rect, Text
+from . import art, fonts, vectors
+from .displaylist import Drawing, Ellipse, Image, Path, Poly, Rect, Text
 
 PRINT_DPI = 300
 
@@ -61,7 +61,36 @@ def render(drawing: Drawing, dpi: float = PRINT_DPI, *, bleed: bool = True) -> P
                 draw.line(points, fill=item.stroke, width=max(1, round(item.width * k)), joint="curve")
         elif isinstance(item, Image):
             _image(image, item, P, k)
+        elif isinstance(item, Path):
+            _path(image, item, k, off)
     return image
+
+
+def _path(image: PILImage.Image, item: Path, k: float, off: float) -> None:
+    """The outline filled by its rule and or stroked, anti-aliased (vectors.fill_mask,
+    vectors.stroke_mask), over the pixels its bounds cover, cut to its clip box."""
+    pad = item.width / 2 if item.stroke is not None else 0.0
+    xs = [v for sub in item.subpaths for seg in sub for v in seg[0::2]]
+    ys = [v for sub in item.subpaths for seg in sub for v in seg[1::2]]
+    if not xs:
+        return
+    left, top, right, bottom = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+    if item.clip is not None:
+        cx, cy, cw, ch = item.clip
+        left, top, right, bottom = max(left, cx), max(top, cy), min(right, cx + cw), min(bottom, cy + ch)
+    x0, y0 = max(0, math.floor((left + off) * k)), max(0, math.floor((top + off) * k))
+    x1, y1 = min(image.width, math.ceil((right + off) * k) + 1), min(image.height, math.ceil((bottom + off) * k) + 1)
+    if item.clip is not None:  # whole pixels of the box only, as the PDF's clip shows them
+        x1, y1 = min(x1, round((item.clip[0] + item.clip[2] + off) * k)), min(y1, round((item.clip[1] + item.clip[3] + off) * k))
+        x0, y0 = max(x0, round((item.clip[0] + off) * k)), max(y0, round((item.clip[1] + off) * k))
+    if x1 <= x0 or y1 <= y0:
+        return
+    if item.fill is not None and item.closed:
+        mask = vectors.fill_mask([item], k, x0 / k - off, y0 / k - off, x1 - x0, y1 - y0)
+        image.paste(item.fill, (x0, y0, x1, y1), mask)
+    if item.stroke is not None and item.width > 0:
+        mask = vectors.stroke_mask(item, k, x0 / k - off, y0 / k - off, x1 - x0, y1 - y0)
+        image.paste(item.stroke, (x0, y0, x1, y1), mask)
 
 
 def _turned_text(image: PILImage.Image, item: Text, at: tuple[float, float], font: ImageFont.FreeTypeFont) -> None:

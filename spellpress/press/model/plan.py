@@ -15,7 +15,7 @@ from pathlib import Path
 import jinja2
 
 from ... import defaults
-from ...core import Game, ValidationFailed, load_games
+from ...core import Game, ValidationFailed, gameicons, load_games
 from ...core.problems import Problem, did_you_mean, display_path
 from ..drawing import fonts, markup, playmat, rulebook, templatelines, tokens
 from ..drawing.faces import RENDERER_VERSION, FaceMemo, FaceOut
@@ -178,6 +178,19 @@ def _where_named(game: Game, name: str, root: Path, problems: list[Problem]) -> 
             if p.file == missing else p for p in problems]
 
 
+def _icons_shown(game: Game, templates: Templates) -> list[str]:
+    """The game-icons.net icons its cards show: their own `art:`, else their layout's art box's."""
+    shown = []
+    for card in game.cards:
+        own = gameicons.named(card.art)
+        if own is not None:
+            shown.append(own)
+        elif not card.art and not card.get("icon"):
+            layout = templates.get(game.card_types[card.type].template)
+            shown += [name for _, box in layout.boxes if box.kind == "art" and (name := gameicons.named(box.icon)) is not None]
+    return sorted(set(shown))
+
+
 def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: GamePlan,
           problems: list[Problem]) -> rulebook.Book | None:
     """The rulebook's markup, read, and the card drawings it shows; a problem in it is
@@ -196,6 +209,10 @@ def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: G
         problems.append(Problem(display_path(Path(file)), line, 1 if line else 0, "", f"rulebook template: {exc}"))
         return None
     parsed = markup.parse(rendered.text)
+    shown = _icons_shown(game, templates)
+    if shown:  # CC BY 3.0: the book credits the icons its cards show, whatever its template says
+        credits = markup.parse(gameicons.credits(shown, layouter.game_icons)).blocks
+        parsed = replace(parsed, blocks=(*parsed.blocks, *credits), lines=(*parsed.lines, *(0 for _ in credits)))
     found = len(problems)
 
     def problem(line: int, message: str) -> None:
