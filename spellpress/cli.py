@@ -242,7 +242,8 @@ def cmd_icons(args) -> int:
         print(f"spellpress icons: {refused}", file=sys.stderr)
         return 2
     if args.action == "find":
-        icons = library.get("icons") if isinstance(library.get("icons"), dict) else {}
+        listed = library.get("icons")
+        icons: dict[str, object] = listed if isinstance(listed, dict) else {}
         found = [n for n in sorted(icons) if all(w.lower() in n for w in args.names)]
         print("\n".join(found) if found else f"no icon's name holds {' and '.join(args.names)}")
         return 0 if found else 1
