@@ -27,7 +27,7 @@ import dataclasses
 import math
 
 from . import fonts
-from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
+from .displaylist import Color, Drawing, Ellipse, Image, Path, Poly, Primitive, Rect, Text
 
 ALIKE = 5.0  # CIE76 delta E below which two colours at a card's edge count as one
 BAND = 2.0  # mm inside the trim: twice the hand's cutting error (GUIDE: about 1 mm)
@@ -54,6 +54,14 @@ def bounds(item: Primitive) -> tuple[float, float, float, float]:
         return item.x, item.y - h, item.x + w, item.y + h / 3
     if isinstance(item, Image):
         return item.x, item.y, item.x + item.w, item.y + item.h
+    if isinstance(item, Path):  # a curve stays within its control points: every number pair of a segment
+        xs = [v for subpath in item.subpaths for segment in subpath for v in segment[0::2]]
+        ys = [v for subpath in item.subpaths for segment in subpath for v in segment[1::2]]
+        box = min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half
+        if item.clip is None:
+            return box
+        x, y, w, h = item.clip
+        return max(box[0], x), max(box[1], y), min(box[2], x + w), min(box[3], y + h)
     raise TypeError(f"no bounds for {item!r}")
 
 
