@@ -140,7 +140,8 @@ def test_every_card_can_be_paid_in_one_turn(games):
 
 def test_a_card_that_costs_more_than_a_turn_gives_is_refused(cards_dir, tmp_path):
     root = copy_game(cards_dir, tmp_path)
-    edit(root / "thornwood.yaml", "name: Elder Treant\n    cost: 4", "name: Elder Treant\n    cost: 5")
+    edit(root / "thornwood.yaml", "name: Elder Treant\n    art: game-icons:tree-face\n    cost: 4",
+         "name: Elder Treant\n    art: game-icons:tree-face\n    cost: 5")
     with pytest.raises(ValidationFailed, match=r"it costs 5 mana but a turn gives at most 4"):
         load_game(root)
 
