@@ -63,3 +63,15 @@ def test_powers_combined_states_its_reading_of_the_cave_and_the_core_follows_it(
         places = level.last - level.first + 1
         assert f"challenges {level.first} to {level.last}, so {places} cards from its pile" in setup
         assert sum(card.count for card in challenges if card["level"] == number) >= places
+
+
+def test_spellchamber_says_where_a_spells_slots_are_as_its_cards_show_them(games):
+    """Issue 28, defect 5: the rules said a spell fills 'as many slots as the diamonds under its
+    title'; a spell card shows one diamond with the number in it, at the top left corner."""
+    game = games["spellchamber"]
+    slots = Templates(TEMPLATES).get(game.card_types["spell"].template)
+    box = dict(slots.boxes)["slots"]
+    assert box.shape == "diamond" and box.x + box.w < slots.width / 3 and box.y + box.h < slots.height / 3
+    said = " ".join(s.text for s in game.rules) + " ".join(text for _, text in game.glossary)
+    assert "diamonds under" not in said
+    assert "as many slots as the number in the diamond at its top left corner" in " ".join(said.split())
