@@ -401,3 +401,17 @@ def test_another_process_writing_the_file_reaches_the_stream(make_app):
     assert time.monotonic() - began < 1
     assert json.loads(message.split("data: ", 1)[1])["set"]["players"][1]["counters"]["points"] == 105
     response.close()
+
+
+def test_a_form_the_script_sends_cannot_be_sent_before_the_script_is_there(client):
+    """A tap on 'Start the table' before the page's module had run sent the form as a plain page
+    load: the page came back empty and nothing was started (found by a run beside busy CPUs).
+    Such buttons come disabled in the page; the module enables them once it handles the form
+    (the browser tests press each of them, so an enabled one is shown there)."""
+    for path, buttons in (("/new/magicka-mayhem", ["Start the table"]), ("/join", ["Find", "Join"])):
+        html = client.get(path).get_data(as_text=True)
+        for form in re.findall(r"<form(?![^>]*method=\"dialog\")(?![^>]*action=)[^>]*>.*?</form>", html, re.S):
+            for button in re.findall(r"<button[^>]*type=\"submit\"[^>]*>", form):
+                assert "data-script" in button and "disabled" in button, f"{path}: {button}"
+        for label in buttons:
+            assert re.search(rf"<button[^>]*data-script disabled>{label}</button>", html), f"{path}: {label}"

@@ -1,5 +1,5 @@
 // Joining a table: its code looked up, then a seat taken by a player's name (or a new player's).
-import { $, api, normalCode, seats } from "./shared.js";
+import { $, api, normalCode, ready, seats } from "./shared.js";
 
 export function joinPage() {
   const error = $("#join-error");
@@ -50,5 +50,7 @@ export function joinPage() {
     const name = $("#new-name").value.trim();
     if (name) join(name);
   });
+  ready($("#find"));
+  ready($("#new-player"));
   if ($("#code").value) find();
 }

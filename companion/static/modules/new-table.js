@@ -1,6 +1,6 @@
 // Starting a table: how many players (which hides the options that do not fit), their names and
 // options, and the table made on the server; the phone that made it takes the first seat.
-import { $, $$, api, seats } from "./shared.js";
+import { $, $$, api, ready, seats } from "./shared.js";
 
 export function newPage() {
   const form = $("#new-table");
@@ -55,4 +55,5 @@ export function newPage() {
       button.disabled = false;
     }
   });
+  ready(form);
 }

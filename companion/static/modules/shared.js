@@ -25,6 +25,13 @@ export const seats = {
 // connection (a phone out of the Wi-Fi, a server that froze) fetch itself would wait minutes.
 const SEND_LIMIT = 4000;
 
+// A form the page's script sends comes with its submit button disabled (in its template): before
+// the script is there a tap would send it as a plain page load, losing what was typed. Once its
+// handler is attached, this lets it be sent.
+export function ready(form) {
+  $$("button[type=submit][data-script]", form).forEach((button) => { button.disabled = false; });
+}
+
 export async function api(method, path, body, token) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
