@@ -56,15 +56,24 @@ def compare(out: Path, plan: GamePlan) -> tuple[Changes, dict[str, list[str]]]:
             raise ValueError
     except (OSError, ValueError):
         return Changes(first=True), now
-    changes = Changes()
+    changes, _ = _between(old, now)
+    return changes, now
+
+
+def _between(old: dict, now: dict[str, list[str]]) -> tuple[Changes, set[str]]:
+    """What changed from the record `old` to `now`, and the ids of the cards changed or added."""
+    changes, ids = Changes(), set()
     for card_id, (name, *drawn) in now.items():
         before = old.get(card_id)
         if not isinstance(before, list):
             changes.added.append(name)
         elif before[1:] != drawn:
             changes.changed.append(name)
+        else:
+            continue
+        ids.add(card_id)
     changes.removed = sorted(k for k in old if k not in now and isinstance(k, str) and _ID.match(k))
-    return changes, now
+    return changes, ids
 
 
 def record(out: Path, now: dict[str, list[str]]) -> None:
@@ -111,15 +120,5 @@ def since_printed(out: Path, plan: GamePlan) -> tuple[str, Changes, set[str]] | 
             raise ValueError
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    now, changes, ids = faces(plan), Changes(), set()
-    for card_id, (name, *drawn) in now.items():
-        before = old.get(card_id)
-        if not isinstance(before, list):
-            changes.added.append(name)
-        elif before[1:] != drawn:
-            changes.changed.append(name)
-        else:
-            continue
-        ids.add(card_id)
-    changes.removed = sorted(k for k in old if k not in now and isinstance(k, str) and _ID.match(k))
+    changes, ids = _between(old, faces(plan))
     return at, changes, ids
