@@ -51,7 +51,7 @@ def boxes():
             for name, box in layout.boxes:
                 if box.kind not in ("text", "rect") or (box.when and not _holds(box.when, face.values)):
                     continue
-                items = layouter._box(face, layout, box)
+                items = layouter._box(face, layout, box, name)
                 assert set(items) <= drawn, f"{p.game.slug}/{card.id}: box {name} is not what the card shows"
                 text = layouter.fill(box.text, face) if box.kind == "text" and box.text else ""
                 out.append((p.game.slug, card.id, name, box, text, layout.area(box), items))
