@@ -201,3 +201,29 @@ def test_the_checklist_prints_every_name_whole(games, paper):
         small = [f"{slug}: {t!r} at {s:g} pt" for t, s, *_ in writer.canvas.written if s < CHECK_MIN_SIZE - EPS]
         cut += small
     assert not cut, "\n".join(cut[:30])
+
+
+def test_a_long_name_in_a_narrow_column_is_set_smaller_or_in_two_lines_never_cut():
+    """Three columns of a long checklist: 'Gonna Need a Bigger... STAFF!' was cut to
+    'Gonna Need a Bigger...…' (issue 28, defect 7); now whole, and clear of the deck's column."""
+    from spellpress.press.drawing.papers import PAPERS, Grid
+
+    names = ["Gonna Need a Bigger... STAFF!", "Limitless Lightning / Epic Earth", "Fire"]
+    listed = [sheets.Listed(n, names[n % 3], "Mayhem deck", 1) for n in range(1, 181)]
+    writer = _Writer(sheets.Sheet(PAPERS["a4"], Grid(3, 3, False), 63.5, 88.9, 3.175, check_marks=False))
+    sheets.checklist(writer, "Test", listed)
+    written = writer.canvas.written
+    assert not [t for t, *_ in written if "…" in t]
+    decks = [(x, y) for t, _, x, y, right in written if t in ("Mayhem deck", "Mayhem")]  # a deck's name may wrap too
+    cards: list[list[str]] = []  # what each row says after its number, in the order written
+    for t, size, x, y, right in written:
+        if right and t.isdigit():
+            cards.append([])
+        elif cards and not right and t not in ("No.", "Card", "Deck") and not t.startswith("Test"):
+            cards[-1].append(t)
+            if t not in ("Mayhem deck", "Mayhem", "deck"):
+                assert size >= CHECK_MIN_SIZE - EPS
+                deck_x = min(dx for dx, dy in decks if dx > x and abs(dy - y) < 2.5)
+                assert x + fonts.width(t, "regular", size) < deck_x - 0.5, (t, size)
+    joined = [" ".join(words) for words in cards]
+    assert [j.startswith(listed[n].name + " Mayhem") for n, j in enumerate(joined)] == [True] * 180
