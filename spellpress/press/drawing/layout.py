@@ -581,7 +581,7 @@ class Layouter:
     def _wrap(self, text: str, font: str, size: float, width: float):
         """Lines of words, each word a list of pieces; None if a word is wider than the box."""
         space = fonts.width(" ", font, size)
-        lines = []
+        lines: list[tuple[list[list[tuple[str, str, float, str]]], float]] = []
         bold = False
         for paragraph in text.split("\n"):
             start = len(lines)  # the paragraph's first line
