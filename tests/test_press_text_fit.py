@@ -30,7 +30,7 @@ ROOT = FilePath(__file__).resolve().parent.parent
 FOOTER_CLEAR = 1.0  # mm between a footer's ink and the corner index
 TITLE_PAD = 1.5  # mm between a title's ink and its box's left and right edges (layout.TITLE_PAD)
 TITLE_FLOOR = 7.0  # pt: a title's floor when its box gives no min_size (layout.TITLE_FLOOR)
-CHECK_MIN_SIZE = 6.5  # pt: the smallest a name is set on the checklist (CHECK_MIN_SIZE)
+CHECK_MIN_SIZE = 7.0  # pt: the smallest a name is set on the checklist (CHECK_MIN_SIZE)
 EPS = 1e-6
 
 
@@ -223,7 +223,7 @@ def test_a_long_name_in_a_narrow_column_is_set_smaller_or_in_two_lines_never_cut
             cards[-1].append(t)
             if t not in ("Mayhem deck", "Mayhem", "deck"):
                 assert size >= CHECK_MIN_SIZE - EPS
-                deck_x = min(dx for dx, dy in decks if dx > x and abs(dy - y) < 2.5)
+                deck_x = min(dx for dx, dy in decks if dx > x and abs(dy - y) < 3.0)
                 assert x + fonts.width(t, "regular", size) < deck_x - 0.5, (t, size)
     joined = [" ".join(words) for words in cards]
     assert [j.startswith(listed[n].name + " Mayhem") for n, j in enumerate(joined)] == [True] * 180

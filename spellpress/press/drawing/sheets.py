@@ -650,7 +650,7 @@ def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str
         w.next_page()
 
 
-CHECK_MIN_SIZE = 6.5  # pt: a name too long for its column is set smaller, down to this, then in two lines
+CHECK_MIN_SIZE = 7.0  # pt: a name too long for its column is set smaller, down to this (no print text under 7 pt), then in two lines
 
 
 def _fitted(text: str, font: str, size: float, width: float) -> list[tuple[str, float, float]]:
