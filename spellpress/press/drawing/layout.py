@@ -26,6 +26,8 @@ from .templates import Box, Ink, Layout
 
 PT = 25.4 / 72  # millimetres per point
 MIN_TEXT_SIZE = 7.0  # no card text below 7 pt (issue 14); templates.Box refuses a smaller size
+TITLE_FLOOR = MIN_TEXT_SIZE  # a title shrinks to its box's min_size, else to this, before it breaks
+TITLE_PAD = 1.5  # mm: a title's ink stays this far inside its box's left and right edges (issue 28, defect 7)
 _BOLDER = {"regular": "bold", "italic": "bold-italic"}  # what **text** turns a face into
 _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -276,7 +278,7 @@ class Layouter:
             if box.kind == "rect" and (name == "band" or name.endswith("-band")) and box.fill:
                 self.band = self._color(box.fill, face, layout)  # the title band this face shows: its deck's, its kind's
             try:
-                drawn = self._box(face, layout, box)
+                drawn = self._box(face, layout, box, name)
                 items += drawn
                 if box.mirror:
                     items += [turn(item, layout.width, layout.height) for item in drawn]
@@ -340,7 +342,7 @@ class Layouter:
         """An element's colour in this ink: its own (game.yaml), or the one the ink gives all."""
         return hex_color(self.style.elements) if self.style.elements else self.colors.get(name, (90, 90, 90))
 
-    def _box(self, face: Face, layout: Layout, box: Box) -> list[Primitive]:
+    def _box(self, face: Face, layout: Layout, box: Box, name: str = "") -> list[Primitive]:
         x, y, w, h = layout.area(box)
         fill, stroke = self._color(box.fill, face, layout), self._color(box.stroke, face, layout)
         ground = self._color(box.fill, face, layout, ground=True)
@@ -352,7 +354,10 @@ class Layouter:
             text = self.fill(_needed(box.text), face)
             if not text.strip():
                 return []
-            return self.text(text, x, y, w, h, box, self._color(box.color, face, layout), face)
+            color = self._color(box.color, face, layout)
+            if name == "title":
+                return self.title(text, x, y, w, h, box, color)
+            return self.text(text, x, y, w, h, box, color, face)
         if box.kind == "track":
             return self._track(x, y, w, h, box, fill, self._color(box.color, face, layout), self._color("accent", face, layout))
         if box.kind == "icons":
@@ -491,6 +496,64 @@ class Layouter:
             raise DoesNotFit(f"the text does not fit its box ({w:g} x {h:g} mm) even at {floor:g} pt; shorten it")
         return self._set(best[1], x, y, w, h, box, best[0], color)
 
+    def title(self, text: str, x, y, w, h, box: Box, color: Color) -> list[Primitive]:
+        """A card's title, set to fit (issue 28): on one line at the largest size that fits,
+        shrinking a quarter point at a time down to its floor (the box's min_size, else
+        TITLE_FLOOR); only then broken, at the floor, into balanced lines (the widest as narrow
+        as it can be, never a word alone under a line of several), TITLE_PAD inside the box's
+        left and right edges."""
+        floor = box.min_size if box.min_size is not None else min(TITLE_FLOOR, box.size)
+        inner = w - 2 * TITLE_PAD
+        if "\n" in text or inner <= 0:
+            return self.text(text, x, y, w, h, box, color, Face({}, (), None, "", ""))
+        size = box.size
+        while True:
+            lines = self._balanced(text, box.font, size, inner, 1)
+            if lines is not None and size * box.leading * PT <= h + 1e-6:
+                return self._set(lines, x + TITLE_PAD, y, inner, h, box, size, color)
+            if size - 0.25 < floor - 1e-9:
+                break
+            size -= 0.25
+        size = floor
+        for count in range(2, 5):
+            if count * size * box.leading * PT > h + 1e-6:
+                break
+            lines = self._balanced(text, box.font, size, inner, count)
+            if lines is not None:
+                return self._set(lines, x + TITLE_PAD, y, inner, h, box, size, color)
+        raise DoesNotFit(f"the title does not fit its box ({w:g} x {h:g} mm, {TITLE_PAD:g} mm inside each side) "
+                         f"even at {size:g} pt in balanced lines; shorten it")
+
+    def _balanced(self, text: str, font: str, size: float, width: float, count: int):
+        """The words of `text` in `count` lines no wider than `width`, the widest line as narrow
+        as can be, a line of one word never under a line of several (unless nothing else fits);
+        None if no such lines. A line never starts with a word of punctuation alone ('/')."""
+        space = fonts.width(" ", font, size)
+        words, bold = [], False
+        for word in text.split():
+            pieces, bold = self._word(word, font, size, bold)
+            if pieces:
+                words.append((word, pieces, sum(p[2] for p in pieces)))
+        if len(words) < count:
+            return None
+
+        def line(part):
+            return [p for _, p, _ in part], sum(ww for _, _, ww in part) + space * (len(part) - 1)
+
+        best, best_key = None, None
+        for cuts in _cuts(len(words), count):
+            parts = [words[a:b] for a, b in zip((0,) + cuts, cuts + (len(words),))]
+            lines = [line(part) for part in parts]
+            widths = [lw for _, lw in lines]
+            if max(widths) > width + 1e-9:
+                continue
+            lone = sum(1 for before, part in zip(parts, parts[1:]) if len(part) == 1 and len(before) > 1)
+            stray = sum(1 for part in parts[1:] if not any(ch.isalnum() for ch in part[0][0]))  # '/' starting a line
+            key = (lone, stray, max(widths), max(widths) - min(widths))
+            if best_key is None or key < best_key:
+                best, best_key = lines, key
+        return best
+
     def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float, str]]:
         """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names."""
         pieces, at = [], 0
@@ -518,9 +581,10 @@ class Layouter:
     def _wrap(self, text: str, font: str, size: float, width: float):
         """Lines of words, each word a list of pieces; None if a word is wider than the box."""
         space = fonts.width(" ", font, size)
-        lines = []
+        lines: list[tuple[list[list[tuple[str, str, float, str]]], float]] = []
         bold = False
         for paragraph in text.split("\n"):
+            start = len(lines)  # the paragraph's first line
             line: list[list[tuple[str, str, float, str]]] = []
             line_w = 0.0
             for word in paragraph.split():
@@ -536,6 +600,17 @@ class Layouter:
                 line_w += (space if line else 0) + ww
                 line.append(pieces)
             lines.append((line, line_w))
+            first = len(lines) - 1 == start + 1  # the line before is the paragraph's first
+            if len(lines) - start >= 2 and len(line) == 1 and len(lines[-2][0]) > (1 if first else 2):
+                # a word alone on a paragraph's last line (a widow): the line before gives it a
+                # companion, when it has a word to spare (one left alone only on a first line)
+                # and the two fit on the line
+                before, before_w = lines[-2]
+                moved = before[-1]
+                moved_w = sum(p[2] for p in moved)
+                if moved_w + space + line_w <= width:
+                    lines[-2] = (before[:-1], before_w - moved_w - space)
+                    lines[-1] = ([moved] + line, moved_w + space + line_w)
         return lines
 
     def _set(self, lines, x, y, w, h, box: Box, size: float, color: Color) -> list[Primitive]:
@@ -618,6 +693,17 @@ class Layouter:
                                      f"{', contain' if fit == 'contain' else ''}) needs at least {needed[0]} x {needed[1]} px "
                                      f"to print sharp at {pictures.PRINT_DPI} dpi")
         return [Image(str(face.art), x, y, w, h, fit, focus)]
+
+
+def _cuts(n: int, count: int):
+    """Every way to cut n words into `count` lines of at least one word: the indexes where
+    each line after the first starts."""
+    if count == 1:
+        yield ()
+        return
+    for first in range(1, n - count + 2):
+        for rest in _cuts(n - first, count - 1):
+            yield (first,) + tuple(first + r for r in rest)
 
 
 def _nearby(path: Path) -> str:

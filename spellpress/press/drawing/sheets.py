@@ -611,6 +611,10 @@ def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str
     rows = int((bottom - top - 14) // CHECK_ROW)
     columns = max(2, min(CHECK_COLUMNS, -(-len(listed) // rows)))  # as few as hold them: names keep room
     col_w = (s.pw - 2 * left) / columns
+    # the deck column as wide as its longest name needs (the rest is the cards' names'), and
+    # never narrower than a third of what the two share
+    decks = max(stringWidth(card.deck, regular, 8) for card in listed) / MM
+    deck_at = max(col_w - 9 - decks, 15 + (col_w - 24) * 2 / 3)
     pages = list(chunks(listed, rows * columns))
     copies = sum(card.count for card in listed)
     for n, page in enumerate(pages, start=1):
@@ -627,7 +631,7 @@ def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str
             if row == 0:
                 c.setFont(bold, 7)
                 c.setFillColorRGB(0.35, 0.35, 0.35)
-                for text, at in (("No.", x + 4), ("Card", x + 13), ("Deck", x + col_w * 0.58), ("Copies", x + col_w - 4)):
+                for text, at in (("No.", x + 4), ("Card", x + 13), ("Deck", x + deck_at), ("Copies", x + col_w - 4)):
                     (c.drawRightString if text == "Copies" else c.drawString)(at * MM, (s.ph - y + 1.6) * MM, text)
                 c.setFillColorRGB(0, 0, 0)
             base = s.ph - y - CHECK_ROW + 1.2
@@ -635,21 +639,33 @@ def checklist(w: SheetWriter, title: str, listed: Sequence[Listed], version: str
             c.rect(x * MM, (base - 0.1) * MM, 2.6 * MM, 2.6 * MM, stroke=1, fill=0)
             c.setFont(regular, 8)
             c.drawRightString((x + 11) * MM, base * MM, str(card.number))
-            c.drawString((x + 13) * MM, base * MM, _fitted(card.name, regular, 8, col_w * 0.58 - 15))
-            c.drawString((x + col_w * 0.58) * MM, base * MM, _fitted(card.deck, regular, 8, col_w * 0.42 - 13))
+            for text, at, room in ((card.name, x + 13, deck_at - 15), (card.deck, x + deck_at, col_w - deck_at - 9)):
+                for line, size, dy in _fitted(text, regular, 8, room):
+                    c.setFont(regular, size)
+                    c.drawString(at * MM, (base + dy) * MM, line)
+            c.setFont(regular, 8)
             c.drawRightString((x + col_w - 4) * MM, base * MM, f"×{card.count}")
         w.margin_note(f"{title} · checklist: every card with the number printed on it · print at actual size (100%)",
                       cards=False)
         w.next_page()
 
 
-def _fitted(text: str, font: str, size: float, width: float) -> str:
-    """The text, cut short with an ellipsis if it is wider than `width` mm."""
-    if stringWidth(text, font, size) <= width * MM:
-        return text
-    while text and stringWidth(text + "…", font, size) > width * MM:
-        text = text[:-1]
-    return text.rstrip() + "…"
+CHECK_MIN_SIZE = 7.0  # pt: a name too long for its column is set smaller, down to this (no print text under 7 pt), then in two lines
+
+
+def _fitted(text: str, font: str, size: float, width: float) -> list[tuple[str, float, float]]:
+    """The text as (line, size in pt, baseline shift in mm) to fit `width` mm: whole on one
+    line, shrunk a quarter point at a time down to CHECK_MIN_SIZE; else in two lines of about
+    even width at that size, in the row's height. Never cut short (issue 28, defect 7)."""
+    while size > CHECK_MIN_SIZE and stringWidth(text, font, size) > width * MM:
+        size = max(CHECK_MIN_SIZE, size - 0.25)
+    words = text.split()
+    if stringWidth(text, font, size) <= width * MM or len(words) < 2:
+        return [(text, size, 0.0)]
+    cut = min(range(1, len(words)), key=lambda i: max(stringWidth(" ".join(words[:i]), font, size),
+                                                      stringWidth(" ".join(words[i:]), font, size)))
+    step = size * 25.4 / 72 * 1.02
+    return [(" ".join(words[:cut]), size, step / 2 + 0.2), (" ".join(words[cut:]), size, -step / 2 + 0.2)]
 
 
 # -- calibration
