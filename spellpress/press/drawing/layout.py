@@ -424,32 +424,17 @@ class Layouter:
         return out
 
     def _icon_row(self, value, x, y, w, h, box: Box) -> list[Primitive]:
-        names = [n.strip() for n in str(value).split(",") if n.strip()]
-        if not names:
-            return []
+        names = _icon_names(value)
         out: list[Primitive] = []
-        if h > 1.5 * w:  # a tall box stacks its icons from the top, as a corner index does
-            gap = w * 0.12
-            size = min(w, (h + gap) / len(names) - gap)
-            for i, name in enumerate(names):
-                out += self.icons.element(name, x + (w - size) / 2, y + i * (size + gap), size, self.element_color(name),
-                                          self.style.outline)
-            return out
-        gap = h * 0.12
-        size = min(h, (w + gap) / len(names) - gap)
-        total = len(names) * size + (len(names) - 1) * gap
-        left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[box.align]
-        for i, name in enumerate(names):
-            out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.element_color(name),
-                                      self.style.outline)
+        for name, (ix, iy, size) in zip(names, icon_squares(len(names), x, y, w, h, box.align)):
+            out += self.icons.element(name, ix, iy, size, self.element_color(name), self.style.outline)
         return out
 
     def _stat(self, value, x, y, w, h, box: Box, fill, color) -> list[Primitive]:
         if value in (None, ""):
             return []
+        sx, sy, size = stat_square(x, y, w, h, box)
         label_h = h * 0.26 if box.label else 0
-        size = min(w, h - label_h)
-        sx, sy = x + (w - size) / 2, y
         out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40), self.style.outline)
         text = str(value)
         pt = size * (0.5, 0.5, 0.42, 0.34)[min(len(text), 3)] / PT  # more digits, smaller
@@ -735,6 +720,34 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
         return replace(item, clip=clip, subpaths=tuple(tuple(tuple(width - v if i % 2 == 0 else height - v for i, v in enumerate(seg))
                                                              for seg in sub) for sub in item.subpaths))
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
+
+
+def stat_square(x: float, y: float, w: float, h: float, box: Box) -> tuple[float, float, float]:
+    """Where a stat's shape is drawn in its box: (x, y, size) of its square, at the box's top,
+    above the quarter of the box its label takes, if it has one."""
+    label_h = h * 0.26 if box.label else 0
+    size = min(w, h - label_h)
+    return x + (w - size) / 2, y, size
+
+
+def icon_squares(count: int, x: float, y: float, w: float, h: float, align: str) -> list[tuple[float, float, float]]:
+    """Where a row of `count` icons is drawn in its box: (x, y, size) of each one's square. A
+    tall box stacks them from the top, as a corner index does; else they stand in a row."""
+    if not count:
+        return []
+    if h > 1.5 * w:
+        gap = w * 0.12
+        size = min(w, (h + gap) / count - gap)
+        return [(x + (w - size) / 2, y + i * (size + gap), size) for i in range(count)]
+    gap = h * 0.12
+    size = min(h, (w + gap) / count - gap)
+    total = count * size + (count - 1) * gap
+    left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[align]
+    return [(left + i * (size + gap), y + (h - size) / 2, size) for i in range(count)]
+
+
+def _icon_names(value) -> list[str]:
+    return [n.strip() for n in str(value).split(",") if n.strip()]
 
 
 def _needed(value: str | None) -> str:
