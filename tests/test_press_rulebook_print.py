@@ -94,13 +94,15 @@ def test_the_figures_leaders_cross_no_text_and_no_other_leader(books, games, slu
     for card, sample in book.samples:
         flow = rulebook._SampleFlowable(sample, None)
         routed = flow.leaders
-        assert sorted(leader.label for leader in routed) == sorted(label for label, _ in sample.parts), card
+        assert sorted(leader.label for leader in routed) == sorted(part.label for part in sample.labelled), card
         texts = rulebook.text_boxes(sample.drawing) + [leader.text_box for leader in routed]
         assert leader_problems([list(leader.path) for leader in routed], texts) == []
-        for leader in routed:  # each dot is on its own part
-            (x, y, w, h) = dict(sample.parts)[leader.label]
-            ax, ay = leader.anchor
-            assert x * MM <= ax <= (x + w) * MM and flow.card_h - (y + h) * MM <= ay <= flow.card_h - y * MM
+        d = sample.drawing
+        for leader, part in zip(sorted(routed, key=lambda r: r.label), sorted(sample.labelled, key=lambda p: p.label)):
+            (x, y, w, h), (ax, ay) = part.area, leader.anchor  # each dot on its own part, or on its turned copy
+            boxes = [(x, y)] + ([(d.width - x - w, d.height - y - h)] if part.turned else [])
+            assert any(bx * MM <= ax <= (bx + w) * MM and flow.card_h - (by + h) * MM <= ay <= flow.card_h - by * MM
+                       for bx, by in boxes), leader.label
 
 
 # -- reading the PDF
@@ -175,7 +177,7 @@ def read_page(page) -> PageInk:
 def test_in_the_pdf_no_leader_crosses_text_or_another_leader(built, books, games, slug, name):
     book = books[games[slug].title]
     accent = tuple(round(v, 3) for v in rulebook.colors.HexColor(book.accent).rgb())
-    labels = {label for _, sample in book.samples for label, _ in sample.parts}
+    labels = {part.label for _, sample in book.samples for part in sample.labelled}
     found = 0
     for page in PdfReader(built / slug / name).pages:
         ink = read_page(page)
@@ -186,7 +188,7 @@ def test_in_the_pdf_no_leader_crosses_text_or_another_leader(built, books, games
         found += len(paths)
         assert leader_problems(paths, [box for _, box, _ in ink.texts]) == [], name
         assert labels <= {t for t, _, _ in ink.texts}
-    assert found == sum(len(sample.parts) for _, sample in book.samples)
+    assert found == sum(len(sample.labelled) for _, sample in book.samples)
 
 
 # -- the figure's leaders end on the parts they name (issue 28, defect 6)
@@ -267,25 +269,15 @@ def figure(games, slug: str, card_id: str, sample) -> Figure:
         later.append(ImageChops.lighter(later[-1], mask))
     later.reverse()
     boxes, areas, ink = {}, {}, {}
-    for label, area in _labelled(sample):
-        [at] = [i for i, (_, b) in enumerate(layout.boxes) if layout.area(b) == tuple(area)
-                and b.kind in ("text", "art", "stat", "icons") and (not b.when or _holds(b.when, face.values))][:1]
-        box = boxes[label] = layout.boxes[at][1]
-        x, y, w, h = area
-        areas[label] = [area] + ([(drawing.width - x - w, drawing.height - y - h, w, h)] if box.mirror else [])
+    for part in sample.labelled:
+        [at] = [i for i, (name, _) in enumerate(layout.boxes) if name == part.name]
+        box = boxes[part.label] = layout.boxes[at][1]
+        assert layout.area(box) == part.area
+        x, y, w, h = part.area
+        label = part.label
+        areas[label] = [part.area] + ([(drawing.width - x - w, drawing.height - y - h, w, h)] if box.mirror else [])
         ink[label] = Ink(ImageChops.subtract(masks[at], later[at]))
     return Figure(drawing, boxes, areas, ink)
-
-
-def _holds(when, values) -> bool:
-    from spellpress.press.drawing import layout
-
-    return layout._holds(when, values)
-
-
-def _labelled(sample):
-    """Each labelled part of a sample: (label, its layout area in mm)."""
-    return [(label, area) for label, area in sample.parts]
 
 
 def drawn_leaders(page, drawing, accent, labels) -> list[tuple[str, list[tuple[float, float]]]]:
@@ -422,7 +414,7 @@ def test_each_leader_ends_on_the_part_it_names_and_crosses_no_other(built, books
     seen = []
     for page in PdfReader(built / slug / name).pages:
         for card, sample in book.samples:
-            labels = {label for label, _ in _labelled(sample)}
+            labels = {part.label for part in sample.labelled}
             leaders = drawn_leaders(page, sample.drawing, accent, labels)
             if not leaders:
                 continue
