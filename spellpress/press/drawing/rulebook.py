@@ -66,7 +66,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
-    typeset: str = "8"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+    typeset: str = "9"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -518,7 +518,7 @@ class Leader:
 LABEL_FONT, LABEL_SIZE = "bold", 9.0
 _GAP = 1.6  # points between a leader and any text, and between an anchor and the text it follows
 _SPACING = 1.4 * MM  # least distance between two leaders' runs across the card
-_APART = 3.0  # points between any other two pieces of two leaders (a dot is 1.1 across from its middle)
+_APART = 3.0  # points between any other two pieces of two leaders (a dot with its halo is 1.8 from its middle)
 _PAD = _GAP  # points a leader keeps from another part's ink to count as clear of it
 _CORE = (0.3, 0.1)  # a glyph's dot stays this share of its size from its middle, across and up or down:
 # on the ink of every shape icons.yaml draws, the narrow ones (a diamond, a heart, a burst) too
@@ -794,22 +794,28 @@ class _SampleFlowable(Flowable):
         draw_face(c, d)
         c.restoreState()
         c.setFont(fonts.pdf_name(LABEL_FONT), LABEL_SIZE)
-        c.setStrokeColor(self.st.accent)
-        c.setLineWidth(LEADER_WIDTH)
+        # each line and dot over a halo in the paper's colour: seen on a band or a picture of
+        # the book's own colour, as on the paper
+        for colour, width, dot in ((markup.PAPER, LEADER_WIDTH + 2 * HALO, DOT + HALO), (self.st.accent, LEADER_WIDTH, DOT)):
+            c.setStrokeColor(colour)
+            c.setFillColor(colour)
+            c.setLineWidth(width)
+            for leader in self.leaders:
+                path = c.beginPath()
+                path.moveTo(*leader.path[0])
+                for point in leader.path[1:]:
+                    path.lineTo(*point)
+                c.drawPath(path, stroke=1, fill=0)
+                c.circle(*leader.anchor, dot, stroke=0, fill=1)
+        c.setFillColor(markup.INK)
         for leader in self.leaders:
-            c.setFillColor(self.st.accent)
-            path = c.beginPath()
-            path.moveTo(*leader.path[0])
-            for point in leader.path[1:]:
-                path.lineTo(*point)
-            c.drawPath(path, stroke=1, fill=0)
-            c.circle(*leader.anchor, 1.1, stroke=0, fill=1)
-            c.setFillColor(markup.INK)
             c.drawString(*leader.baseline, leader.label)
         c.restoreState()
 
 
 LEADER_WIDTH = 0.6  # points; the figure's leaders are told apart from the card's lines by it
+HALO = 0.7  # points of the paper's colour each side of a leader and round its dot
+DOT = 1.1  # points: the radius of the dot on the part
 
 
 def impose(pdf_bytes: bytes, paper: str) -> bytes:
