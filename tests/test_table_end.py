@@ -8,10 +8,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from test_trackers import Table
 
 from spellpress.core import table
 from spellpress.core.games import ruleset_of
+from test_trackers import Table
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Flo"]
 LAST_STANDING = {  # each game where one player wins: its words for the winner and for nobody
