@@ -43,10 +43,17 @@ function fitNow() {
     const top = Math.round(r.top);
     rows.set(top, Math.max(rows.get(top) || 0, r.height));
   }
-  let tall = 0;
-  rows.forEach((height) => { tall += height; });
-  const share = Math.floor((room - (box.height - tall)) / rows.size);
-  board.style.setProperty("--tile-max", `${Math.max(share, 0)}px`);
+  const heights = [...rows.values()].sort((a, b) => a - b);
+  // The rows' room, less the gaps and the whole table's counters: a row shorter than its share
+  // keeps its height and leaves the rest to the taller ones, which share it evenly.
+  let left = room - (box.height - heights.reduce((a, b) => a + b, 0));
+  let share = left / heights.length;
+  for (let i = 0; i < heights.length && heights[i] <= share; i++) {
+    left -= heights[i];
+    share = left / (heights.length - i - 1);
+  }
+  if (!Number.isFinite(share)) return; // every row fits after all
+  board.style.setProperty("--tile-max", `${Math.max(Math.floor(share), 0)}px`);
   for (const extras of $$(".player > .extras", board)) extras.classList.toggle("more", extras.scrollHeight > extras.clientHeight + 1);
 }
 
