@@ -22,10 +22,8 @@ TRACKS = {"magicka-mayhem": "Health", "powermage-54": "Points", "sorcerer-duel":
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, cards_dir):
-    out = tmp_path_factory.mktemp("mats")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, kinds=("playmat",), progress=False))
-    return out
+def built(built_once):
+    return built_once
 
 
 def box(page, name):

@@ -31,12 +31,9 @@ def built(tmp_path_factory, cards_dir):
 
 
 @pytest.fixture(scope="module")
-def every_game(tmp_path_factory, cards_dir):
+def every_game(built_once):
     """Every game's duplex and fold sheets on both papers."""
-    out = tmp_path_factory.mktemp("sheets")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=GAMES,
-                  kinds=("sheets", "fold"), progress=False))
-    return out
+    return built_once
 
 
 def _multiply(m, n):

@@ -20,11 +20,8 @@ CUT = tuple(round(v, 3) for v in tokens.CUT)
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, cards_dir):
-    out = tmp_path_factory.mktemp("tokens")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=tuple(TOKEN_GAMES),
-                  kinds=("tokens", "printshop", "sheets", "png", "tts"), progress=False))
-    return out
+def built(built_once):
+    return built_once
 
 
 def stroked(page):
