@@ -113,7 +113,7 @@ class PageInk:
     shows: list[tuple[int, tuple[float, float], tuple[float, ...]]]  # when, where a text starts, its colour
 
 
-_FACES = {"Roman": "regular", "Bold": "bold", "Oblique": "italic", "BoldOblique": "bold-italic"}
+_FACES = {fonts.registered(role).face.name.decode(): role for role in fonts.FONTS}  # 'Literata-Regular': 'regular'...
 
 
 def _apply(m, x, y):
@@ -158,7 +158,7 @@ def read_page(page) -> PageInk:
     def text(t, cm, tm, font, size):
         if not t.strip() or font is None:
             return
-        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        face = _FACES[str(font["/BaseFont"]).split("+")[-1]]
         x, y = _apply(cm, tm[4], tm[5])
         scale = (cm[0] * tm[0]) or 1.0
         size *= abs(scale)
@@ -404,7 +404,7 @@ def contents_leaders(page) -> list[tuple[float, float, float]]:
     def text(t, cm, tm, font, size):
         if font is None or "." not in t or not re.fullmatch(r"[ .]*\d*\s*", t):  # dots, and a number after them
             return
-        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        face = _FACES[str(font["/BaseFont"]).split("+")[-1]]
         x, _ = _apply(cm, tm[4], tm[5])
         size *= abs((cm[0] * tm[0]) or 1.0)
         first, last = t.index("."), t.rindex(".") + 1
