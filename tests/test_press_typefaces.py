@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from broken_cases import CASES, FIXTURES
 from spellpress.core import fontcheck, load_game
+from spellpress.core.models import FONT_ROLES
 from spellpress.defaults import FONTS as FONT_DIR
 from spellpress.press.drawing import fonts, markup, raster
 from spellpress.press.drawing.displaylist import Drawing, Text
@@ -54,6 +55,7 @@ def sheets(tmp_path_factory) -> Path:
 
 
 def test_the_package_ships_the_two_faces_with_their_licences_and_credits():
+    assert fonts.ROLES == FONT_ROLES  # a face for each role a layout or game.yaml may name
     assert {role: path.name for role, path in fonts.FONTS.items()} == {
         "regular": "Literata-Regular.ttf", "bold": "Literata-Bold.ttf", "italic": "Literata-Italic.ttf",
         "bold-italic": "Literata-BoldItalic.ttf", "display": "Cinzel-Bold.ttf"}

@@ -22,7 +22,6 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from ... import defaults
-from ...core.models import FONT_ROLES
 from . import rlinternals
 
 _DIR = defaults.FONTS
@@ -33,8 +32,7 @@ FONTS = {
     "bold-italic": _DIR / "Literata-BoldItalic.ttf",
     "display": _DIR / "Cinzel-Bold.ttf",
 }
-ROLES = FONT_ROLES  # what a layout's `font:` and game.yaml's `fonts:` name: one face each
-assert set(FONTS) == set(ROLES)
+ROLES = tuple(FONTS)  # what a layout's `font:` and game.yaml's `fonts:` name (core.models.FONT_ROLES): one face each
 # the package's faces as the rulebook's credits name them (spellpress/defaults/fonts/CREDITS.md)
 CREDITS = {"display": "Cinzel by Natanael Gama", "text": "Literata by TypeTogether"}
 OFL_URL = "https://openfontlicense.org"
