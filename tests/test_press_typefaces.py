@@ -17,7 +17,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from broken_cases import CASES, FIXTURES
-from spellpress.core import fontcheck, load_game
+from spellpress.core import ValidationFailed, fontcheck, load_game
 from spellpress.core.models import FONT_ROLES
 from spellpress.defaults import FONTS as FONT_DIR
 from spellpress.press.drawing import fonts, markup, raster
@@ -265,6 +265,19 @@ def test_a_game_that_names_its_faces_loads_them_with_where_it_names_them(tmp_pat
     game = load_game(cards / "tiny-mayhem")
     assert set(game.fonts) == {"display", "bold"} and game.fonts["bold"].name == "Boxes.ttf"
     assert game.fonts_at["display"].endswith("game.yaml:36:12") and game.fonts_at["bold"].endswith("game.yaml:37:9")
+
+
+def test_a_character_the_packages_face_lacks_is_a_problem_at_the_card(tmp_path):
+    """Literata has no CJK: a name in it would print as empty boxes, said at the card's line."""
+    cards = _own_game(tmp_path, "", {})
+    spells = cards / "tiny-mayhem" / "spells.yaml"
+    spells.write_text(spells.read_text().replace("name: Fire Bolt", "name: Fire Bolt 火", 1))
+    with pytest.raises(ValidationFailed) as failed:
+        plan(Options(cards=cards, templates=tmp_path / "templates", kinds=("png",), progress=False))
+    [problem] = failed.value.problems
+    assert problem.file.endswith("tiny-mayhem/spells.yaml") and problem.line == 2
+    assert problem.message.startswith("card 'fire-bolt': the package's display face (Cinzel Bold) has no glyph for "
+                                      "'火' (U+706B), which would print as an empty box")
 
 
 # -- the file checks, kind by kind

@@ -63,7 +63,7 @@ def check(path: Path) -> str:
         raise Refused("may not be embedded: its licence flags (OS/2 fsType) forbid embedding it, or a subset of it, in a "
                       "document, and a PDF must embed its fonts; choose a face whose licence allows it (any under the "
                       "SIL Open Font License does)")
-    return _full_name(data, tables) or Path(path).stem
+    return _name(data, tables, 4) or Path(path).stem
 
 
 def _tables(data: bytes) -> dict[bytes, tuple[int, int]] | None:
@@ -97,10 +97,6 @@ def credit(path: Path) -> str:
     tables = _tables(data) or {}
     full, notice = _name(data, tables, 4) or Path(path).stem, _name(data, tables, 0)
     return f"{full} ({notice})" if notice else full
-
-
-def _full_name(data: bytes, tables: dict[bytes, tuple[int, int]]) -> str:
-    return _name(data, tables, 4)
 
 
 def _name(data: bytes, tables: dict[bytes, tuple[int, int]], wanted: int) -> str:
