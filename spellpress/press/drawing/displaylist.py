@@ -102,3 +102,21 @@ class Drawing:
     height: float
     bleed: float
     items: tuple[Primitive, ...]
+
+
+Area = tuple[float, float, float, float]  # x, y, w, h in mm, y down
+
+
+@dataclass(frozen=True)
+class Part:
+    """A box of a card's layout as a figure of the card sees it (a rulebook's labelled card):
+    where its ink is, its turned copy's too, in mm. A figure points at a part just after one of
+    its `lines`, or on one of its `glyphs` or `fills`."""
+
+    name: str  # the box's name in its layout
+    label: str | None  # what the figure calls it; None: a box the figure does not name
+    area: Area  # the box, as laid out
+    turned: bool = False  # drawn a second time, turned half round the card's centre (a corner index)
+    lines: tuple[Area, ...] = ()  # its lines of text, inline icons and all
+    glyphs: tuple[Area, ...] = ()  # the squares of its icons and shapes: inked about their middle, not to their corners
+    fills: tuple[Area, ...] = ()  # what it fills edge to edge: a picture's box, a filled rectangle's

@@ -18,8 +18,8 @@ from typing import cast, overload
 from ...core import gameicons, paths, pictures, ruletext
 from ...core.models import ART_FOCUS, Card, Deck, Game
 from ...core.problems import Problem, did_you_mean, display_path
-from . import displaylist, fonts, vectors
-from .displaylist import Color, Drawing, Ellipse, Image, Poly, Primitive, Rect, Text
+from . import displaylist, edges, fonts, vectors
+from .displaylist import Area, Color, Drawing, Ellipse, Image, Part, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
 from .templates import Box, Ink, Layout
 
@@ -311,35 +311,52 @@ class Layouter:
             items = [greyed(item) for item in items]
         return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
 
-    def parts(self, card: Card, layout: Layout) -> list[tuple[str, tuple[float, float, float, float]]]:
-        """The parts of a card a rulebook names, with where each is: its text, icons, numbers
-        and picture, as this card shows them."""
-        names = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
-                 "flavor": "Flavour text", "footer": "Game and deck",
-                 "footer-id": "Deck, card number, version", "footer-hand-id": "Deck, card number, version",
-                 "identity": "Card number and version"}
+    def parts(self, card: Card, layout: Layout) -> list[Part]:
+        """Every box the card shows, in the order they are drawn (a later one over an earlier),
+        each with where its ink is, its turned copy's too; the parts a rulebook names labelled:
+        its text, icons, numbers and picture, as this card shows them."""
         fields = self.game.card_types[card.type].fields
         face = self.card_face(card)
+        self.style = layout.ink(self.ink)
         out = []
         for name, box in layout.boxes:
             if box.when and not _holds(box.when, face.values):
                 continue
-            if box.kind == "text" and not self.fill(_needed(box.text), face).strip():
-                continue
-            if box.kind in ("icons", "stat") and face.values.get(box.field) in (None, "", ()):
-                continue
-            if box.kind in ("icons", "stat"):
-                field = _needed(box.field)
-                spec = fields.get(field)
-                label = (spec.label if spec and spec.label else box.label or field.replace("_", " ")).capitalize()
-                if box.mirror:
-                    label = f"Corner index: {label.lower()}"
-            elif name in names and box.kind in ("text", "art"):
-                label = names[name]
-            else:
-                continue
-            out.append((label, layout.area(box)))
+            lines, glyphs, fills = self._marks(face, layout, box, name)
+            if box.mirror:
+                lines, glyphs, fills = (tuple(turn_area(a, layout.width, layout.height) for a in marks) + marks
+                                        for marks in (lines, glyphs, fills))
+            if lines or glyphs or fills:
+                out.append(Part(name, _part_label(name, box, fields), layout.area(box), box.mirror, lines, glyphs, fills))
         return out
+
+    def _marks(self, face: Face, layout: Layout, box: Box, name: str) -> tuple[tuple[Area, ...], ...]:
+        """Where a box puts its ink (mm): its lines of text, its glyphs' squares, and what it fills
+        edge to edge; nothing for a box that shows nothing here (a field the card lacks, an
+        empty text) or only thin lines (an outline, a texture)."""
+        x, y, w, h = layout.area(box)
+        if box.kind == "text":
+            try:
+                return _lines(self._box(face, layout, box, name)), (), ()
+            except DoesNotFit:  # a problem draw() has reported
+                return (), (), ()
+        if box.kind == "stat":
+            if face.values.get(box.field) in (None, ""):
+                return (), (), ()
+            sx, sy, size = stat_square(x, y, w, h, box)
+            label = (x, y + size, w, h - size) if box.label else None  # the label under the shape
+            return ((label,) if label else ()), ((sx, sy, size, size),), ()
+        if box.kind == "icons":
+            names = _icon_names(face.values.get(box.field, ""))
+            return (), tuple((ix, iy, size, size) for ix, iy, size in icon_squares(len(names), x, y, w, h, box.align)), ()
+        if box.kind == "icon":
+            size = min(w, h)
+            return (), ((x + (w - size) / 2, y + (h - size) / 2, size, size),), ()
+        if box.kind == "ellipse" and box.fill:
+            return (), ((x, y, w, h),), ()
+        if box.kind in ("art", "track") or (box.kind == "rect" and box.fill):
+            return (), (), ((x, y, w, h),)
+        return (), (), ()
 
     @overload
     def _color(self, name: str, face: Face, layout: Layout, ground: bool = False) -> Color: ...
@@ -447,32 +464,17 @@ class Layouter:
         return out
 
     def _icon_row(self, value, x, y, w, h, box: Box) -> list[Primitive]:
-        names = [n.strip() for n in str(value).split(",") if n.strip()]
-        if not names:
-            return []
+        names = _icon_names(value)
         out: list[Primitive] = []
-        if h > 1.5 * w:  # a tall box stacks its icons from the top, as a corner index does
-            gap = w * 0.12
-            size = min(w, (h + gap) / len(names) - gap)
-            for i, name in enumerate(names):
-                out += self.icons.element(name, x + (w - size) / 2, y + i * (size + gap), size, self.element_color(name),
-                                          self.style.outline)
-            return out
-        gap = h * 0.12
-        size = min(h, (w + gap) / len(names) - gap)
-        total = len(names) * size + (len(names) - 1) * gap
-        left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[box.align]
-        for i, name in enumerate(names):
-            out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.element_color(name),
-                                      self.style.outline)
+        for name, (ix, iy, size) in zip(names, icon_squares(len(names), x, y, w, h, box.align)):
+            out += self.icons.element(name, ix, iy, size, self.element_color(name), self.style.outline)
         return out
 
     def _stat(self, value, x, y, w, h, box: Box, fill, color) -> list[Primitive]:
         if value in (None, ""):
             return []
+        sx, sy, size = stat_square(x, y, w, h, box)
         label_h = h * 0.26 if box.label else 0
-        size = min(w, h - label_h)
-        sx, sy = x + (w - size) / 2, y
         out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40), self.style.outline)
         text = str(value)
         pt = size * (0.5, 0.5, 0.42, 0.34)[min(len(text), 3)] / PT  # more digits, smaller
@@ -745,6 +747,77 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
         return replace(item, clip=clip, subpaths=tuple(tuple(tuple(width - v if i % 2 == 0 else height - v for i, v in enumerate(seg))
                                                              for seg in sub) for sub in item.subpaths))
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
+
+
+def turn_area(area: Area, width: float, height: float) -> Area:
+    """An area turned half round the card's centre, as `turn` turns what is drawn in it."""
+    x, y, w, h = area
+    return width - x - w, height - y - h, w, h
+
+
+def stat_square(x: float, y: float, w: float, h: float, box: Box) -> tuple[float, float, float]:
+    """Where a stat's shape is drawn in its box: (x, y, size) of its square, at the box's top,
+    above the quarter of the box its label takes, if it has one."""
+    label_h = h * 0.26 if box.label else 0
+    size = min(w, h - label_h)
+    return x + (w - size) / 2, y, size
+
+
+def icon_squares(count: int, x: float, y: float, w: float, h: float, align: str) -> list[tuple[float, float, float]]:
+    """Where a row of `count` icons is drawn in its box: (x, y, size) of each one's square. A
+    tall box stacks them from the top, as a corner index does; else they stand in a row."""
+    if not count:
+        return []
+    if h > 1.5 * w:
+        gap = w * 0.12
+        size = min(w, (h + gap) / count - gap)
+        return [(x + (w - size) / 2, y + i * (size + gap), size) for i in range(count)]
+    gap = h * 0.12
+    size = min(h, (w + gap) / count - gap)
+    total = count * size + (count - 1) * gap
+    left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[align]
+    return [(left + i * (size + gap), y + (h - size) / 2, size) for i in range(count)]
+
+
+def _icon_names(value) -> list[str]:
+    return [n.strip() for n in str(value).split(",") if n.strip()]
+
+
+_PART_NAMES = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
+               "flavor": "Flavour text", "footer": "Game and deck",
+               "footer-id": "Deck, card number, version", "footer-hand-id": "Deck, card number, version",
+               "identity": "Card number and version"}
+
+
+def _part_label(name: str, box: Box, fields) -> str | None:
+    """What a rulebook's figure calls a box: a field's label for its icons and numbers ('Corner
+    index: ...' on a turned copy's box), a name for its title, picture and texts; None for the rest."""
+    if box.kind in ("icons", "stat"):
+        field = _needed(box.field)
+        spec = fields.get(field)
+        label = (spec.label if spec and spec.label else box.label or field.replace("_", " ")).capitalize()
+        return f"Corner index: {label.lower()}" if box.mirror else label
+    return _PART_NAMES.get(name) if box.kind in ("text", "art") else None
+
+
+def _lines(items: list[Primitive]) -> tuple[Area, ...]:
+    """A text box's drawing as its lines (mm): each baseline's words from their font's ascent
+    to its descent, with the inline icons whose middle is within that."""
+    lines: dict[float, list[float]] = {}  # baseline -> x0, y0, x1, y1
+    for item in items:
+        if isinstance(item, Text) and item.text.strip():
+            face = fonts.registered(item.font).face
+            up, down = face.ascent * item.size / 1000 * PT, -face.descent * item.size / 1000 * PT
+            box = [item.x, item.y - up, item.x + fonts.width(item.text, item.font, item.size), item.y + down]
+            line = lines.setdefault(round(item.y, 3), box)
+            line[:] = [min(line[0], box[0]), min(line[1], box[1]), max(line[2], box[2]), max(line[3], box[3])]
+    for item in items:
+        if not isinstance(item, Text):
+            x0, y0, x1, y1 = edges.bounds(item)
+            for line in lines.values():
+                if line[1] <= (y0 + y1) / 2 <= line[3]:
+                    line[:] = [min(line[0], x0), line[1], max(line[2], x1), line[3]]
+    return tuple((x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in lines.values())
 
 
 def _needed(value: str | None) -> str:
