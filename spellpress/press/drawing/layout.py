@@ -801,13 +801,13 @@ def _part_label(name: str, box: Box, fields) -> str | None:
 
 
 def _lines(items: list[Primitive]) -> tuple[Area, ...]:
-    """A text box's drawing as its lines (mm): each baseline's words from their font's ascent
-    to its descent, with the inline icons whose middle is within that."""
+    """A text box's drawing as its lines (mm): each baseline's words from their face's ascent
+    to its descent (the ink of its letters: fonts.ascent), with the inline icons whose middle is
+    within that."""
     lines: dict[float, list[float]] = {}  # baseline -> x0, y0, x1, y1
     for item in items:
         if isinstance(item, Text) and item.text.strip():
-            face = fonts.registered(item.font).face
-            up, down = face.ascent * item.size / 1000 * PT, -face.descent * item.size / 1000 * PT
+            up, down = fonts.ascent(item.font) * item.size * PT, fonts.descent(item.font) * item.size * PT
             box = [item.x, item.y - up, item.x + fonts.width(item.text, item.font, item.size), item.y + down]
             line = lines.setdefault(round(item.y, 3), box)
             line[:] = [min(line[0], box[0]), min(line[1], box[1]), max(line[2], box[2]), max(line[3], box[3])]

@@ -675,7 +675,11 @@ def _dots(part: _Shown, texts: list[Box]) -> list[Point]:
                 out.append((x, y))
     middle = (part.areas[0][1] + part.areas[0][3]) / 2
     for line in sorted(part.lines, key=lambda b: abs((b[1] + b[3]) / 2 - middle)):
-        dot = (line[2] + _GAP, (line[1] + line[3]) / 2)
+        y = (line[1] + line[3]) / 2
+        # just after the line's own text box as text_boxes measures it: the line's box is the same
+        # words summed another way, a hair (1e-14) to either side, which decided whether the run
+        # from the dot met its own text
+        dot = (_after_text(line[2] + _GAP, y, line[0], line[2], texts), y)
         if _inside(dot, part.areas, margin=0.5):
             out.append(dot)
     return out
