@@ -116,7 +116,7 @@ class PageInk:
     shows: list[tuple[int, tuple[float, float], tuple[float, ...]]]  # when, where a text starts, its colour
 
 
-_FACES = {"Roman": "regular", "Bold": "bold", "Oblique": "italic", "BoldOblique": "bold-italic"}
+_FACES = {fonts.registered(role).face.name.decode(): role for role in fonts.FONTS}  # 'Literata-Regular': 'regular'...
 
 
 def _apply(m, x, y):
@@ -161,12 +161,16 @@ def read_page(page) -> PageInk:
     def text(t, cm, tm, font, size):
         if not t.strip() or font is None:
             return
-        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        face = _FACES.get(str(font["/BaseFont"]).split("+")[-1], "regular")  # else a test's Helvetica: as the text face
         x, y = _apply(cm, tm[4], tm[5])
         scale = (cm[0] * tm[0]) or 1.0
         size *= abs(scale)
         up, down = rulebook._extent(face, size)
-        ink.texts.append((t.strip(), (x, y - down, x + fonts.width(t.strip(), face, size) * MM, y + up), state["rg"]))
+        width = fonts.width(t.strip(), face, size) * MM
+        if scale < 0:  # turned half round (a card's lower corner index): its letters run left of and below where it starts
+            ink.texts.append((t.strip(), (x - width, y - up, x, y + down), state["rg"]))
+        else:
+            ink.texts.append((t.strip(), (x, y - down, x + width, y + up), state["rg"]))
 
     page.extract_text(visitor_operand_before=before, visitor_text=text)
     return ink
@@ -641,7 +645,7 @@ def contents_leaders(page) -> list[tuple[float, float, float]]:
     def text(t, cm, tm, font, size):
         if font is None or "." not in t or not re.fullmatch(r"[ .]*\d*\s*", t):  # dots, and a number after them
             return
-        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        face = _FACES.get(str(font["/BaseFont"]).split("+")[-1], "regular")  # else a test's Helvetica: as the text face
         x, _ = _apply(cm, tm[4], tm[5])
         size *= abs((cm[0] * tm[0]) or 1.0)
         first, last = t.index("."), t.rindex(".") + 1

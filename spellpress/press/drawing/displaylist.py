@@ -49,7 +49,7 @@ class Text:
     x: float  # left end of the baseline
     y: float  # baseline
     text: str
-    font: str  # a key of fonts.FONTS
+    font: str  # a face's key (press/drawing/fonts.py): a role of the package's faces, or a game's own file
     size: float  # points
     color: Color
     turned: bool = False  # upside down, turned half round (x, y): a playing card's lower index

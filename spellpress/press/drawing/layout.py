@@ -8,7 +8,6 @@ icon: an element's disc, or any icon of icons.yaml (the project's templates/, el
 from __future__ import annotations
 
 import colorsys
-import difflib
 import hashlib
 import math
 import re
@@ -93,6 +92,30 @@ class Layouter:
                     self.placeholders |= {f"{key}_icons", f"{key}_or"}
         self.problems: list[Problem] = []
         self.warnings: list[str] = []
+        self.faces = self._faces()  # a layout's `font:` (a role) -> the face it is set in (a fonts key)
+
+    def _faces(self) -> dict[str, str]:
+        """Each role's face: the game's own file where game.yaml names one that reportlab can
+        read (the loader has checked its header), else the package's; a file it cannot read is a
+        problem at the line that names it, and the package's face stands in so the cards are
+        still laid out and every other problem said."""
+        out = fonts.faces(self.game.fonts)
+        for role, key in out.items():
+            if not fonts.own(key):
+                continue
+            try:
+                fonts.registered(key)
+            except fonts.Unreadable as exc:
+                file, line, column = self.game.fonts_at.get(role, "game.yaml:0:0").rsplit(":", 2)
+                self.problems.append(Problem(file, int(line), int(column), f"fonts.{role}",
+                                            f"the font file '{self.game.fonts[role].relative_to(self.game.root).as_posix()}' {exc}; "
+                                            "name a TrueType (.ttf) file"))
+                out[role] = role
+        return out
+
+    def _width(self, text: str, role: str, size: float) -> float:
+        """Width of `text` in millimetres at `size` points, in the face the game sets `role` in."""
+        return fonts.width(text, self.faces[role], size)
 
     # -- faces
 
@@ -140,7 +163,7 @@ class Layouter:
                                      "drawing a placeholder")
             else:
                 self.problems.append(Problem(*at, "", f"card '{card.id}': art file '{card.art}' not found: looked for "
-                                             f"{display_path(path)}{_nearby(path)}; a picture's path starts at the game's "
+                                             f"{display_path(path)}{paths.nearby(path)}; a picture's path starts at the game's "
                                              "directory. Add the file or fix the path (or, in an early draft, pass "
                                              "--allow-missing-art to draw a placeholder)"))
             return None, None
@@ -455,16 +478,16 @@ class Layouter:
         out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40), self.style.outline)
         text = str(value)
         pt = size * (0.5, 0.5, 0.42, 0.34)[min(len(text), 3)] / PT  # more digits, smaller
-        while fonts.width(text, "bold", pt) > size * 0.62 and pt > 4:
+        while self._width(text, "bold", pt) > size * 0.62 and pt > 4:
             pt -= 0.25
-        tw = fonts.width(text, "bold", pt)
-        out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, "bold", pt, color or WHITE))
+        tw = self._width(text, "bold", pt)
+        out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, self.faces["bold"], pt, color or WHITE))
         if box.label:
             lpt = MIN_TEXT_SIZE
-            lw = fonts.width(box.label, "bold", lpt)
+            lw = self._width(box.label, "bold", lpt)
             if lw > w + 1e-6:
                 raise DoesNotFit(f"its label '{box.label}' is {lw:.1f} mm wide at {lpt:g} pt, wider than the box ({w:g} mm)")
-            out.append(Text(x + (w - lw) / 2, y + h - label_h * 0.2, box.label, "bold", lpt, fill or (40, 40, 40)))
+            out.append(Text(x + (w - lw) / 2, y + h - label_h * 0.2, box.label, self.faces["bold"], lpt, fill or (40, 40, 40)))
         return out
 
     # -- text
@@ -530,7 +553,7 @@ class Layouter:
         """The words of `text` in `count` lines no wider than `width`, the widest line as narrow
         as can be, a line of one word never under a line of several (unless nothing else fits);
         None if no such lines. A line never starts with a word of punctuation alone ('/')."""
-        space = fonts.width(" ", font, size)
+        space = self._width(" ", font, size)
         words, bold = [], False
         for word in text.split():
             pieces, bold = self._word(word, font, size, bold)
@@ -557,17 +580,18 @@ class Layouter:
         return best
 
     def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float, str]]:
-        """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names."""
+        """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names; `font` is a
+        role (a layout's `font:`), measured in the face the game sets it in."""
         pieces, at = [], 0
         for m in _ICON.finditer(word):
             if m.start() > at:
                 run = word[at:m.start()]
-                pieces.append(("text", run, fonts.width(run, font, size), font))
+                pieces.append(("text", run, self._width(run, font, size), font))
             pieces.append(("icon", m.group(1), size * PT * 1.05, font))
             at = m.end()
         if at < len(word):
             run = word[at:]
-            pieces.append(("text", run, fonts.width(run, font, size), font))
+            pieces.append(("text", run, self._width(run, font, size), font))
         return pieces
 
     def _word(self, word: str, font: str, size: float, bold: bool) -> tuple[list, bool]:
@@ -582,7 +606,7 @@ class Layouter:
 
     def _wrap(self, text: str, font: str, size: float, width: float):
         """Lines of words, each word a list of pieces; None if a word is wider than the box."""
-        space = fonts.width(" ", font, size)
+        space = self._width(" ", font, size)
         lines: list[tuple[list[list[tuple[str, str, float, str]]], float]] = []
         bold = False
         for paragraph in text.split("\n"):
@@ -619,8 +643,8 @@ class Layouter:
         step = size * box.leading * PT
         block = len(lines) * step
         top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}[box.valign]
-        baseline = top + fonts.ascent(box.font) * size * PT + (step - size * PT) / 2
-        space = fonts.width(" ", box.font, size)
+        baseline = top + fonts.ascent(self.faces[box.font]) * size * PT + (step - size * PT) / 2
+        space = self._width(" ", box.font, size)
         out: list[Primitive] = []
         for words, line_w in lines:
             cx = {"left": x, "center": x + (w - line_w) / 2, "right": x + w - line_w}[box.align]
@@ -629,7 +653,7 @@ class Layouter:
                     cx += space
                 for kind, value, pw, font in pieces:
                     if kind == "text":
-                        out.append(Text(cx, baseline, value, font, size, color))
+                        out.append(Text(cx, baseline, value, self.faces[font], size, color))
                     else:
                         d = size * PT * 0.95
                         top_icon = baseline - size * PT * 0.36 - d / 2
@@ -708,20 +732,6 @@ def _cuts(n: int, count: int):
             yield (first,) + tuple(first + r for r in rest)
 
 
-def _nearby(path: Path) -> str:
-    """' (did you mean 'Bolt.png'?)' when a file beside where it looked is likely the one meant:
-    its name in other capitals, another extension, or a close spelling of its stem."""
-    try:
-        names = [p.name for p in path.parent.iterdir() if p.is_file()] if path.parent.is_dir() else []
-    except OSError:
-        return ""
-    stems: dict[str, str] = {}
-    for name in sorted(names):
-        stems.setdefault(Path(name).stem.lower(), name)
-    close = difflib.get_close_matches(path.stem.lower(), list(stems), n=1, cutoff=0.8)
-    return f" (did you mean '{stems[close[0]]}'?)" if close else ""
-
-
 def turn(item: Primitive, width: float, height: float) -> Primitive:
     """The primitive turned half round the card's centre (x -> width - x, y -> height - y)."""
     if isinstance(item, Text):
@@ -791,13 +801,13 @@ def _part_label(name: str, box: Box, fields) -> str | None:
 
 
 def _lines(items: list[Primitive]) -> tuple[Area, ...]:
-    """A text box's drawing as its lines (mm): each baseline's words from their font's ascent
-    to its descent, with the inline icons whose middle is within that."""
+    """A text box's drawing as its lines (mm): each baseline's words from their face's ascent
+    to its descent (the ink of its letters: fonts.ascent), with the inline icons whose middle is
+    within that."""
     lines: dict[float, list[float]] = {}  # baseline -> x0, y0, x1, y1
     for item in items:
         if isinstance(item, Text) and item.text.strip():
-            face = fonts.registered(item.font).face
-            up, down = face.ascent * item.size / 1000 * PT, -face.descent * item.size / 1000 * PT
+            up, down = fonts.ascent(item.font) * item.size * PT, fonts.descent(item.font) * item.size * PT
             box = [item.x, item.y - up, item.x + fonts.width(item.text, item.font, item.size), item.y + down]
             line = lines.setdefault(round(item.y, 3), box)
             line[:] = [min(line[0], box[0]), min(line[1], box[1]), max(line[2], box[2]), max(line[3], box[3])]

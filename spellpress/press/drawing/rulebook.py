@@ -13,7 +13,7 @@ import json
 import math
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -26,7 +26,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ... import defaults
-from ...core import games, ruletext
+from ...core import fontcheck, games, ruletext
 from ...core.models import Game
 from ...core.play.errors import Invalid
 from ..files import atomic_write
@@ -299,6 +299,23 @@ def _sample(samples: dict[str, Sample], st: markup.Styles, forms: _Forms, page, 
     return _SampleFlowable(samples[card], st, f"sample-{card}", forms, page)
 
 
+def type_credits(game: Game, faces: Mapping[str, str]) -> str:
+    """The rulebook's credits for its type, in its markup: the package's faces it is set in
+    (spellpress/defaults/fonts/CREDITS.md), and each face of the game's own that its cards are
+    set in, by the name and copyright notice the face's file gives."""
+    said = [f"The titles and headings are set in {fonts.CREDITS['display']} and the text in {fonts.CREDITS['text']}, both "
+            f"under the SIL Open Font License 1.1 ({fonts.OFL_URL})."]
+    own = {role: key for role, key in faces.items() if fonts.own(key)}
+    if own:
+        roles = {path: [r for r in own if fonts.path(own[r]) == path] for path in dict.fromkeys(fonts.path(k) for k in own.values())}
+        named = [f"{markup.literal(fontcheck.credit(path))} ({', '.join(_ROLE_WORDS[r] for r in rs)})" for path, rs in roles.items()]
+        said.append(f"The cards are set in the game's own faces: {'; '.join(named)}.")
+    return " ".join(said)
+
+
+_ROLE_WORDS = {"display": "titles", "regular": "text", "bold": "bold text", "italic": "italic text", "bold-italic": "bold italic text"}
+
+
 def skeleton_key(book: Book) -> bytes:
     """What the book's skeleton is made of: the book, less what each figure that is a hole
     draws (its size stays), and the code and fonts that write it."""
@@ -440,7 +457,7 @@ class _Doc(BaseDocTemplate):
         w, h = self.pagesize
         canvas.saveState()
         canvas.setFillColor(self.st.accent_text)
-        canvas.setFont(fonts.pdf_name("bold"), 8)
+        canvas.setFont(fonts.pdf_name("display"), 8)
         canvas.drawString(self.leftMargin, h - self.topMargin + 8 * MM, self.book.title)
         canvas.setStrokeColor(self.st.accent)
         canvas.setLineWidth(0.5)
@@ -458,7 +475,7 @@ class _Doc(BaseDocTemplate):
         canvas.rect(0, 0, w, h, stroke=0, fill=1)
         canvas.setFillColor(markup.readable(colors.white, cover))
         size = 40 if w > 420 else 28
-        canvas.setFont(fonts.pdf_name("bold"), size)
+        canvas.setFont(fonts.pdf_name("display"), size)
         canvas.drawCentredString(w / 2, h * 0.78, self.book.title)
         canvas.setFont(fonts.pdf_name("italic"), size * 0.32)
         for i, line in enumerate(_wrap(self.book.pitch, "italic", size * 0.32, w * 0.7)):
@@ -543,9 +560,9 @@ def text_boxes(drawing: Drawing) -> list[Box]:
 
 
 def _extent(font: str, size: float) -> tuple[float, float]:
-    """How far a font's glyphs reach above and below the baseline, in points."""
-    face = fonts.registered(font).face
-    return face.ascent * size / 1000, -face.descent * size / 1000
+    """How far a font's letters reach above and below the baseline, in points (fonts.ascent:
+    the ink of its letters, as the card's layout places them)."""
+    return fonts.ascent(font) * size, fonts.descent(font) * size
 
 
 @dataclass(frozen=True)
@@ -658,7 +675,11 @@ def _dots(part: _Shown, texts: list[Box]) -> list[Point]:
                 out.append((x, y))
     middle = (part.areas[0][1] + part.areas[0][3]) / 2
     for line in sorted(part.lines, key=lambda b: abs((b[1] + b[3]) / 2 - middle)):
-        dot = (line[2] + _GAP, (line[1] + line[3]) / 2)
+        y = (line[1] + line[3]) / 2
+        # just after the line's own text box as text_boxes measures it: the line's box is the same
+        # words summed another way, a hair (1e-14) to either side, which decided whether the run
+        # from the dot met its own text
+        dot = (_after_text(line[2] + _GAP, y, line[0], line[2], texts), y)
         if _inside(dot, part.areas, margin=0.5):
             out.append(dot)
     return out
