@@ -54,7 +54,7 @@ def built(tmp_path_factory, cards_dir, built_once):
     shutil.copytree(cards_dir / "powermage-54", root / "cards" / "powermage-54")
     shutil.copytree(cards_dir.parent / "templates", root / "templates")
     attack = root / "templates" / "powermage-54" / "attack.yaml"
-    attack.write_text(attack.read_text().replace("boxes:\n", "boxes:\n  background: {fill: inner}\n", 1))
+    attack.write_text(attack.read_text().replace("boxes:\n", "boxes:\n  background: {fill: kind}\n", 1))
     build(Options(cards=root / "cards", templates=root / "templates", out=root / "build", games=("powermage-54",),
                   kinds=kinds, progress=False))
     return {**{slug: out / slug for slug in GAMES}, VARIANT: root / "build" / "powermage-54"}

@@ -331,8 +331,12 @@ def _ground_of_row(png, fy):
 
 
 def _paper_at(png, fx, fy):
+    """The colour at a point of the card: the commonest in the 15 x 15 px round it (the frame's
+    grain, a fine lattice, crosses the frame's colour)."""
     image = Image.open(png).convert("RGB")
-    return image.getpixel((int(image.width * fx), int(image.height * fy)))
+    x, y = min(int(image.width * fx), image.width - 8), min(int(image.height * fy), image.height - 8)
+    counts = image.crop((x - 7, y - 7, x + 8, y + 8)).getcolors(225)
+    return max(counts)[1]
 
 
 PAPER, FRAME = (0xF6, 0xF0, 0xE1), (0x3D, 0x35, 0x50)  # the default card's panel and frame (defaults/templates/card.yaml)
@@ -379,12 +383,12 @@ def test_a_layout_that_gives_its_own_size_refits_what_it_extends(tmp_path, monke
     tall, poker = Templates(tmp_path / "templates").get("tall"), Templates(tmp_path / "templates").get("card")
     boxes, before = dict(tall.boxes), dict(poker.boxes)
     assert (boxes["mark"].x, boxes["mark"].y, boxes["mark"].w) == (10, 100, 5)
-    # the panel keeps its 3 mm margin inside a trim of 70 x 120 (safe zone onto safe zone: 3.175
+    # the inner frame keeps its 3 mm margin inside a trim of 70 x 120 (safe zone onto safe zone: 3.175
     # stays, the rest scales by (70 - 6.35) / (63.5 - 6.35) across and (120 - 6.35) / (88.9 - 6.35) down)
     across, down = (70 - 6.35) / (63.5 - 6.35), (120 - 6.35) / (88.9 - 6.35)
-    panel = boxes["panel"]
-    assert panel.x == pytest.approx(3.175 + (3 - 3.175) * across, abs=1e-3)
-    assert panel.y + panel.h == pytest.approx(3.175 + (3 + 82.9 - 3.175) * down, abs=2e-3)
+    frame = boxes["inner-frame"]
+    assert frame.x == pytest.approx(3.175 + (3 - 3.175) * across, abs=1e-3)
+    assert frame.y + frame.h == pytest.approx(3.175 + (3 + 82.9 - 3.175) * down, abs=2e-3)
     # the title keeps its point size; the art grows with the card
     assert boxes["title"].size == before["title"].size
     assert boxes["art"].h == pytest.approx(before["art"].h * down, abs=1e-3)

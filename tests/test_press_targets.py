@@ -103,13 +103,16 @@ def test_a_shops_images_have_its_numbers_and_names(built, key):
         with Image.open(out / key / rel) as im:
             assert im.size == shop.size_px and im.mode == shop.colour, rel
             assert im.info["dpi"] == pytest.approx((shop.dpi, shop.dpi), abs=0.01)
-    # The trim is where the shop cuts: inside it, the same picture as the home PNG (1/8 in bleed)
-    # to within half a pixel's shift; the bleed itself is painted, never paper white.
+    # The trim is where the shop cuts: inside it, the same picture as the home PNG (1/8 in bleed),
+    # resampled, nearer it than the picture moved by a pixel (how far resampling strays grows with
+    # the edges a face draws: Spellchamber's first spell, 3.2 against 6.2 for a pixel's shift, was
+    # 2.9 against 5.1 before its frame had depth); the bleed itself is painted, never paper white.
     card = _decks(game)[0].cards[0]
     reference = home(ws, card.id)
     with Image.open(out / key / shops.file_name(shop.files["front"], _decks(game)[0].id, 1, card.id)) as im:
         inner = _inside(im, shop.bleed_px)
-        assert _near(inner, _inside(reference, 37.5).resize(inner.size)) < 3
+        one_pixel = _near(inner, _inside(reference, 37.5, shift=1).resize(inner.size))
+        assert _near(inner, _inside(reference, 37.5).resize(inner.size)) < 0.6 * one_pixel
         assert _near(inner, _inside(reference, 37.5, shift=3).resize(inner.size)) > 6  # a cut 3 px off would show
         edge = im.crop((0, 0, im.width, round(shop.bleed_px))).convert("L")
         assert ImageStat.Stat(edge).mean[0] < 200  # the back's and front's dark ground run into the bleed

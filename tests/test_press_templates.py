@@ -19,7 +19,7 @@ def layouts(tmp_path, cards_dir):
 def test_a_layout_inherits_its_parents_boxes_and_palette(layouts):
     spell = Templates(layouts).get("magicka-mayhem/spell")
     names = [name for name, _ in spell.boxes]
-    assert names[:3] == ["background", "panel", "band"]  # from card.yaml, in its order
+    assert names[:5] == ["background", "frame-grain", "inner-frame", "panel", "band"]  # from card.yaml, in its order
     assert "cost" in names and "damage" in names  # from spell.yaml
     assert spell.palette["frame"] == "#2e1f4d"  # magicka-mayhem/card.yaml over card.yaml
     assert (spell.width, spell.height, spell.bleed, spell.safe) == (63.5, 88.9, 3.175, 3.175)

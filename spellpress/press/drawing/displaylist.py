@@ -95,6 +95,18 @@ Primitive = Rect | Ellipse | Poly | Text | Image | Path
 
 
 @dataclass(frozen=True)
+class Mark:
+    """Which items of a drawing one box of its layout drew: items[start:end]. `tells` is what
+    the box's colour tells apart (its layout's `tells:`), else empty: the colour-vision check
+    (vision.py) compares what such boxes draw on the cards of a game."""
+
+    box: str  # the box's name; a medallion beside a text box's words is '<box>:flank'
+    tells: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
 class Drawing:
     """One face of a card, laid out."""
 
@@ -102,6 +114,11 @@ class Drawing:
     height: float
     bleed: float
     items: tuple[Primitive, ...]
+    marks: tuple[Mark, ...] = ()  # what each box of the layout drew (a card's face; none for other drawings)
+
+    def drawn_by(self, box: str) -> tuple[Primitive, ...]:
+        """The items the box of that name drew (nothing if it drew none)."""
+        return tuple(item for mark in self.marks if mark.box == box for item in self.items[mark.start:mark.end])
 
 
 Area = tuple[float, float, float, float]  # x, y, w, h in mm, y down

@@ -18,8 +18,8 @@ from typing import cast, overload
 from ...core import gameicons, paths, pictures, ruletext
 from ...core.models import ART_FOCUS, Card, Deck, Game
 from ...core.problems import Problem, did_you_mean, display_path
-from . import displaylist, edges, fonts, vectors
-from .displaylist import Area, Color, Drawing, Ellipse, Image, Part, Poly, Primitive, Rect, Text
+from . import displaylist, edges, fonts, shading, vectors
+from .displaylist import Area, Color, Drawing, Ellipse, Image, Mark, Part, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
 from .templates import Box, Ink, Layout
 
@@ -210,7 +210,7 @@ class Layouter:
             for key in ("icon", "end", "shape"):
                 value = getattr(box, key)
                 drawn = box.kind in (("stat", "track") if key == "shape" else ("icon", "art", "track"))
-                if key == "icon" and box.kind == "art" and gameicons.named(value) is not None:
+                if key == "icon" and box.kind in ("art", "icon") and gameicons.named(value) is not None:
                     name = gameicons.named(value) or ""
                     if name not in self.game_icons.icons:
                         found.append((at + (key,), self.game_icons.unknown(name)))
@@ -219,6 +219,11 @@ class Layouter:
                     found.append((at + (key,), f"unknown icon '{value}'{did_you_mean(value, sorted(self.icons.shapes))}: "
                                                "an icon is a name of icons.yaml (templates/icons.yaml, "
                                                "else the package's)"))
+            if box.flank is not None and box.flank != "element":
+                try:
+                    self.known_icon(box.flank)
+                except DoesNotFit as exc:
+                    found.append((at + ("flank",), f"{exc}; a flank is an icon, a game icon or 'element'"))
             if box.text is not None:
                 try:
                     self.fill(box.text, Face({}, (), None, "", ""))
@@ -295,6 +300,7 @@ class Layouter:
         self.style = layout.ink(self.ink)
         self.band = None
         items: list[Primitive] = []
+        marks: list[Mark] = []
         for name, box in layout.boxes:
             if box.when and not _holds(box.when, face.values):
                 continue
@@ -302,14 +308,60 @@ class Layouter:
                 self.band = self._color(box.fill, face, layout)  # the title band this face shows: its deck's, its kind's
             try:
                 drawn = self._box(face, layout, box, name)
-                items += drawn
-                if box.mirror:
-                    items += [turn(item, layout.width, layout.height) for item in drawn]
+                flank = self._flank(face, layout, box, drawn) if box.flank else []
+                for part, tells, shapes in ((name, box.tells or "", drawn), (f"{name}:flank", "", flank)):
+                    if not shapes:
+                        continue
+                    start = len(items)
+                    items += shapes
+                    if box.mirror:
+                        items += [turn(item, layout.width, layout.height) for item in shapes]
+                    marks.append(Mark(part, tells, start, len(items)))
             except DoesNotFit as exc:
                 self.problems.append(Problem(*face.where, "", f"{face.label}, box '{name}' of layout {layout.name}: {exc}"))
         if self.style.grey:
             items = [greyed(item) for item in items]
-        return Drawing(layout.width, layout.height, layout.bleed, tuple(items))
+        return Drawing(layout.width, layout.height, layout.bleed, tuple(items), tuple(marks))
+
+    def _flank(self, face: Face, layout: Layout, box: Box, words: list[Primitive]) -> list[Primitive]:
+        """A medallion at each end of a text box's words (its `flank`): the card kind's colour
+        (the box's `fill`, else the palette's `kind`) with its icon, a pale ring round it; the
+        ink saver's and mono's a light disc with the icon in the text's colour. `element`: the
+        card's first element's disc. Its words were set narrower to leave it room (_box)."""
+        if not words:
+            return []
+        _, y, _, h = layout.area(box)
+        bounds = [edges.bounds(item) for item in words]
+        left, right = min(b[0] for b in bounds), max(b[2] for b in bounds)
+        top, bottom = min(b[1] for b in bounds), max(b[3] for b in bounds)
+        d = _flank_size(h)
+        cy = (top + bottom) / 2 if box.valign != "middle" else y + h / 2
+        out: list[Primitive] = []
+        for cx in (left - FLANK_GAP - d / 2, right + FLANK_GAP + d / 2):
+            out += self.medallion(_needed(box.flank), face, layout, box.fill, cx, cy, d, self._color(box.color, face, layout))
+        return out
+
+    def medallion(self, icon: str, face: Face, layout: Layout, fill: str | None, cx: float, cy: float, d: float,
+                  ink: Color) -> list[Primitive]:
+        """A disc of diameter d centred at (cx, cy) holding `icon` (see _flank)."""
+        if icon == "element":
+            if not face.elements:
+                return []
+            name = face.elements[0]
+            return self.icons.element(name, cx - d / 2, cy - d / 2, d, self.element_color(name), self.style.outline)
+        name = fill or ("kind" if "kind" in self.style.palette else "band")
+        disc = self._color(name, face, layout, ground=self.style.outline)
+        ring = self._color("accent", face, layout) if "accent" in self.style.palette else WHITE
+        mark = ink if self.style.outline else WHITE
+        r = d / 2
+        out: list[Primitive] = [Ellipse(cx, cy, r, r, fill=disc, stroke=ring, width=d * 0.07)]
+        size = d * 0.66
+        game_icon = gameicons.named(icon)
+        if game_icon is not None:
+            out += self.game_icon(game_icon, cx - size / 2, cy - size / 2, size, mark)
+        else:
+            out += self.icons.glyph(icon, cx - size / 2, cy - size / 2, size, mark, disc, self.style.outline)
+        return out
 
     def parts(self, card: Card, layout: Layout) -> list[Part]:
         """Every box the card shows, in the order they are drawn (a later one over an earlier),
@@ -386,6 +438,8 @@ class Layouter:
         x, y, w, h = layout.area(box)
         fill, stroke = self._color(box.fill, face, layout), self._color(box.stroke, face, layout)
         ground = self._color(box.fill, face, layout, ground=True)
+        if box.kind == "rect" and box.shade and ground is not None:
+            return self._shaded(box, x, y, w, h, ground, stroke)
         if box.kind == "rect":
             return [Rect(x, y, w, h, ground, stroke, box.width if stroke else 0, box.radius)]
         if box.kind == "ellipse":
@@ -394,6 +448,9 @@ class Layouter:
             text = self.fill(_needed(box.text), face)
             if not text.strip():
                 return []
+            if box.flank:  # the words set narrower, a medallion's room and a gap left at each side
+                room = _flank_size(h) + FLANK_GAP
+                x, w = x + room, w - 2 * room
             color = self._color(box.color, face, layout)
             if name == "title":
                 return self.title(text, x, y, w, h, box, color)
@@ -406,13 +463,30 @@ class Layouter:
             icon = _needed(box.icon)
             self.known_icon(icon)
             size = min(w, h)
+            game_icon = gameicons.named(icon)
+            if game_icon is not None:  # a game-icons.net icon: filled, in every ink
+                return self.game_icon(game_icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0))
             return self.icons.glyph(icon, x + (w - size) / 2, y + (h - size) / 2, size, fill or (0, 0, 0), stroke or WHITE,
                                     self.style.outline)
+        if box.kind == "pattern" and box.shade:  # its lines a shade of its colour, made as light as the ink makes grounds
+            lines = self._color(box.stroke, face, layout, ground=True)
+            share = dict(self.style.grounds).get(box.stroke or "", 0.0)
+            lines = lines and mix(lines, (0, 0, 0) if box.shade > 0 else WHITE, abs(box.shade) * (1 - share))
+            return pattern(box, x, y, w, h, ground, lines)
         if box.kind == "pattern":
             return pattern(box, x, y, w, h, ground, stroke)
         if box.kind == "stat":
             return self._stat(face.values.get(box.field), x, y, w, h, box, fill, self._color(box.color, face, layout))
         return self._art(face, x, y, w, h, layout, box)
+
+    def _shaded(self, box: Box, x, y, w, h, top: Color, stroke: Color | None) -> list[Primitive]:
+        """A rect in a gradient (its `shade`): from its colour at the top to that colour mixed
+        with black (or white, a negative shade) at the bottom. A ground an ink makes lighter
+        keeps as much of its gradient as it keeps of its colour."""
+        share = dict(self.style.grounds).get(box.fill or "", 0.0)
+        far = (0, 0, 0) if box.shade > 0 else WHITE
+        bottom = mix(top, far, abs(box.shade) * (1 - share))
+        return shading.gradient(x, y, w, h, box.radius, top, bottom, stroke, box.width if stroke else 0)
 
     def fill(self, template: str, face: Face) -> str:
         """A layout's text with the game's constants ({{ starting_life }}) and the card's
@@ -719,6 +793,15 @@ class Layouter:
                                      f"{', contain' if fit == 'contain' else ''}) needs at least {needed[0]} x {needed[1]} px "
                                      f"to print sharp at {pictures.PRINT_DPI} dpi")
         return [Image(str(face.art), x, y, w, h, fit, focus)]
+
+
+FLANK_GAP = 0.8  # mm between a text's words and the medallion at each end (Box.flank)
+
+
+def _flank_size(h: float) -> float:
+    """The diameter of a text box's flanking medallions: nine tenths of its height (a type
+    line's 3.8 mm: 3.4 mm), at most 4.5 mm."""
+    return min(0.9 * h, 4.5)
 
 
 def _cuts(n: int, count: int):

@@ -80,6 +80,16 @@ class Box(Model):
     # layout's type; a card's own art_fit and art_focus win. None: cover, centred.
     art_fit: Annotated[str, pydantic.BeforeValidator(read_fit)] | None = None
     art_focus: Annotated[tuple[float, float], pydantic.BeforeValidator(read_focus)] | None = None
+    # rect: a gradient, from its fill at the top to that colour mixed with black (a share of 0
+    # to 1) at the bottom; negative, with white: depth in a frame or a band (shading.py);
+    # pattern: its lines in its stroke colour so mixed (a grain a shade darker than its ground)
+    shade: Annotated[float, pydantic.Field(ge=-1, le=1)] = 0.0
+    # text: a medallion at each end of its words, in `fill` (the card kind's colour), holding
+    # an icon of icons.yaml, a `game-icons:` icon, or `element` (the card's first element's disc)
+    flank: Text | None = None
+    # what this box's colour tells apart on the game's cards (a name: kind, deck, element...):
+    # `validate` checks that every two colours such boxes draw stay apart for colour-blind eyes
+    tells: Text | None = None
 
     @pydantic.model_validator(mode="after")
     def _complete(self):
@@ -91,6 +101,10 @@ class Box(Model):
             raise ValueError(f"a '{self.kind}' box needs '{needs}'")
         if self.kind != "art" and (self.art_fit or self.art_focus):
             raise ValueError(f"art_fit and art_focus are for the 'art' box, not a '{self.kind}' box")
+        if self.shade and self.kind not in ("rect", "pattern"):
+            raise ValueError(f"shade is for a 'rect' or a 'pattern' box, not a '{self.kind}' box")
+        if self.flank is not None and self.kind != "text":
+            raise ValueError(f"flank is for a 'text' box, not a '{self.kind}' box")
         if self.min_size is not None and self.min_size > self.size:
             raise ValueError(f"min_size ({self.min_size}) is more than size ({self.size})")
         return self

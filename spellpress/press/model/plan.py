@@ -17,7 +17,8 @@ import jinja2
 from ... import defaults
 from ...core import Game, ValidationFailed, gameicons, load_games
 from ...core.problems import Problem, did_you_mean, display_path
-from ..drawing import fonts, markup, playmat, rulebook, templatelines, tokens
+from ...core.yamlsource import read
+from ..drawing import fonts, markup, playmat, rulebook, templatelines, tokens, vision
 from ..drawing.displaylist import Text
 from ..drawing.faces import RENDERER_VERSION, FaceMemo, FaceOut
 from ..drawing.layout import Layouter
@@ -85,6 +86,8 @@ def plan(options: Options, session: BuildSession | None = None,
                     problems.extend(_sizes_differ(game, front, back, deck.back, seen))
         session.faces[memo] = faces.now  # only this plan's faces: an edited card's old face is let go
         problems += _missing_glyphs(game, layouter, p)
+        if ink == "full" and not layouter.problems and len(problems) == found:  # every face drawn, in colour
+            warnings += colour_vision(game, p, templates, layouts)
         if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
             p.book = _book(game, options.templates, templates, layouter, p, problems)
             book = options.templates / "rulebook" / f"{game.slug}.md.j2"
@@ -109,6 +112,49 @@ def plan(options: Options, session: BuildSession | None = None,
     if problems:
         raise ValidationFailed(list(dict.fromkeys(problems)))  # a layout two games share: its problem once
     return plans, list(dict.fromkeys(warnings))
+
+
+def colour_vision(game: Game, p: GamePlan, templates: Templates, layouts: dict[str, Layout]) -> list[str]:
+    """Every two colours that tell the game's kinds apart (its layouts' `tells` boxes as the cards
+    draw them, and its elements) that some eye cannot tell apart (vision.py), each a warning at
+    the line that writes the colour."""
+    faces = []
+    for deck in game.decks.values():
+        if deck.id in p.deck_backs:
+            faces.append(vision.Drawn(f"the back of the {deck.name}", deck.back, p.deck_backs[deck.id].drawing))
+        for card in deck.cards:
+            ctype = game.card_types[card.type]
+            if card.id in p.fronts:
+                faces.append(vision.Drawn(f"{card.name} ({ctype.name})", ctype.template, p.fronts[card.id].drawing))
+            if ctype.back and card.id in p.backs:
+                faces.append(vision.Drawn(f"the back of {card.name}", ctype.back, p.backs[card.id].drawing))
+
+    def where(layout: str, boxes: list[str]) -> tuple[str, str]:
+        """Where the colour of the top box that fills is written, and that colour."""
+        spec = dict(layouts[layout].boxes)
+        filled = [name for name in boxes if (box := spec.get(name)) is not None and box.fill is not None]
+        name = (filled or boxes)[-1]
+        fill = spec[name].fill if name in spec else None
+        if fill == "element":
+            return f"{display_path(game.root / 'game.yaml')}: elements", ""
+        palette = layouts[layout].palette
+        loc = ("palette", fill) if fill in palette else ("boxes", name, "fill")
+        problem = templates.problem(layout, loc, "")
+        place = f"{problem.file}:{problem.line}" if problem.line else problem.file
+        return place, palette.get(fill, fill if fill and fill.startswith("#") else "")
+
+    colours = vision.kind_colours(faces, where)
+    doc, _ = read(game.root / "game.yaml")
+    elements = []
+    for i, element in enumerate(game.elements):
+        place = display_path(game.root / "game.yaml")
+        if doc is not None:
+            found = doc.problem(("elements", i, "color"), "")
+            place = f"{found.file}:{found.line}"
+        elements.append((element.name, vision.hex_color(element.color), place))
+    if elements:
+        colours = {"element": vision.element_colours(elements), **colours}
+    return [f"{game.slug}: {vision.said(clash, colours[clash.tells].values())}" for clash in vision.clashes(colours)]
 
 
 def _checked_layouts(game: Game, templates: Templates, layouter: Layouter, root: Path,
@@ -232,7 +278,8 @@ def _where_named(game: Game, name: str, root: Path, problems: list[Problem]) -> 
 
 
 def _icons_shown(game: Game, templates: Templates) -> list[str]:
-    """The game-icons.net icons its cards show: their own `art:`, else their layout's art box's."""
+    """The game-icons.net icons its cards show: their own `art:`, else their layout's art box's;
+    and those its layouts draw in icon boxes and medallions (`flank`), its backs' too."""
     shown = []
     for card in game.cards:
         own = gameicons.named(card.art)
@@ -241,6 +288,12 @@ def _icons_shown(game: Game, templates: Templates) -> list[str]:
         elif not card.art and not card.get("icon"):
             layout = templates.get(game.card_types[card.type].template)
             shown += [name for _, box in layout.boxes if box.kind == "art" and (name := gameicons.named(box.icon)) is not None]
+    names = [deck.back for deck in game.decks.values()]
+    for ctype in (game.card_types[t] for t in dict.fromkeys(card.type for card in game.cards)):
+        names += [ctype.template, *([ctype.back] if ctype.back else [])]
+    for layout in map(templates.get, dict.fromkeys(names)):
+        shown += [name for _, box in layout.boxes for icon in (box.icon if box.kind == "icon" else None, box.flank)
+                  if (name := gameicons.named(icon)) is not None]
     return sorted(set(shown))
 
 
