@@ -50,15 +50,13 @@ def _embedded(font: pikepdf.Dictionary) -> bool:
         isinstance(descriptor.get(key), pikepdf.Stream) for key in FONT_PROGRAMS)
 
 
-_SCRATCH = pikepdf.new()  # a file to hold content streams while qpdf parses them
-
-
 def operations(page) -> list[tuple[list, bytes]]:
     """A pypdf page's content as (operands, operator) pairs, as pypdf's ContentStream gives them,
     parsed by qpdf (C++): pypdf's parser took a third of the sheet tests' time. Numbers come as
     int or Decimal (float() takes both), names as their text ('/FormXob.x')."""
-    stream = pikepdf.Stream(_SCRATCH, page.get_contents().get_data())
-    return [([_plain(o) for o in operands], op.unparse()) for operands, op in pikepdf.parse_content_stream(stream)]
+    with pikepdf.new() as scratch:  # a file to hold the stream while qpdf parses it, then let go
+        stream = pikepdf.Stream(scratch, page.get_contents().get_data())
+        return [([_plain(o) for o in operands], op.unparse()) for operands, op in pikepdf.parse_content_stream(stream)]
 
 
 def _plain(operand):
