@@ -1,10 +1,13 @@
 """Building a broken fixture: a base game from tests/fixtures/games with the case's files over it.
 
 Each case in tests/fixtures/broken/<case>/ holds a directory named after its base game with the
-files that replace the base's (an empty `NAME.deleted` removes NAME), and `expected.txt`: what
+files that replace the base's (an empty `NAME.deleted` removes NAME; a folder is copied whole, as a
+game's `fonts/`), and `expected.txt`: what
 `spellpress validate cards` prints. A case's `templates/` holds the layouts that replace those of
 tests/fixtures/templates (the tiny games' layouts), which it is then laid out with; a case of
-layouts alone is the game tiny-mayhem drawn with them.
+layouts alone is the game tiny-mayhem drawn with them; a case of a game's files whose mistake only
+shows once its cards are laid out (a font without a glyph they use) holds an empty `templates/.keep`,
+so that it is laid out with the tiny games' layouts as they are.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ def build_case(case: Path, root: Path) -> Path:
         for f in overlay.iterdir():
             if f.suffix == ".deleted":
                 (target / f.stem).unlink()
+            elif f.is_dir():  # a folder of the game's own files (fonts/, art/)
+                shutil.copytree(f, target / f.name, dirs_exist_ok=True)
             else:
                 shutil.copyfile(f, target / f.name)
     return cards

@@ -1,4 +1,6 @@
+import fcntl
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -36,13 +38,29 @@ def c(game):
 
 
 @pytest.fixture(scope="session")
-def books_built(tmp_path_factory, cards_dir) -> Path:
-    """Every game's rulebooks (booklets too) and playmats, built once for the tests that only
-    read them (test_press_rulebook.py, test_press_rulebook_print.py)."""
+def built_once(tmp_path_factory, cards_dir) -> Path:
+    """Every game of cards/ with every output a plain build makes, rulebook booklets too, built
+    once for the whole run and read by every test that only reads them (sheets, cuts, tokens,
+    rulebooks, playmats). Under pytest-xdist the workers share it: the first to ask builds it
+    under a lock in the run's common temporary directory, the others wait and read it. Nothing
+    may write to it."""
     from spellpress.press.model.options import Options
     from spellpress.press.outputs.build import build
 
-    out = tmp_path_factory.mktemp("books")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out,
-                  kinds=("rulebook", "playmat"), booklet=True, progress=False))
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # popen-gwN's parent: the run's
+    out, done = shared / "built-once", shared / "built-once.done"
+    with open(shared / "built-once.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)  # a build that failed under another worker
+            build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, booklet=True, progress=False))
+            done.touch()
     return out
+
+
+@pytest.fixture(scope="session")
+def books_built(built_once) -> Path:
+    """Every game's rulebooks (booklets too) and playmats, for the tests that only read them
+    (test_press_rulebook.py, test_press_rulebook_print.py)."""
+    return built_once

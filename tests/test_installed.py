@@ -86,6 +86,10 @@ def test_the_installed_copy_runs_not_the_checkout(site, project):
     assert Path(said["spellpress"]) == site / "spellpress" / "__init__.py"
     assert Path(said["companion"]) == site / "companion" / "__init__.py"
     assert (site / "spellpress" / "defaults" / "templates" / "icons.yaml").is_file()
+    faces = site / "spellpress" / "defaults" / "fonts"  # the faces every card is set in, with their licences
+    assert {p.name for p in faces.iterdir()} >= {"Cinzel-Bold.ttf", "Literata-Regular.ttf", "Literata-Bold.ttf",
+                                                "Literata-Italic.ttf", "Literata-BoldItalic.ttf", "OFL-Cinzel.txt",
+                                                "OFL-Literata.txt", "CREDITS.md"}
 
 
 def test_new_validate_and_build_make_a_game_in_an_empty_folder(site, project):

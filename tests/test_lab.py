@@ -250,4 +250,4 @@ def test_pdf_report_is_written_with_embedded_fonts(capsys, tmp_path):
     code, _, err = _cli(capsys, "sorcerer-duel", "--games", "40", "--pdf", str(out))
     data = out.read_bytes()
     assert code == 0 and f"wrote {out}" in err and data.startswith(b"%PDF")
-    assert b"Helvetica" not in data and b"BitstreamVera" in data
+    assert b"Helvetica" not in data and b"Literata" in data

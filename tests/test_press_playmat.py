@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 import yaml
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
+from pdf_checks import operations
 from spellpress.core import ValidationFailed
 from spellpress.press.drawing import playmat
 from spellpress.press.model.options import Options
@@ -22,10 +22,8 @@ TRACKS = {"magicka-mayhem": "Health", "powermage-54": "Points", "sorcerer-duel":
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, cards_dir):
-    out = tmp_path_factory.mktemp("mats")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, kinds=("playmat",), progress=False))
-    return out
+def built(built_once):
+    return built_once
 
 
 def box(page, name):
@@ -41,7 +39,7 @@ def test_the_full_size_mat_has_an_eighth_inch_bleed_around_its_trim(built, slug)
     b = 25.4 / 8
     assert [trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]] == pytest.approx([b] * 4, abs=0.01)
     # the mat's background fills the bleed: the first thing drawn covers the whole page
-    first = next(operands for operands, op in ContentStream(page.get_contents(), None).operations if op == b"re")
+    first = next(operands for operands, op in operations(page) if op == b"re")
     assert [float(v) / MM for v in first] == pytest.approx([0, 0, bleed[2], bleed[3]], abs=0.01)
 
 
@@ -140,7 +138,7 @@ def test_zones_that_overlap_are_a_problem_at_the_layouts_line(tmp_path, cards_di
 def strokes(page, color):
     """The straight lines stroked in `color` on a page, as ((x0, y0), (x1, y1)) in page mm,
     the current transformation applied."""
-    ops = ContentStream(page.get_contents(), None).operations
+    ops = operations(page)
     ctm, stack, ink, path, out = [1, 0, 0, 1, 0, 0], [], None, [], []
 
     def at(x, y):

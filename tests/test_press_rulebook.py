@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from pdf_checks import fonts, syntax_problems
 from spellpress.cli import main
 from spellpress.core import ValidationFailed
+from spellpress.press.drawing import fonts as press_fonts
 from spellpress.press.drawing import markup
 from spellpress.press.model.options import Options
 from spellpress.press.model.plan import plan
@@ -353,9 +354,10 @@ def test_what_a_constant_prints_is_text_wherever_it_falls(tmp_path, monkeypatch)
                      "• a real item with 3 cards • another"):
         assert expected in text, expected
     assert "Written bold" in text and "**Written" not in text and "*written" not in text
-    used = {str(font["/BaseFont"]).rsplit("-", 1)[-1] for page in PdfReader(pdf).pages
+    used = {str(font["/BaseFont"]).split("+")[-1] for page in PdfReader(pdf).pages
             for font in page["/Resources"]["/Font"].values()}
-    assert {"Bold", "Oblique"} <= used  # the designer's bold and italic, set as such
+    text_face = {press_fonts.registered(style).face.name.decode() for style in ("bold", "italic")}
+    assert text_face == {"Literata-Bold", "Literata-Italic"} and text_face <= used  # the designer's bold and italic, set as such
 
 
 def test_literal_text_is_never_read_as_markup():

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pytest
 from pypdf import PdfReader
 
+from conftest import ROOT
 from spellpress.press.drawing import fonts, markup, rulebook
 from spellpress.press.model.options import Options
 from spellpress.press.model.plan import plan
@@ -93,13 +94,15 @@ def test_the_figures_leaders_cross_no_text_and_no_other_leader(books, games, slu
     for card, sample in book.samples:
         flow = rulebook._SampleFlowable(sample, None)
         routed = flow.leaders
-        assert sorted(leader.label for leader in routed) == sorted(label for label, _ in sample.parts), card
+        assert sorted(leader.label for leader in routed) == sorted(part.label for part in sample.labelled), card
         texts = rulebook.text_boxes(sample.drawing) + [leader.text_box for leader in routed]
         assert leader_problems([list(leader.path) for leader in routed], texts) == []
-        for leader in routed:  # each dot is on its own part
-            (x, y, w, h) = dict(sample.parts)[leader.label]
-            ax, ay = leader.anchor
-            assert x * MM <= ax <= (x + w) * MM and flow.card_h - (y + h) * MM <= ay <= flow.card_h - y * MM
+        d = sample.drawing
+        for leader, part in zip(sorted(routed, key=lambda r: r.label), sorted(sample.labelled, key=lambda p: p.label)):
+            (x, y, w, h), (ax, ay) = part.area, leader.anchor  # each dot on its own part, or on its turned copy
+            boxes = [(x, y)] + ([(d.width - x - w, d.height - y - h)] if part.turned else [])
+            assert any(bx * MM <= ax <= (bx + w) * MM and flow.card_h - (by + h) * MM <= ay <= flow.card_h - by * MM
+                       for bx, by in boxes), leader.label
 
 
 # -- reading the PDF
@@ -113,7 +116,7 @@ class PageInk:
     shows: list[tuple[int, tuple[float, float], tuple[float, ...]]]  # when, where a text starts, its colour
 
 
-_FACES = {"Roman": "regular", "Bold": "bold", "Oblique": "italic", "BoldOblique": "bold-italic"}
+_FACES = {fonts.registered(role).face.name.decode(): role for role in fonts.FONTS}  # 'Literata-Regular': 'regular'...
 
 
 def _apply(m, x, y):
@@ -158,12 +161,16 @@ def read_page(page) -> PageInk:
     def text(t, cm, tm, font, size):
         if not t.strip() or font is None:
             return
-        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        face = _FACES.get(str(font["/BaseFont"]).split("+")[-1], "regular")  # else a test's Helvetica: as the text face
         x, y = _apply(cm, tm[4], tm[5])
         scale = (cm[0] * tm[0]) or 1.0
         size *= abs(scale)
         up, down = rulebook._extent(face, size)
-        ink.texts.append((t.strip(), (x, y - down, x + fonts.width(t.strip(), face, size) * MM, y + up), state["rg"]))
+        width = fonts.width(t.strip(), face, size) * MM
+        if scale < 0:  # turned half round (a card's lower corner index): its letters run left of and below where it starts
+            ink.texts.append((t.strip(), (x - width, y - up, x, y + down), state["rg"]))
+        else:
+            ink.texts.append((t.strip(), (x, y - down, x + width, y + up), state["rg"]))
 
     page.extract_text(visitor_operand_before=before, visitor_text=text)
     return ink
@@ -174,7 +181,7 @@ def read_page(page) -> PageInk:
 def test_in_the_pdf_no_leader_crosses_text_or_another_leader(built, books, games, slug, name):
     book = books[games[slug].title]
     accent = tuple(round(v, 3) for v in rulebook.colors.HexColor(book.accent).rgb())
-    labels = {label for _, sample in book.samples for label, _ in sample.parts}
+    labels = {part.label for _, sample in book.samples for part in sample.labelled}
     found = 0
     for page in PdfReader(built / slug / name).pages:
         ink = read_page(page)
@@ -185,7 +192,241 @@ def test_in_the_pdf_no_leader_crosses_text_or_another_leader(built, books, games
         found += len(paths)
         assert leader_problems(paths, [box for _, box, _ in ink.texts]) == [], name
         assert labels <= {t for t, _, _ in ink.texts}
-    assert found == sum(len(sample.parts) for _, sample in book.samples)
+    assert found == sum(len(sample.labelled) for _, sample in book.samples)
+
+
+# -- the figure's leaders end on the parts they name (issue 28, defect 6)
+
+
+@dataclass
+class Figure:
+    """A sample card as the tests see it: each labelled part's layout box, its areas, and where
+    its ink shows on the card."""
+
+    drawing: object
+    boxes: dict  # label -> the layout's Box
+    areas: dict  # label -> its areas (x, y, w, h) in mm, its turned copy's too
+    ink: dict  # label -> the (column, row) pixels, y down at DPI, where the part's own ink shows
+
+
+DPI = 150
+
+
+class Ink:
+    """The pixels of a mask (a Pillow image, mode 'L') that are set: `(column, row) in ink`."""
+
+    def __init__(self, mask):
+        self.mask = mask
+
+    def __contains__(self, px) -> bool:
+        w, h = self.mask.size
+        return 0 <= px[0] < w and 0 <= px[1] < h and self.mask.getpixel(px) > 0
+
+    def __len__(self) -> int:
+        return sum(1 for v in self.mask.getdata() if v)
+
+
+def painted(layouter, face, layout, box) -> object:
+    """The mask of the pixels a layout's box, drawn alone by the raster backend, paints: those
+    that differ from the ground when drawn on black or on white (no colour is both)."""
+    from dataclasses import replace
+
+    from PIL import Image, ImageChops
+
+    from spellpress.press.drawing import raster
+    from spellpress.press.drawing.displaylist import Rect
+
+    drawing = layouter.draw(face, replace(layout, boxes=(box,)))
+    mask = None
+    for ground in ((0, 0, 0), (255, 255, 255)):
+        rect = Rect(-drawing.bleed, -drawing.bleed, drawing.width + 2 * drawing.bleed, drawing.height + 2 * drawing.bleed, ground)
+        image = raster.render(replace(drawing, items=(rect, *drawing.items)), DPI, bleed=False)
+        diff = ImageChops.difference(image, Image.new("RGB", image.size, ground))
+        channels = diff.split()
+        most = ImageChops.lighter(ImageChops.lighter(channels[0], channels[1]), channels[2])
+        here = most.point(lambda v: 255 if v > 24 else 0)
+        mask = here if mask is None else ImageChops.lighter(mask, here)
+    return mask
+
+
+def figure(games, slug: str, card_id: str, sample) -> Figure:
+    """The sample card laid out again, as the build lays it out; each labelled part's ink is
+    what its box paints, less what the boxes drawn after it paint."""
+    from PIL import ImageChops
+
+    from spellpress import defaults
+    from spellpress.press.drawing.icons import IconSet
+    from spellpress.press.drawing.layout import Layouter
+    from spellpress.press.drawing.templates import Templates
+
+    game = games[slug]
+    root = ROOT / "templates"
+    layouter = Layouter(game, IconSet.load(defaults.find(root, "icons.yaml")), game.ink, game.identity)
+    card = game.card(card_id)
+    layout = Templates(root).get(game.card_types[card.type].template)
+    face = layouter.card_face(card)
+    drawing = layouter.draw(face, layout)
+    assert drawing == sample.drawing, "the test lays the card out as the build does"
+    masks = [painted(layouter, face, layout, box) for box in layout.boxes]
+    later = [masks[-1].point(lambda v: 0)]  # what the boxes after each one paint, from the last back
+    for mask in reversed(masks[1:]):
+        later.append(ImageChops.lighter(later[-1], mask))
+    later.reverse()
+    boxes, areas, ink = {}, {}, {}
+    for part in sample.labelled:
+        [at] = [i for i, (name, _) in enumerate(layout.boxes) if name == part.name]
+        box = boxes[part.label] = layout.boxes[at][1]
+        assert layout.area(box) == part.area
+        x, y, w, h = part.area
+        label = part.label
+        areas[label] = [part.area] + ([(drawing.width - x - w, drawing.height - y - h, w, h)] if box.mirror else [])
+        ink[label] = Ink(ImageChops.subtract(masks[at], later[at]))
+    return Figure(drawing, boxes, areas, ink)
+
+
+def drawn_leaders(page, drawing, accent, labels) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Each leader drawn on the page, as (its label, its points in the card's millimetres, y
+    down from the trim's top left corner): the card found on the page by its own words."""
+    from collections import Counter
+
+    ink = read_page(page)
+    paths = [pts for width, colour, pts in ink.strokes
+             if width == rulebook.LEADER_WIDTH and tuple(round(v, 3) for v in colour) == accent and len(pts) > 1]
+    if not paths:
+        return []
+    words = [item for item in drawing.items if type(item).__name__ == "Text" and not item.turned and item.text.strip()]
+    starts = _text_starts(page)
+    offsets = Counter((round(x - w.x * MM, 1), round(y - (drawing.height - w.y) * MM, 1))
+                      for w in words for text, (x, y) in starts if text == w.text.strip())
+    (ox, oy), found = offsets.most_common(1)[0]
+    assert found >= len(words) * 0.8, "the card's words are on the page"
+    out = []
+    for pts in paths:
+        ex, ey = pts[-1]
+        label = min((t for t, box, _ in ink.texts if t in labels), key=lambda t: min(
+            abs(box[0] - ex - 2 * MM) + abs((box[1] + box[3]) / 2 - ey) for tt, box, _ in ink.texts if tt == t))
+        out.append((label, [((x - ox) / MM, drawing.height - (y - oy) / MM) for x, y in pts]))
+    return out
+
+
+def _text_starts(page) -> list[tuple[str, tuple[float, float]]]:
+    """Each text the page shows, with the start of its baseline in page coordinates."""
+    out = []
+
+    def text(t, cm, tm, font, size):
+        if t.strip():
+            out.append((t.strip(), _apply(cm, tm[4], tm[5])))
+
+    page.extract_text(visitor_text=text)
+    return out
+
+
+def _inside(point, area, pad=0.0) -> bool:
+    x, y, w, h = area
+    return x - pad <= point[0] <= x + w + pad and y - pad <= point[1] <= y + h + pad
+
+
+def _px(point) -> tuple[int, int]:
+    return int(point[0] * DPI / 25.4), int(point[1] * DPI / 25.4)
+
+
+def on_ink(point, ink, reach_mm: float = 0.0, along_row: bool = False) -> bool:
+    """Whether the point lies on the ink (a pixel of it within `reach_mm`); `along_row`: on ink
+    found to its left on its own row (a text's dot sits just after its line)."""
+    cx, cy = _px(point)
+    r = round(reach_mm * DPI / 25.4)
+    if along_row:
+        rows = round(1.0 * DPI / 25.4)  # a line's letters reach this far above and below its middle
+        return any((cx - dx, cy + dy) in ink for dx in range(0, r + 1) for dy in range(-rows, rows + 1))
+    return all((cx + dx, cy + dy) in ink for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+
+def crossed(path, ink) -> bool:
+    """Whether the polyline (mm) runs over a pixel of the ink, within the card."""
+    for (ax, ay), (bx, by) in zip(path, path[1:]):
+        steps = max(1, int(max(abs(bx - ax), abs(by - ay)) * DPI / 25.4 * 2))
+        for i in range(steps + 1):
+            point = (ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps)
+            if _px(point) in ink:
+                return True
+    return False
+
+
+def leader_end_problems(fig: Figure, leaders) -> list[str]:
+    """What is wrong with where each leader ends and runs: its dot outside the box of the part it
+    names (or of that box's turned copy), off the part's own visible ink (for a text, not just
+    after one of its lines), or its line over another labelled part's ink, unless the part it
+    names lies on that part (a badge on the picture)."""
+    problems = []
+    for label, path in leaders:
+        dot, box = path[0], fig.boxes[label]
+        where = f"{label} at ({dot[0]:.1f}, {dot[1]:.1f}) mm"
+        if not any(_inside(dot, area) for area in fig.areas[label]):
+            problems.append(f"{where}: outside its box")
+        text = box.kind == "text"
+        if not on_ink(dot, fig.ink[label], reach_mm=1.5 if text else 0.0, along_row=text):
+            problems.append(f"{where}: not on its own {'line' if text else 'ink'}")
+        for other, ink in fig.ink.items():
+            if other == label or any(_inside_area(a, b) for a in fig.areas[label] for b in fig.areas[other]):
+                continue
+            if crossed(path, ink):
+                problems.append(f"{where}: its line crosses {other}")
+    return problems
+
+
+def _inside_area(a, b) -> bool:
+    """Whether area a lies within area b."""
+    return b[0] <= a[0] and b[1] <= a[1] and a[0] + a[2] <= b[0] + b[2] and a[1] + a[3] <= b[1] + b[3]
+
+
+@pytest.fixture(scope="module")
+def figures(books, games):
+    return {(slug, card): figure(games, slug, card, sample)
+            for slug in SLUGS for card, sample in books[games[slug].title].samples}
+
+
+def test_the_leader_checks_see_a_dot_off_its_part_and_a_line_over_another():
+    mm = 25.4 / DPI  # a pixel
+    badge = {(x, y) for x in range(10, 40) for y in range(10, 40)}  # two badges side by side
+    other = {(x, y) for x in range(60, 80) for y in range(10, 40)}
+    fig = Figure(rulebook.Drawing(63.5, 88.9, 0, ()), {"A": _Kind("stat"), "B": _Kind("stat")},
+                 {"A": [(10 * mm, 10 * mm, 30 * mm, 30 * mm)], "B": [(60 * mm, 10 * mm, 20 * mm, 30 * mm)]},
+                 {"A": badge, "B": other})
+    assert leader_end_problems(fig, [("A", [(25 * mm, 25 * mm), (100, 25 * mm)])]) == [
+        "A at (4.2, 4.2) mm: its line crosses B"]
+    assert leader_end_problems(fig, [("A", [(25 * mm, 45 * mm), (100, 45 * mm)])]) == [
+        "A at (4.2, 7.6) mm: outside its box", "A at (4.2, 7.6) mm: not on its own ink"]
+    assert leader_end_problems(fig, [("A", [(25 * mm, 25 * mm), (25 * mm, 5 * mm), (100, 5 * mm)])]) == []
+
+
+@dataclass
+class _Kind:
+    kind: str
+    mirror: bool = False
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("name", PDFS)
+def test_each_leader_ends_on_the_part_it_names_and_crosses_no_other(built, books, games, figures, slug, name):
+    """Read from the built PDF: each leader's dot lies in the layout box of the part it names, on
+    that part's own visible ink (a text's just after its line), and its line runs over no other
+    labelled part, save the one its part sits on (issue 28, defect 6: Magicka Mayhem's 'Picture'
+    ended on the damage badge; Sorcerer Duel's 'Picture' on the summoning banner, 'Attack'
+    crossed the heart, 'Health' ended in empty space)."""
+    book = books[games[slug].title]
+    accent = tuple(round(v, 3) for v in rulebook.colors.HexColor(book.accent).rgb())
+    seen = []
+    for page in PdfReader(built / slug / name).pages:
+        for card, sample in book.samples:
+            labels = {part.label for part in sample.labelled}
+            leaders = drawn_leaders(page, sample.drawing, accent, labels)
+            if not leaders:
+                continue
+            assert sorted(label for label, _ in leaders) == sorted(labels)
+            problems = leader_end_problems(figures[slug, card], leaders)
+            assert problems == [], "\n".join(problems)
+            seen.append(card)
+    assert sorted(seen) == sorted(card for card, _ in book.samples)
 
 
 # -- contrast
@@ -404,7 +645,7 @@ def contents_leaders(page) -> list[tuple[float, float, float]]:
     def text(t, cm, tm, font, size):
         if font is None or "." not in t or not re.fullmatch(r"[ .]*\d*\s*", t):  # dots, and a number after them
             return
-        face = _FACES.get(str(font["/BaseFont"]).rsplit("-", 1)[-1], "regular")
+        face = _FACES.get(str(font["/BaseFont"]).split("+")[-1], "regular")  # else a test's Helvetica: as the text face
         x, _ = _apply(cm, tm[4], tm[5])
         size *= abs((cm[0] * tm[0]) or 1.0)
         first, last = t.index("."), t.rindex(".") + 1

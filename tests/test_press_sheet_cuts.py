@@ -46,12 +46,10 @@ DEPTH = 2 * MISFOLD + NEAR + 0.5  # mm inside the trim whose colours are a face'
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, cards_dir):
+def built(tmp_path_factory, cards_dir, built_once):
     """Each case's build directory: the two games as they are, and VARIANT."""
-    out = tmp_path_factory.mktemp("cuts")
+    out = built_once
     kinds = ("sheets", "fold", "png")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=GAMES, kinds=kinds,
-                  progress=False))
     root = tmp_path_factory.mktemp("typed")
     shutil.copytree(cards_dir / "powermage-54", root / "cards" / "powermage-54")
     shutil.copytree(cards_dir.parent / "templates", root / "templates")

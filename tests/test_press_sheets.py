@@ -5,9 +5,8 @@ import struct
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
-from pdf_checks import fonts, syntax_problems
+from pdf_checks import fonts, has_cards, operations, syntax_problems
 from spellpress.press.drawing import papers, sheets
 from spellpress.press.drawing.papers import PAPERS
 from spellpress.press.model.options import Options
@@ -32,12 +31,9 @@ def built(tmp_path_factory, cards_dir):
 
 
 @pytest.fixture(scope="module")
-def every_game(tmp_path_factory, cards_dir):
+def every_game(built_once):
     """Every game's duplex and fold sheets on both papers."""
-    out = tmp_path_factory.mktemp("sheets")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=GAMES,
-                  kinds=("sheets", "fold"), progress=False))
-    return out
+    return built_once
 
 
 def _multiply(m, n):
@@ -50,7 +46,7 @@ def _multiply(m, n):
 def _walk(page, reader):
     """(operator, operands, current transformation matrix) of every operation on the page."""
     ctm, stack = (1, 0, 0, 1, 0, 0), []
-    for operands, op in ContentStream(page.get_contents(), reader).operations:
+    for operands, op in operations(page):
         if op == b"q":
             stack.append(ctm)
         elif op == b"Q":
@@ -152,7 +148,7 @@ def same_marks(found, expected):
 def sheet_pages(reader):
     """The file's pages without the checklist that ends it (the cards' identity)."""
     pages = list(reader.pages)
-    while pages and "· checklist" in pages[-1].extract_text():
+    while pages and not has_cards(pages[-1]):
         pages.pop()
     return pages
 

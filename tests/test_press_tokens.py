@@ -7,8 +7,8 @@ import shutil
 import pytest
 from PIL import Image
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
+from pdf_checks import operations
 from spellpress.core import ValidationFailed, load_game
 from spellpress.press.drawing import tokens
 from spellpress.press.model.options import Options
@@ -20,11 +20,8 @@ CUT = tuple(round(v, 3) for v in tokens.CUT)
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, cards_dir):
-    out = tmp_path_factory.mktemp("tokens")
-    build(Options(cards=cards_dir, templates=cards_dir.parent / "templates", out=out, games=tuple(TOKEN_GAMES),
-                  kinds=("tokens", "printshop", "sheets", "png", "tts"), progress=False))
-    return out
+def built(built_once):
+    return built_once
 
 
 def stroked(page):
@@ -34,7 +31,7 @@ def stroked(page):
     def at(x, y):
         return ((x * ctm[0] + y * ctm[2] + ctm[4]) / MM, (x * ctm[1] + y * ctm[3] + ctm[5]) / MM)
 
-    for operands, op in ContentStream(page.get_contents(), None).operations:
+    for operands, op in operations(page):
         values = [float(v) for v in operands] if op in (b"cm", b"m", b"l", b"c", b"re") else []
         if op == b"q":
             stack.append((ctm, ink))
@@ -147,7 +144,7 @@ def test_token_decks_are_no_longer_cards(built, games, slug):
     assert len(printshop.pages) == 2 * cards  # a front and a back for every card, no token among them
     for paper in ("a4", "letter"):  # every card's front and back placed once on the duplex sheets
         reader = PdfReader(built / slug / f"cards-{paper}.pdf")
-        placed = sum(1 for page in reader.pages for _, op in ContentStream(page.get_contents(), reader).operations if op == b"Do")
+        placed = sum(1 for page in reader.pages for _, op in operations(page) if op == b"Do")
         assert placed == 2 * cards
     sheets = json.loads((built / slug / "tts" / "sheets.json").read_text())["sheets"]
     assert {s["deck"] for s in sheets} == {deck.name for deck in game.decks.values() if not deck.token}

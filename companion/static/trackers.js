@@ -31,6 +31,13 @@ window.SpellpressTrackers = (function () {
     }, label, opts.sub ? h("span", { class: "btn-sub" }, opts.sub) : null);
   }
 
+  // A turn control's label: its action, and under it whose turn it is (a long name ends in an
+  // ellipsis there; the button's name says it whole).
+  function turnButton(label, who, onclick, opts = {}) {
+    return button(label, onclick, { ...opts, sub: [who, opts.sub].filter(Boolean).join(" \u00b7 ") || null,
+      aria: opts.aria || [label.replace(/[\u2026\u25b8]/g, "").trim(), who, opts.sub].filter(Boolean).join(": ") });
+  }
+
   const chip = (text, cls = "") => h("span", { class: "chip " + cls }, text);
   const banner = (text, cls = "") => h("p", { class: "banner " + cls, role: "status" }, text);
   const row = (...children) => h("div", { class: "t-row" }, ...children);
@@ -181,7 +188,11 @@ window.SpellpressTrackers = (function () {
 
   // ---------------------------------------------------------------- drawing it all
 
-  // Each game's renderer, registered by its folder's phone.js (served together as /games.js).
+  // Each game's renderer, registered by its folder's phone.js (served together as /games.js):
+  // render(ctx, panel, extras, turn) draws the game's state in its panel (below the players),
+  // each player's own in their card's `extras`, and the turn's controls in `turn`, which the
+  // page pins above the dock, where a thumb reaches them. The end of a finished game is the
+  // table's to show (state.end, at the top: board.js), not each game's.
   const GAMES = {};
 
   function register(ruleset, { render, headline = null }) {
@@ -201,6 +212,8 @@ window.SpellpressTrackers = (function () {
     }
     if (!game || !ctx.state.tracker) {
       panel.hidden = true;
+      const bar = document.getElementById("turn");
+      if (bar) bar.hidden = true;
       return;
     }
     const fresh = h("div", { class: "tracker-body" });
@@ -217,14 +230,16 @@ window.SpellpressTrackers = (function () {
       const t = mine && mine.tracker;
       card.classList.toggle("down", Boolean(t && (t.dead || t.out || t.ghost || t.defeated)));
     });
-    game.render(ctx, fresh, extras);
+    const turn = h("div");
+    game.render(ctx, fresh, extras, turn);
     bringBack(ctx, extras);
-    if (ctx.state.tracker.over && !ctx.state.reopened && ctx.me !== null) {
-      fresh.append(button("New game, same players", () => document.getElementById("new-game").click(),
-        { cls: "big primary wide", act: "new-game" }));
-    }
     panel.replaceChildren(fresh);
     panel.hidden = false;
+    const bar = document.getElementById("turn");
+    if (bar) {
+      bar.replaceChildren(...turn.childNodes);
+      bar.hidden = !bar.children.length;
+    }
   }
 
   // ---------------------------------------------------------------- bring back
@@ -261,6 +276,6 @@ window.SpellpressTrackers = (function () {
     });
   }
 
-  const parts = { h, button, chip, banner, row, plural, sum, ask, pick, tell, playerOptions, defaultPlayer, unitLine, amount };
+  const parts = { h, button, turnButton, chip, banner, row, plural, sum, ask, pick, tell, playerOptions, defaultPlayer, unitLine, amount };
   return { render, register, parts, ask, pick, h };
 })();

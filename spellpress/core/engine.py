@@ -36,8 +36,9 @@ from .play.tracker import Data, Tracker
 from .ruleset import Ruleset
 
 # Keys of a table's state that the reducer keeps for the phones alone (the log's latest line, the
-# undo button, the latest draw's banner, the counter "bring back" raises): a match leaves them out.
-TABLE_ONLY = ("undo", "last_draw", "life")
+# undo button, the latest draw's banner, the counter "bring back" raises, the end in words at the
+# top, said from the tracker's own `winner`): a match leaves them out.
+TABLE_ONLY = ("undo", "last_draw", "life", "end")
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import csvsource, gameicons, paths, pictures, ruletext
+from . import csvsource, fontcheck, gameicons, paths, pictures, ruletext
 from .games import RULESETS
 from .models import (
     CARD_KEYS,
+    FONT_ROLES,
     SAID_IN,
     Card,
     CardTypeSpec,
@@ -147,6 +148,7 @@ class _GameLoader:
         rules_spec: RulesFile | None = self._validate(RulesFile, rules_doc)
 
         typed = self._constants(game_doc, spec)
+        fonts = self._fonts(game_doc)
         # A spec is read from its document: where there is a spec, there is its document.
         if spec is not None and game_doc is not None:
             self._unique([e.name for e in spec.elements], game_doc, ("elements",), "name", "element")
@@ -187,6 +189,8 @@ class _GameLoader:
             version=spec.version,
             identity=spec.identity,
             ink=spec.ink,
+            fonts=types.MappingProxyType({role: path for role, (path, _) in fonts.items()}),
+            fonts_at=types.MappingProxyType({role: at for role, (_, at) in fonts.items()}),
             targets=tuple(dict.fromkeys(spec.targets)),
             balance=spec.balance,
             end=end,
@@ -216,6 +220,36 @@ class _GameLoader:
                     except pictures.Refused as exc:
                         self.problems.append(doc.problem(loc, f"art '{art}' {exc}"))
         return self.problems
+
+    def _fonts(self, doc: Document | None) -> dict[str, tuple[Path, str]]:
+        """game.yaml's `fonts:`, each file checked (core/fontcheck.py) even when the rest of the
+        file is not: role -> (its file, 'file:line:column' where it is named). A key or value of
+        the wrong kind is the GameFile schema's to say."""
+        raw = _mapping(doc).get("fonts") if doc is not None else None
+        if doc is None or not isinstance(raw, dict):
+            return {}
+        out = {}
+        for role, named in raw.items():
+            if role not in FONT_ROLES or not isinstance(named, str) or not named.strip():
+                continue
+            loc = ("fonts", role)
+            at = "{}:{}:{}".format(doc.shown, *doc.position(loc))
+            try:  # a file elsewhere on the machine is never read, nor is it said whether it exists
+                path = paths.inside(self.root, named, _FONT_PATH)
+            except paths.Outside as exc:
+                self.problems.append(doc.problem(loc, f"font {exc}"))
+                continue
+            if not path.exists():
+                self.problems.append(doc.problem(loc, f"font file '{named}' not found: looked for {display_path(path)}"
+                                                      f"{paths.nearby(path)}; {_FONT_PATH.format(root=display_path(self.root))}"))
+                continue
+            try:
+                fontcheck.check(path)
+            except fontcheck.Refused as exc:
+                self.problems.append(doc.problem(loc, f"font file '{named}' {exc}"))
+                continue
+            out[role] = (path, at)
+        return out
 
     def _constants(self, doc: Document | None, spec: GameFile | None) -> tuple[Ruleset, Model] | None:
         """The ruleset and its typed constants, checked even when the rest of game.yaml is not;
@@ -781,6 +815,7 @@ def _kinds(card_types: Mapping[str, CardTypeSpec], default: str | None) -> csvso
     return kind
 
 
+_FONT_PATH = "a font's path starts at the game's directory ({root}/) and stays inside it, like fonts/Title.ttf"
 _OWN_FILE = "a game's files are kept in its directory ({root}/); a link to a file elsewhere in the game is fine"
 
 

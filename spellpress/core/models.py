@@ -12,6 +12,7 @@ A game directory holds:
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,6 +102,11 @@ Ink = Literal["full", "saver", "mono"]
 # What a build is for (spellpress/press/model/shops.py TARGETS): `home` (the sheets and images for a
 # home printer), or a print shop's files (`mpc`, `tgc`, `dtc`; their numbers in press/model/shops.yaml).
 Target = Literal["home", "mpc", "tgc", "dtc"]
+# The faces a layout's text is set in (a box's `font:`): the text face in its four styles, and the
+# display face of titles. The package ships one of each (spellpress/defaults/fonts/); a game may
+# name its own file for any of them in game.yaml's `fonts:` (press/drawing/fonts.py).
+FontRole = Literal["regular", "bold", "italic", "bold-italic", "display"]
+FONT_ROLES: tuple[str, ...] = typing.get_args(FontRole)
 
 
 def _share(value: float) -> float:
@@ -196,6 +202,9 @@ class GameFile(Model):
     version: Annotated[str, pydantic.Strict(), StringConstraints(min_length=1, max_length=12)] | None = None
     identity: Flag = True
     ink: Ink = "full"  # what `spellpress build` prints in unless --ink says otherwise
+    # the game's own faces: role -> a TrueType file in the game's directory (core/fontcheck.py);
+    # a role it does not name is set in the package's face
+    fonts: FrozenMap[FontRole, Text] = Field(default_factory=dict)
     targets: Annotated[tuple[Target, ...], pydantic.Field(min_length=1)] = ("home",)  # unless --target says otherwise
     balance: Balance = Balance()  # what `validate --balance` holds the game to
     end: EndSpec | None = None  # a game of YAML alone: when a player is out, and who wins
@@ -490,6 +499,9 @@ class Game:
     version: str | None = None  # game.yaml's `version:`, printed on the cards
     identity: bool = True  # each card printed with its number and the game's version
     ink: str = "full"  # the game's own ink mode (models.Ink)
+    # game.yaml's `fonts:`, checked (core/fontcheck.py): role (FONT_ROLES) -> its file, in the game's directory
+    fonts: Mapping[str, Path] = field(default_factory=dict)
+    fonts_at: Mapping[str, str] = field(default_factory=dict, compare=False)  # role -> 'file:line:column' naming it
     targets: tuple[str, ...] = ("home",)  # what a build makes of it when --target is not given (models.Target)
     balance: Balance = Balance()  # game.yaml's `balance:` (validate --balance)
     end: End | None = None  # game.yaml's `end:`: how a game of YAML alone ends (None: it never does)

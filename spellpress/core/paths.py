@@ -8,6 +8,7 @@ opened, and the same check is made again where the file is read.
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -42,3 +43,17 @@ def inside(root: Path, relative: str, allowed: str = PICTURE) -> Path:
         raise Outside(f"'{relative}' leads out of the game's directory through a link; {allowed} "
                       "(keep the file itself there)")
     return path
+
+
+def nearby(path: Path) -> str:
+    """' (did you mean 'Bolt.png'?)' when a file beside where it looked is likely the one meant:
+    its name in other capitals, another extension, or a close spelling of its stem."""
+    try:
+        names = [p.name for p in path.parent.iterdir() if p.is_file()] if path.parent.is_dir() else []
+    except OSError:
+        return ""
+    stems: dict[str, str] = {}
+    for name in sorted(names):
+        stems.setdefault(Path(name).stem.lower(), name)
+    close = difflib.get_close_matches(path.stem.lower(), list(stems), n=1, cutoff=0.8)
+    return f" (did you mean '{stems[close[0]]}'?)" if close else ""

@@ -24,7 +24,8 @@ player who is out of the game is refused, and only a logged `bring_back` brings 
 `−` or `+` that its rules say more about becomes its own action (the event is that action's).
 What a tracker keeps secret (the order of a shuffled deck) is in the state's `hidden`, which
 `public` leaves out, and in an event's `data["hidden"]`, which the log leaves out until the
-tracker says it may be shown.
+tracker says it may be shown. A finished game's state says how it ended (`end`: the winner, or
+the party's win or loss, in the words every phone shows at its top), as its tracker decides it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from .models import Game
 from .play.errors import Conflict, Invalid
 from .play.inputs import label, look_alike, whole
 from .play.options import Option
-from .play.state import CounterSpec, LastDraw, Player, RandBelow, StoredBurst, TableState, Undo, clamp, name, player
+from .play.state import CounterSpec, Ending, LastDraw, Player, RandBelow, StoredBurst, TableState, Undo, clamp, name, player, won_by
 from .play.tracker import Action, Data, Sent, Tracker
 from .play.words import ARROW, and_, signed
 
@@ -702,12 +703,28 @@ def evolve(state: Table | None, event: Event) -> Table:
         fields = new.get("tracker")
         if new.get("reopened") and not (isinstance(fields, Mapping) and fields.get("over")):  # on again: the next end is final
             new = cast(Table, {k: v for k, v in new.items() if k != "reopened"})  # states are shared: never changed in place
+        ended = _ended(tracker, new)
+        if ended != new.get("end"):
+            new = cast(Table, {**{k: v for k, v in new.items() if k != "end"}, **({"end": ended} if ended else {})})
     if own is not None and state is not None:
         if own.undoable:
             new["undo"] = _undo_entry(state, new, event)
         if own.shown:
             new["last_draw"] = _latest_draw(own, state, new, event)
     return new
+
+
+def _ended(tracker: AnyTracker, state: Table) -> Ending | None:
+    """How the game at the table ended, once it is finished (over, and nobody has reopened it):
+    in its tracker's words, else from the `winner` every tracker keeps; None while it goes on."""
+    if not finished(state):
+        return None
+    if tracker.end is not None:
+        said: Ending = tracker.end(state)
+        return said
+    fields = state.get("tracker")
+    winner = fields.get("winner") if isinstance(fields, Mapping) else None
+    return won_by(state, winner if isinstance(winner, int) and not isinstance(winner, bool) else None, "Nobody won.")
 
 
 def _settled(tracker: AnyTracker, state: Table) -> Table:

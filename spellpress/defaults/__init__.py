@@ -1,12 +1,14 @@
 """What every project starts from, shipped inside the package: the poker card, the card and back
 layouts every game shares, the icons and the base rulebook template (in `templates/` here),
-and the game-icons.net icons the five games name as their cards' art (in `game-icons/`).
+the game-icons.net icons the five games name as their cards' art (in `game-icons/`), and the
+faces every card and book is set in (in `fonts/`: Cinzel and Literata, under the SIL Open Font
+License; press/drawing/fonts.py).
 
 A project's own `templates/` is looked at first, file by file: `templates/card.yaml` there wins
 over this one, and a game's layouts, rulebook and playmat live only there. So a folder made by
 `spellpress new` after `pip install spellpress` builds with no `templates/` at all, and a
 designer who wants another look copies one file of these into it and edits the copy.
-(The fonts need no copy here: they are Bitstream Vera, from inside reportlab; press/drawing/fonts.py.)
+(The fonts need no copy in a project: a game names its own in game.yaml, `fonts:`.)
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 # the icons of game-icons.net the five games use (CC BY 3.0, credited in CREDITS.md there):
 # spellpress/core/gameicons.py
 GAME_ICONS = Path(__file__).resolve().parent / "game-icons"
+# the display and text faces (SIL Open Font License, credited in CREDITS.md there): press/drawing/fonts.py
+FONTS = Path(__file__).resolve().parent / "fonts"
 
 
 def find(root: Path, name: str) -> Path:

@@ -1,7 +1,7 @@
 """The balance report drawn as a PDF (`simulate --pdf`): a one-line verdict per finding, charts
 of the seats' win rates (or the clear rate per level) with their intervals and of game length,
-and the per-card table. Drawn with reportlab's platypus and graphics, in the Vera fonts the
-cards use (embedded)."""
+and the per-card table. Drawn with reportlab's platypus and graphics, in the text face the
+cards use (Literata, embedded)."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -105,21 +106,31 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
+        # what the server says goes to a file, read when a test fails: a pipe nobody reads
+        # would stop a server that says much once its buffer is full
+        handle, name = tempfile.mkstemp(prefix="serve-", suffix=".log")
+        os.close(handle)
+        self.log = Path(name)
 
     def start(self) -> Server:
         command = [sys.executable, "-m", "spellpress.cli", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--db", str(self.db), "--cards", str(self.cards)]
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.process.stdout.read().decode()}")
+                raise RuntimeError(f"the server stopped: {self.said()}")
             try:
                 urllib.request.urlopen(self.url + "/api/games", timeout=1).read()
                 return self
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.1)
         raise RuntimeError("the server did not answer within 20 s")
+
+    def said(self, last: int = 4000) -> str:
+        """The end of what the server wrote to its log."""
+        return self.log.read_bytes()[-last:].decode(errors="replace") if self.log.exists() else ""
 
     def stop(self, sig: int = signal.SIGINT) -> None:
         if self.process and self.process.poll() is None:
@@ -130,6 +141,7 @@ class Server:
                     os.kill(worker, signal.SIGKILL)
             self.process.wait(timeout=15)
         self.process = None
+        self.log.unlink(missing_ok=True)
 
     def call(self, method: str, path: str, body=None, token: str | None = None) -> tuple[int, dict]:
         headers = {"Content-Type": "application/json"}

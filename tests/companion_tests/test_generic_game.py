@@ -203,9 +203,9 @@ def test_the_phones_show_who_is_out_and_name_the_winner(goblin_cards, tmp_path, 
         assert call({"type": "adjust", "player": 1, "counter": "gold", "delta": 1})[0] == 409, "a + does not bring Bea back"
         fits_the_phone(ann)
         assert call({"type": "adjust", "player": 2, "counter": "gold", "delta": 7})[0] == 200
-        expect(ann.locator("#tracker .banner")).to_have_text("Cy wins!")
-        expect(ann.locator("#table-sub")).to_have_text("Cy wins!")
+        # the winner at the top, in the rules core's words, and the next game beside it
+        expect(ann.locator("#end .end-text")).to_have_text("Cy wins!")
         expect(ann.locator('#tracker [data-act="draw"]')).to_have_count(0)
-        expect(ann.locator('#tracker [data-act="new-game"]')).to_be_visible()
+        expect(ann.locator('#end [data-act="new-game"]')).to_be_visible()
     finally:
         server.stop()

@@ -121,7 +121,8 @@ def test_an_address_holds_16_streams_across_both_instances_not_16_on_each(pair):
         for server in (a, b):
             status, connection = _open_stream(server, t["id"])
             connection.close()
-            assert status == 429, f"a 17th stream from one address was answered {status}"
+            assert status == 429, (f"a 17th stream from one address was answered {status}; what the instances "
+                                   f"said:\n{a.said()}\n---\n{b.said()}")
         held.pop().close()  # one of b's ends: its slot is free once b sees the stream closed
         deadline = time.monotonic() + 10
         while (status := _open_stream(a, t["id"]))[0] != 200:

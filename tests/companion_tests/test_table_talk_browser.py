@@ -1,6 +1,6 @@
 """What the phones say, in a real Chromium at 360 x 740 against a real server: a repeated draw is
 new on the other phone, an undo tells the phone whose change it took back, the log opens at its
-newest entry, Spellchamber's header follows the rounds and names the winner, and a new game with
+newest entry, Spellchamber's header follows the rounds and the winner is named at the top, and a new game with
 the same players starts from a finished one. Each test leaves screenshots of what it checked in
 $SPELLPRESS_SCREENS (the test's own temporary folder if unset), to be looked at."""
 
@@ -134,18 +134,18 @@ def test_spellchamber_header_follows_the_rounds_then_names_the_winner(server, ph
     assert spent.inner_text() and game.constants.ammo[kind].name.upper().startswith(spent.inner_text())
     screens(ann, "spellchamber-round-2")
 
-    # Dan falls: Cat wins, and the header says so instead of the round, turns and odds
+    # Dan falls: Cat wins, and the top of the page says so; the round, turns and odds are gone
     life = server.call("GET", f"/api/tables/{t['id']}")[1]["state"]["players"][1]["counters"]["life"]
     server.call("POST", f"/api/tables/{t['id']}/actions", {"type": "adjust", "player": 1, "counter": "life", "delta": -life}, t["token"])
     for page in (ann, ben):
-        expect(page.locator("#table-sub")).to_have_text("Cat wins!")
-        expect(page.locator("#tracker .banner")).to_have_text("Cat wins!")
+        expect(page.locator("#end .end-text")).to_have_text("Cat wins!")
+        expect(page.locator("#table-sub")).to_have_text(first)  # the table's options again, not the round
         expect(page.locator("#tracker .t-turn")).to_have_count(0)
         expect(page.locator("#tracker .chamber-odds")).to_have_count(0)
         expect(page.locator("#tracker .t-title")).to_have_count(0)
     screens(ann, "spellchamber-winner")
 
-    # between games: the same players start again, from the winner's panel
+    # between games: the same players start again, from beside the winner at the top
     ben.on("dialog", lambda dialog: dialog.accept())
     ben.locator('[data-act="new-game"]').click()
     for page in (ann, ben):

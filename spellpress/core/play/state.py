@@ -83,6 +83,15 @@ class LastDraw(TypedDict):
     player: NotRequired[int]  # who goes first
 
 
+class Ending(TypedDict):
+    """How a finished game ended, in the words every phone shows at its top: the rules core's
+    (each game's tracker says it, from the fields its `settle` keeps), never a phone's own."""
+
+    text: str  # "Ann wins!", "No lives left: the party has lost."
+    winner: int | None  # the player who won; None when nobody did, and in a game the party plays together
+    won: bool  # someone (or the party) won; False when everyone fell, or the party lost
+
+
 class TableState(TypedDict, Generic[T, P, R, H]):
     game: str
     title: str
@@ -101,6 +110,7 @@ class TableState(TypedDict, Generic[T, P, R, H]):
     games: NotRequired[int]  # the games played at this table, this one included (1 if absent)
     reopened: NotRequired[bool]  # a finished game someone reopened to change its numbers
     life: NotRequired[str]  # the player counter at whose 0 a player is out (the tracker's `life`)
+    end: NotRequired[Ending]  # a finished game (not reopened): how it ended (table.py's `evolve` keeps it)
 
 
 def player(state: TableState[T, P, R, H], value: Any, what: str = "player") -> int:
@@ -114,6 +124,14 @@ def player(state: TableState[T, P, R, H], value: Any, what: str = "player") -> i
 def name(state: TableState[T, P, R, H], index: int | None) -> str:
     players = state["players"]
     return players[index]["name"] if index is not None and 0 <= index < len(players) else "someone"
+
+
+def won_by(state: TableState[T, P, R, H], winner: int | None, nobody: str, wins: str = "{} wins!") -> Ending:
+    """The end of a game that one player wins: `wins` with the winner's name, or `nobody` when
+    nobody is left to win it."""
+    if winner is None:
+        return {"text": nobody, "winner": None, "won": False}
+    return {"text": wins.format(name(state, winner)), "winner": winner, "won": True}
 
 
 def spec(state: TableState[T, P, R, H], counter: str) -> CounterSpec | None:

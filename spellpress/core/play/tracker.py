@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ..models import Game
-from .state import RandBelow
+from .state import Ending, RandBelow
 
 S = TypeVar("S")  # the state of the game's table: its `TableState[...]`
 
@@ -81,3 +81,6 @@ class Tracker(Generic[S]):
     govern: Callable[[S, str, int | None, int], tuple[str, dict[str, Any]] | None] | None = None
     # (state) -> why no new player may sit down now (a duel under way), or None to let them join
     refuse_join: Callable[[S], str | None] | None = None
+    # (state of a finished game) -> how it ended, in the words every phone shows at its top; None:
+    # the table says it from the fields every tracker keeps ("Ann wins!" for `winner`, else "Nobody won.")
+    end: Callable[[S], Ending] | None = None

@@ -49,7 +49,7 @@ class Text:
     x: float  # left end of the baseline
     y: float  # baseline
     text: str
-    font: str  # a key of fonts.FONTS
+    font: str  # a face's key (press/drawing/fonts.py): a role of the package's faces, or a game's own file
     size: float  # points
     color: Color
     turned: bool = False  # upside down, turned half round (x, y): a playing card's lower index
@@ -119,3 +119,21 @@ class Drawing:
     def drawn_by(self, box: str) -> tuple[Primitive, ...]:
         """The items the box of that name drew (nothing if it drew none)."""
         return tuple(item for mark in self.marks if mark.box == box for item in self.items[mark.start:mark.end])
+
+
+Area = tuple[float, float, float, float]  # x, y, w, h in mm, y down
+
+
+@dataclass(frozen=True)
+class Part:
+    """A box of a card's layout as a figure of the card sees it (a rulebook's labelled card):
+    where its ink is, its turned copy's too, in mm. A figure points at a part just after one of
+    its `lines`, or on one of its `glyphs` or `fills`."""
+
+    name: str  # the box's name in its layout
+    label: str | None  # what the figure calls it; None: a box the figure does not name
+    area: Area  # the box, as laid out
+    turned: bool = False  # drawn a second time, turned half round the card's centre (a corner index)
+    lines: tuple[Area, ...] = ()  # its lines of text, inline icons and all
+    glyphs: tuple[Area, ...] = ()  # the squares of its icons and shapes: inked about their middle, not to their corners
+    fills: tuple[Area, ...] = ()  # what it fills edge to edge: a picture's box, a filled rectangle's

@@ -19,7 +19,7 @@ from .displaylist import Drawing, Image
 from .icons import IconSet
 from .layout import Layouter
 
-RENDERER_VERSION = "6"  # bump when a change to the drawing code changes pictures
+RENDERER_VERSION = "7"  # bump when a change to the drawing code changes pictures (6: Cinzel and Literata; 7: frames with depth)
 
 
 @dataclass
@@ -46,7 +46,8 @@ class FaceMemo:
     A long-lived process (the resident builder, `watch`) plans again after every edit; most
     faces are as they were, and laying them out was most of a plan. A face's key holds all its
     layout reads: the face's own values and picture, its layout, and the game's side (the text
-    context its references resolve in, the elements, the placeholders, the icons, the fonts).
+    context its references resolve in, the elements, the placeholders, the icons, the faces each
+    role is set in: a game's own face by its file's digest).
     A face whose layout reported a problem or a warning is never kept, so it is reported again.
     """
 
@@ -56,7 +57,7 @@ class FaceMemo:
         self.now: dict[str, tuple[Drawing, str]] = {}
         side = (base, layouter.ink, game.title, json.dumps(game.text_context, sort_keys=True, default=str),
                 [(e.name, e.color, e.icon) for e in game.elements], sorted(layouter.placeholders), icons.fingerprint,
-                layouter.game_icons.fingerprint)
+                layouter.game_icons.fingerprint, sorted(layouter.faces.items()))
         self.game_key = hashlib.sha256(value_bytes(side)).digest()
         self.layout_keys: dict[int, bytes] = {}
 

@@ -8,7 +8,6 @@ icon: an element's disc, or any icon of icons.yaml (the project's templates/, el
 from __future__ import annotations
 
 import colorsys
-import difflib
 import hashlib
 import math
 import re
@@ -20,7 +19,7 @@ from ...core import gameicons, paths, pictures, ruletext
 from ...core.models import ART_FOCUS, Card, Deck, Game
 from ...core.problems import Problem, did_you_mean, display_path
 from . import displaylist, edges, fonts, shading, vectors
-from .displaylist import Color, Drawing, Ellipse, Image, Mark, Poly, Primitive, Rect, Text
+from .displaylist import Area, Color, Drawing, Ellipse, Image, Mark, Part, Poly, Primitive, Rect, Text
 from .icons import WHITE, IconSet
 from .templates import Box, Ink, Layout
 
@@ -93,6 +92,30 @@ class Layouter:
                     self.placeholders |= {f"{key}_icons", f"{key}_or"}
         self.problems: list[Problem] = []
         self.warnings: list[str] = []
+        self.faces = self._faces()  # a layout's `font:` (a role) -> the face it is set in (a fonts key)
+
+    def _faces(self) -> dict[str, str]:
+        """Each role's face: the game's own file where game.yaml names one that reportlab can
+        read (the loader has checked its header), else the package's; a file it cannot read is a
+        problem at the line that names it, and the package's face stands in so the cards are
+        still laid out and every other problem said."""
+        out = fonts.faces(self.game.fonts)
+        for role, key in out.items():
+            if not fonts.own(key):
+                continue
+            try:
+                fonts.registered(key)
+            except fonts.Unreadable as exc:
+                file, line, column = self.game.fonts_at.get(role, "game.yaml:0:0").rsplit(":", 2)
+                self.problems.append(Problem(file, int(line), int(column), f"fonts.{role}",
+                                            f"the font file '{self.game.fonts[role].relative_to(self.game.root).as_posix()}' {exc}; "
+                                            "name a TrueType (.ttf) file"))
+                out[role] = role
+        return out
+
+    def _width(self, text: str, role: str, size: float) -> float:
+        """Width of `text` in millimetres at `size` points, in the face the game sets `role` in."""
+        return fonts.width(text, self.faces[role], size)
 
     # -- faces
 
@@ -140,7 +163,7 @@ class Layouter:
                                      "drawing a placeholder")
             else:
                 self.problems.append(Problem(*at, "", f"card '{card.id}': art file '{card.art}' not found: looked for "
-                                             f"{display_path(path)}{_nearby(path)}; a picture's path starts at the game's "
+                                             f"{display_path(path)}{paths.nearby(path)}; a picture's path starts at the game's "
                                              "directory. Add the file or fix the path (or, in an early draft, pass "
                                              "--allow-missing-art to draw a placeholder)"))
             return None, None
@@ -340,35 +363,52 @@ class Layouter:
             out += self.icons.glyph(icon, cx - size / 2, cy - size / 2, size, mark, disc, self.style.outline)
         return out
 
-    def parts(self, card: Card, layout: Layout) -> list[tuple[str, tuple[float, float, float, float]]]:
-        """The parts of a card a rulebook names, with where each is: its text, icons, numbers
-        and picture, as this card shows them."""
-        names = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
-                 "flavor": "Flavour text", "footer": "Game and deck",
-                 "footer-id": "Deck, card number, version", "footer-hand-id": "Deck, card number, version",
-                 "identity": "Card number and version"}
+    def parts(self, card: Card, layout: Layout) -> list[Part]:
+        """Every box the card shows, in the order they are drawn (a later one over an earlier),
+        each with where its ink is, its turned copy's too; the parts a rulebook names labelled:
+        its text, icons, numbers and picture, as this card shows them."""
         fields = self.game.card_types[card.type].fields
         face = self.card_face(card)
+        self.style = layout.ink(self.ink)
         out = []
         for name, box in layout.boxes:
             if box.when and not _holds(box.when, face.values):
                 continue
-            if box.kind == "text" and not self.fill(_needed(box.text), face).strip():
-                continue
-            if box.kind in ("icons", "stat") and face.values.get(box.field) in (None, "", ()):
-                continue
-            if box.kind in ("icons", "stat"):
-                field = _needed(box.field)
-                spec = fields.get(field)
-                label = (spec.label if spec and spec.label else box.label or field.replace("_", " ")).capitalize()
-                if box.mirror:
-                    label = f"Corner index: {label.lower()}"
-            elif name in names and box.kind in ("text", "art"):
-                label = names[name]
-            else:
-                continue
-            out.append((label, layout.area(box)))
+            lines, glyphs, fills = self._marks(face, layout, box, name)
+            if box.mirror:
+                lines, glyphs, fills = (tuple(turn_area(a, layout.width, layout.height) for a in marks) + marks
+                                        for marks in (lines, glyphs, fills))
+            if lines or glyphs or fills:
+                out.append(Part(name, _part_label(name, box, fields), layout.area(box), box.mirror, lines, glyphs, fills))
         return out
+
+    def _marks(self, face: Face, layout: Layout, box: Box, name: str) -> tuple[tuple[Area, ...], ...]:
+        """Where a box puts its ink (mm): its lines of text, its glyphs' squares, and what it fills
+        edge to edge; nothing for a box that shows nothing here (a field the card lacks, an
+        empty text) or only thin lines (an outline, a texture)."""
+        x, y, w, h = layout.area(box)
+        if box.kind == "text":
+            try:
+                return _lines(self._box(face, layout, box, name)), (), ()
+            except DoesNotFit:  # a problem draw() has reported
+                return (), (), ()
+        if box.kind == "stat":
+            if face.values.get(box.field) in (None, ""):
+                return (), (), ()
+            sx, sy, size = stat_square(x, y, w, h, box)
+            label = (x, y + size, w, h - size) if box.label else None  # the label under the shape
+            return ((label,) if label else ()), ((sx, sy, size, size),), ()
+        if box.kind == "icons":
+            names = _icon_names(face.values.get(box.field, ""))
+            return (), tuple((ix, iy, size, size) for ix, iy, size in icon_squares(len(names), x, y, w, h, box.align)), ()
+        if box.kind == "icon":
+            size = min(w, h)
+            return (), ((x + (w - size) / 2, y + (h - size) / 2, size, size),), ()
+        if box.kind == "ellipse" and box.fill:
+            return (), ((x, y, w, h),), ()
+        if box.kind in ("art", "track") or (box.kind == "rect" and box.fill):
+            return (), (), ((x, y, w, h),)
+        return (), (), ()
 
     @overload
     def _color(self, name: str, face: Face, layout: Layout, ground: bool = False) -> Color: ...
@@ -498,45 +538,30 @@ class Layouter:
         return out
 
     def _icon_row(self, value, x, y, w, h, box: Box) -> list[Primitive]:
-        names = [n.strip() for n in str(value).split(",") if n.strip()]
-        if not names:
-            return []
+        names = _icon_names(value)
         out: list[Primitive] = []
-        if h > 1.5 * w:  # a tall box stacks its icons from the top, as a corner index does
-            gap = w * 0.12
-            size = min(w, (h + gap) / len(names) - gap)
-            for i, name in enumerate(names):
-                out += self.icons.element(name, x + (w - size) / 2, y + i * (size + gap), size, self.element_color(name),
-                                          self.style.outline)
-            return out
-        gap = h * 0.12
-        size = min(h, (w + gap) / len(names) - gap)
-        total = len(names) * size + (len(names) - 1) * gap
-        left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[box.align]
-        for i, name in enumerate(names):
-            out += self.icons.element(name, left + i * (size + gap), y + (h - size) / 2, size, self.element_color(name),
-                                      self.style.outline)
+        for name, (ix, iy, size) in zip(names, icon_squares(len(names), x, y, w, h, box.align)):
+            out += self.icons.element(name, ix, iy, size, self.element_color(name), self.style.outline)
         return out
 
     def _stat(self, value, x, y, w, h, box: Box, fill, color) -> list[Primitive]:
         if value in (None, ""):
             return []
+        sx, sy, size = stat_square(x, y, w, h, box)
         label_h = h * 0.26 if box.label else 0
-        size = min(w, h - label_h)
-        sx, sy = x + (w - size) / 2, y
         out = self.icons.glyph(box.shape, sx, sy, size, fill or (40, 40, 40), fill or (40, 40, 40), self.style.outline)
         text = str(value)
         pt = size * (0.5, 0.5, 0.42, 0.34)[min(len(text), 3)] / PT  # more digits, smaller
-        while fonts.width(text, "bold", pt) > size * 0.62 and pt > 4:
+        while self._width(text, "bold", pt) > size * 0.62 and pt > 4:
             pt -= 0.25
-        tw = fonts.width(text, "bold", pt)
-        out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, "bold", pt, color or WHITE))
+        tw = self._width(text, "bold", pt)
+        out.append(Text(sx + (size - tw) / 2, sy + size * 0.5 + pt * PT * 0.36, text, self.faces["bold"], pt, color or WHITE))
         if box.label:
             lpt = MIN_TEXT_SIZE
-            lw = fonts.width(box.label, "bold", lpt)
+            lw = self._width(box.label, "bold", lpt)
             if lw > w + 1e-6:
                 raise DoesNotFit(f"its label '{box.label}' is {lw:.1f} mm wide at {lpt:g} pt, wider than the box ({w:g} mm)")
-            out.append(Text(x + (w - lw) / 2, y + h - label_h * 0.2, box.label, "bold", lpt, fill or (40, 40, 40)))
+            out.append(Text(x + (w - lw) / 2, y + h - label_h * 0.2, box.label, self.faces["bold"], lpt, fill or (40, 40, 40)))
         return out
 
     # -- text
@@ -602,7 +627,7 @@ class Layouter:
         """The words of `text` in `count` lines no wider than `width`, the widest line as narrow
         as can be, a line of one word never under a line of several (unless nothing else fits);
         None if no such lines. A line never starts with a word of punctuation alone ('/')."""
-        space = fonts.width(" ", font, size)
+        space = self._width(" ", font, size)
         words, bold = [], False
         for word in text.split():
             pieces, bold = self._word(word, font, size, bold)
@@ -629,17 +654,18 @@ class Layouter:
         return best
 
     def _tokens(self, word: str, font: str, size: float) -> list[tuple[str, str, float, str]]:
-        """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names."""
+        """A word as (kind, text, width, font) pieces: 'text' runs and 'icon' names; `font` is a
+        role (a layout's `font:`), measured in the face the game sets it in."""
         pieces, at = [], 0
         for m in _ICON.finditer(word):
             if m.start() > at:
                 run = word[at:m.start()]
-                pieces.append(("text", run, fonts.width(run, font, size), font))
+                pieces.append(("text", run, self._width(run, font, size), font))
             pieces.append(("icon", m.group(1), size * PT * 1.05, font))
             at = m.end()
         if at < len(word):
             run = word[at:]
-            pieces.append(("text", run, fonts.width(run, font, size), font))
+            pieces.append(("text", run, self._width(run, font, size), font))
         return pieces
 
     def _word(self, word: str, font: str, size: float, bold: bool) -> tuple[list, bool]:
@@ -654,7 +680,7 @@ class Layouter:
 
     def _wrap(self, text: str, font: str, size: float, width: float):
         """Lines of words, each word a list of pieces; None if a word is wider than the box."""
-        space = fonts.width(" ", font, size)
+        space = self._width(" ", font, size)
         lines: list[tuple[list[list[tuple[str, str, float, str]]], float]] = []
         bold = False
         for paragraph in text.split("\n"):
@@ -691,8 +717,8 @@ class Layouter:
         step = size * box.leading * PT
         block = len(lines) * step
         top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}[box.valign]
-        baseline = top + fonts.ascent(box.font) * size * PT + (step - size * PT) / 2
-        space = fonts.width(" ", box.font, size)
+        baseline = top + fonts.ascent(self.faces[box.font]) * size * PT + (step - size * PT) / 2
+        space = self._width(" ", box.font, size)
         out: list[Primitive] = []
         for words, line_w in lines:
             cx = {"left": x, "center": x + (w - line_w) / 2, "right": x + w - line_w}[box.align]
@@ -701,7 +727,7 @@ class Layouter:
                     cx += space
                 for kind, value, pw, font in pieces:
                     if kind == "text":
-                        out.append(Text(cx, baseline, value, font, size, color))
+                        out.append(Text(cx, baseline, value, self.faces[font], size, color))
                     else:
                         d = size * PT * 0.95
                         top_icon = baseline - size * PT * 0.36 - d / 2
@@ -789,20 +815,6 @@ def _cuts(n: int, count: int):
             yield (first,) + tuple(first + r for r in rest)
 
 
-def _nearby(path: Path) -> str:
-    """' (did you mean 'Bolt.png'?)' when a file beside where it looked is likely the one meant:
-    its name in other capitals, another extension, or a close spelling of its stem."""
-    try:
-        names = [p.name for p in path.parent.iterdir() if p.is_file()] if path.parent.is_dir() else []
-    except OSError:
-        return ""
-    stems: dict[str, str] = {}
-    for name in sorted(names):
-        stems.setdefault(Path(name).stem.lower(), name)
-    close = difflib.get_close_matches(path.stem.lower(), list(stems), n=1, cutoff=0.8)
-    return f" (did you mean '{stems[close[0]]}'?)" if close else ""
-
-
 def turn(item: Primitive, width: float, height: float) -> Primitive:
     """The primitive turned half round the card's centre (x -> width - x, y -> height - y)."""
     if isinstance(item, Text):
@@ -818,6 +830,77 @@ def turn(item: Primitive, width: float, height: float) -> Primitive:
         return replace(item, clip=clip, subpaths=tuple(tuple(tuple(width - v if i % 2 == 0 else height - v for i, v in enumerate(seg))
                                                              for seg in sub) for sub in item.subpaths))
     raise DoesNotFit("a picture cannot be mirrored; only text, shapes and icons")
+
+
+def turn_area(area: Area, width: float, height: float) -> Area:
+    """An area turned half round the card's centre, as `turn` turns what is drawn in it."""
+    x, y, w, h = area
+    return width - x - w, height - y - h, w, h
+
+
+def stat_square(x: float, y: float, w: float, h: float, box: Box) -> tuple[float, float, float]:
+    """Where a stat's shape is drawn in its box: (x, y, size) of its square, at the box's top,
+    above the quarter of the box its label takes, if it has one."""
+    label_h = h * 0.26 if box.label else 0
+    size = min(w, h - label_h)
+    return x + (w - size) / 2, y, size
+
+
+def icon_squares(count: int, x: float, y: float, w: float, h: float, align: str) -> list[tuple[float, float, float]]:
+    """Where a row of `count` icons is drawn in its box: (x, y, size) of each one's square. A
+    tall box stacks them from the top, as a corner index does; else they stand in a row."""
+    if not count:
+        return []
+    if h > 1.5 * w:
+        gap = w * 0.12
+        size = min(w, (h + gap) / count - gap)
+        return [(x + (w - size) / 2, y + i * (size + gap), size) for i in range(count)]
+    gap = h * 0.12
+    size = min(h, (w + gap) / count - gap)
+    total = count * size + (count - 1) * gap
+    left = {"left": x, "center": x + (w - total) / 2, "right": x + w - total}[align]
+    return [(left + i * (size + gap), y + (h - size) / 2, size) for i in range(count)]
+
+
+def _icon_names(value) -> list[str]:
+    return [n.strip() for n in str(value).split(",") if n.strip()]
+
+
+_PART_NAMES = {"title": "Name", "art": "Picture", "type-line": "Card type", "body": "Rules text",
+               "flavor": "Flavour text", "footer": "Game and deck",
+               "footer-id": "Deck, card number, version", "footer-hand-id": "Deck, card number, version",
+               "identity": "Card number and version"}
+
+
+def _part_label(name: str, box: Box, fields) -> str | None:
+    """What a rulebook's figure calls a box: a field's label for its icons and numbers ('Corner
+    index: ...' on a turned copy's box), a name for its title, picture and texts; None for the rest."""
+    if box.kind in ("icons", "stat"):
+        field = _needed(box.field)
+        spec = fields.get(field)
+        label = (spec.label if spec and spec.label else box.label or field.replace("_", " ")).capitalize()
+        return f"Corner index: {label.lower()}" if box.mirror else label
+    return _PART_NAMES.get(name) if box.kind in ("text", "art") else None
+
+
+def _lines(items: list[Primitive]) -> tuple[Area, ...]:
+    """A text box's drawing as its lines (mm): each baseline's words from their face's ascent
+    to its descent (the ink of its letters: fonts.ascent), with the inline icons whose middle is
+    within that."""
+    lines: dict[float, list[float]] = {}  # baseline -> x0, y0, x1, y1
+    for item in items:
+        if isinstance(item, Text) and item.text.strip():
+            up, down = fonts.ascent(item.font) * item.size * PT, fonts.descent(item.font) * item.size * PT
+            box = [item.x, item.y - up, item.x + fonts.width(item.text, item.font, item.size), item.y + down]
+            line = lines.setdefault(round(item.y, 3), box)
+            line[:] = [min(line[0], box[0]), min(line[1], box[1]), max(line[2], box[2]), max(line[3], box[3])]
+    for item in items:
+        if not isinstance(item, Text):
+            x0, y0, x1, y1 = edges.bounds(item)
+            for line in lines.values():
+                if line[1] <= (y0 + y1) / 2 <= line[3]:
+                    line[:] = [min(line[0], x0), line[1], max(line[2], x1), line[3]]
+    return tuple((x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in lines.values())
 
 
 def _needed(value: str | None) -> str:

@@ -98,12 +98,16 @@ def _show(text: str, spans: list[str], how: Callable[[str], str] = lambda s: s) 
 
 
 def register_family() -> str:
-    """Vera, registered as one family so <b> and <i> in paragraphs find the right faces."""
+    """The text face, registered as one family so <b> and <i> in paragraphs find the right
+    faces; the display face (one style) as a family of its own, so a heading's <b> or <i> keeps it."""
     names = {k: fonts.pdf_name(k) for k in fonts.FONTS}
     addMapping(names["regular"], 0, 0, names["regular"])
     addMapping(names["regular"], 1, 0, names["bold"])
     addMapping(names["regular"], 0, 1, names["italic"])
     addMapping(names["regular"], 1, 1, names["bold-italic"])
+    for bold in (0, 1):
+        for italic in (0, 1):
+            addMapping(names["display"], bold, italic, names["display"])
     return names["regular"]
 
 
@@ -157,7 +161,7 @@ def hex_of(colour: colors.Color) -> str:
 
 def styles(accent: str) -> Styles:
     regular = register_family()
-    bold = fonts.pdf_name("bold")
+    bold, display = fonts.pdf_name("bold"), fonts.pdf_name("display")
     tint = colors.HexColor(accent)
     tint_text = readable(tint, PAPER)
     # reportlab's own widow and orphan control: a paragraph leaves no single line at a page's
@@ -167,9 +171,9 @@ def styles(accent: str) -> Styles:
     return Styles(
         body=body,
         lead=ParagraphStyle("lead", parent=body, keepWithNext=True),
-        h1=ParagraphStyle("h1", parent=body, fontName=bold, fontSize=19, leading=23, spaceBefore=4, spaceAfter=9,
+        h1=ParagraphStyle("h1", parent=body, fontName=display, fontSize=19, leading=23, spaceBefore=4, spaceAfter=9,
                           textColor=tint_text, keepWithNext=True),
-        h2=ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=9, spaceAfter=4,
+        h2=ParagraphStyle("h2", parent=body, fontName=display, fontSize=12.5, leading=16, spaceBefore=9, spaceAfter=4,
                           textColor=tint_text, keepWithNext=True),
         cell=ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5, spaceAfter=0),
         head=ParagraphStyle("head", parent=body, fontName=bold, fontSize=8.5, leading=10.5, spaceAfter=0,

@@ -93,10 +93,11 @@ def stable(text: str) -> bool:
 
 def cacheable(drawing: Drawing) -> bool:
     """Whether the drawing's form names no resource of its document (no picture, no character
-    outside those every PDF numbers alike), so that its stream can be kept and reused."""
+    outside those every PDF numbers alike, no face but the package's), so that its stream can be
+    kept and reused."""
     for item in drawing.items:
-        if isinstance(item, Image) or (isinstance(item, Text) and not set(item.text) <= _STABLE):
-            return False
+        if isinstance(item, Image) or (isinstance(item, Text) and (not set(item.text) <= _STABLE or fonts.own(item.font))):
+            return False  # a game's own face is not numbered by prepare: its codes are its document's
     return True
 
 

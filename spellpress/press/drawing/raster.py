@@ -16,7 +16,7 @@ PRINT_DPI = 300
 
 @functools.lru_cache(maxsize=256)
 def _font(name: str, px: float) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(fonts.FONTS[name]), size=px, layout_engine=ImageFont.Layout.BASIC)
+    return ImageFont.truetype(str(fonts.path(name)), size=px, layout_engine=ImageFont.Layout.BASIC)
 
 
 def size_px(drawing: Drawing, dpi: float = PRINT_DPI, *, bleed: bool = True) -> tuple[int, int]:

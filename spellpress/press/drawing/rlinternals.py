@@ -9,6 +9,7 @@ every one).
 from __future__ import annotations
 
 import functools
+import struct
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,27 @@ def number_characters(canvas: Canvas, font: TTFont, text: str) -> None:
     in order, and name that subset now."""
     font.splitString(text, _document(canvas))
     font.getSubsetInternalName(0, _document(canvas))
+
+
+def glyph_heights(font: TTFont, chars: str) -> list[tuple[float, float]]:
+    """How far each of `chars`' glyphs reaches below and above the baseline (its yMin and yMax,
+    as shares of the face's size), for those the face has and that draw anything: read from
+    the head of each glyph's outline, where reportlab's parser found it (its glyf table and
+    glyph offsets), which it keeps only for the subsets it makes."""
+    face = font.face
+    data: bytes = face._ttf_data  # type: ignore[attr-defined]  # private: not in the stubs
+    glyf: int = face.table["glyf"]["offset"]  # type: ignore[attr-defined]
+    offsets: list[int] = face.glyphPos  # type: ignore[attr-defined]
+    units: float = face.unitsPerEm  # type: ignore[attr-defined]
+    out = []
+    for ch in chars:
+        glyph = face.charToGlyph.get(ord(ch))  # type: ignore[attr-defined]
+        if glyph is None or glyph + 1 >= len(offsets) or offsets[glyph + 1] <= offsets[glyph]:
+            continue  # none, or an empty outline (a space)
+        at = glyf + offsets[glyph]
+        bottom, top = struct.unpack(">h", data[at + 4:at + 6])[0], struct.unpack(">h", data[at + 8:at + 10])[0]
+        out.append((bottom / units, top / units))
+    return out
 
 
 def form_operators(canvas: Canvas, name: str) -> bytes:

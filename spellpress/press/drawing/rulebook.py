@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import io
 import json
+import math
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -25,13 +26,13 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ... import defaults
-from ...core import games, ruletext
+from ...core import fontcheck, games, ruletext
 from ...core.models import Game
 from ...core.play.errors import Invalid
 from ..files import atomic_write
 from . import fonts, markup, rlinternals, skeleton, templatelines
 from . import pdf as pdfdraw
-from .displaylist import Drawing, Text
+from .displaylist import Area, Drawing, Part, Text
 from .faces import value_bytes
 from .pdf import MM
 from .pdf import draw as draw_face
@@ -42,10 +43,15 @@ BOOKLET_PAGES = {paper: (size[1] / 2, size[0]) for paper, size in PAGES.items()}
 
 @dataclass(frozen=True)
 class Sample:
-    """A card to show with its parts labelled: (label, box in mm) for each part."""
+    """A card to show with its parts labelled: every box it shows, in the order they are drawn,
+    with where its ink is (layout.Layouter.parts); those with a label are named in the figure."""
 
     drawing: Drawing
-    parts: tuple[tuple[str, tuple[float, float, float, float]], ...]
+    parts: tuple[Part, ...]
+
+    @property
+    def labelled(self) -> tuple[Part, ...]:
+        return tuple(part for part in self.parts if part.label)
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ class Book:
     element_colors: tuple[tuple[str, str], ...]
     samples: tuple[tuple[str, Sample], ...]  # card id -> sample
     fanned: tuple[Drawing, ...]  # cards shown on the cover
-    typeset: str = "7"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
+    typeset: str = "9"  # bump when a change to this module or markup.py changes the PDF: it is in the build's key
 
 
 # A rulebook template may come from anyone who shares the folder: it is rendered in jinja2's
@@ -293,6 +299,23 @@ def _sample(samples: dict[str, Sample], st: markup.Styles, forms: _Forms, page, 
     return _SampleFlowable(samples[card], st, f"sample-{card}", forms, page)
 
 
+def type_credits(game: Game, faces: Mapping[str, str]) -> str:
+    """The rulebook's credits for its type, in its markup: the package's faces it is set in
+    (spellpress/defaults/fonts/CREDITS.md), and each face of the game's own that its cards are
+    set in, by the name and copyright notice the face's file gives."""
+    said = [f"The titles and headings are set in {fonts.CREDITS['display']} and the text in {fonts.CREDITS['text']}, both "
+            f"under the SIL Open Font License 1.1 ({fonts.OFL_URL})."]
+    own = {role: key for role, key in faces.items() if fonts.own(key)}
+    if own:
+        roles = {path: [r for r in own if fonts.path(own[r]) == path] for path in dict.fromkeys(fonts.path(k) for k in own.values())}
+        named = [f"{markup.literal(fontcheck.credit(path))} ({', '.join(_ROLE_WORDS[r] for r in rs)})" for path, rs in roles.items()]
+        said.append(f"The cards are set in the game's own faces: {'; '.join(named)}.")
+    return " ".join(said)
+
+
+_ROLE_WORDS = {"display": "titles", "regular": "text", "bold": "bold text", "italic": "italic text", "bold-italic": "bold italic text"}
+
+
 def skeleton_key(book: Book) -> bytes:
     """What the book's skeleton is made of: the book, less what each figure that is a hole
     draws (its size stays), and the code and fonts that write it."""
@@ -306,7 +329,7 @@ def skeleton_key(book: Book) -> bytes:
 
 def _sample_is_hole(sample: Sample) -> bool:
     """Whether the sample's figure names no resource of its document (see pdf.cacheable)."""
-    return pdfdraw.cacheable(sample.drawing) and all(pdfdraw.stable(label) for label, _ in sample.parts)
+    return pdfdraw.cacheable(sample.drawing) and all(pdfdraw.stable(part.label or "") for part in sample.labelled)
 
 
 def _fan_box(face: Drawing) -> tuple[float, float, float, float]:
@@ -434,7 +457,7 @@ class _Doc(BaseDocTemplate):
         w, h = self.pagesize
         canvas.saveState()
         canvas.setFillColor(self.st.accent_text)
-        canvas.setFont(fonts.pdf_name("bold"), 8)
+        canvas.setFont(fonts.pdf_name("display"), 8)
         canvas.drawString(self.leftMargin, h - self.topMargin + 8 * MM, self.book.title)
         canvas.setStrokeColor(self.st.accent)
         canvas.setLineWidth(0.5)
@@ -452,7 +475,7 @@ class _Doc(BaseDocTemplate):
         canvas.rect(0, 0, w, h, stroke=0, fill=1)
         canvas.setFillColor(markup.readable(colors.white, cover))
         size = 40 if w > 420 else 28
-        canvas.setFont(fonts.pdf_name("bold"), size)
+        canvas.setFont(fonts.pdf_name("display"), size)
         canvas.drawCentredString(w / 2, h * 0.78, self.book.title)
         canvas.setFont(fonts.pdf_name("italic"), size * 0.32)
         for i, line in enumerate(_wrap(self.book.pitch, "italic", size * 0.32, w * 0.7)):
@@ -494,6 +517,7 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
 
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
+Point = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -502,65 +526,244 @@ class Leader:
     card's trim corner at the bottom left)."""
 
     label: str
-    anchor: tuple[float, float]  # the dot on the part
-    path: tuple[tuple[float, float], ...]  # the anchor, the elbow right of the card, the label's end
-    baseline: tuple[float, float]  # where the label's text starts
+    anchor: Point  # the dot on the part
+    path: tuple[Point, ...]  # the anchor, (the turn to its run,) the elbow right of the card, the label's end
+    baseline: Point  # where the label's text starts
     text_box: Box
 
 
 LABEL_FONT, LABEL_SIZE = "bold", 9.0
 _GAP = 1.6  # points between a leader and any text, and between an anchor and the text it follows
 _SPACING = 1.4 * MM  # least distance between two leaders' runs across the card
+_APART = 3.0  # points between any other two pieces of two leaders (a dot with its halo is 1.8 from its middle)
+_PAD = _GAP  # points a leader keeps from another part's ink to count as clear of it
+_CORE = (0.3, 0.1)  # a glyph's dot stays this share of its size from its middle, across and up or down:
+# on the ink of every shape icons.yaml draws, the narrow ones (a diamond, a heart, a burst) too
+_STEP = 0.5  # points between the heights tried for a dot
+_LANE_STEP = 1.0  # points between the heights tried for a run moved off its dot's height
+_REACH = 12 * MM  # how far up or down from its dot a run may go, round another part
+_BENT_DOTS = 6  # the best dots of a part tried with a run moved off their height
 
 
 def text_boxes(drawing: Drawing) -> list[Box]:
-    """Every line of text on the card, as the box its glyphs fill."""
+    """Every line of text on the card, as the box its glyphs fill (a turned one's, a corner
+    index's, below and left of where it starts)."""
     height = drawing.height * MM
     out = []
     for item in drawing.items:
         if isinstance(item, Text) and item.text.strip():
             up, down = _extent(item.font, item.size)
             x, y = item.x * MM, height - item.y * MM
-            out.append((x, y - down, x + fonts.width(item.text, item.font, item.size) * MM, y + up))
+            w = fonts.width(item.text, item.font, item.size) * MM
+            out.append((x - w, y - up, x, y + down) if item.turned else (x, y - down, x + w, y + up))
     return out
 
 
 def _extent(font: str, size: float) -> tuple[float, float]:
-    """How far a font's glyphs reach above and below the baseline, in points."""
-    face = fonts.registered(font).face
-    return face.ascent * size / 1000, -face.descent * size / 1000
+    """How far a font's letters reach above and below the baseline, in points (fonts.ascent:
+    the ink of its letters, as the card's layout places them)."""
+    return fonts.ascent(font) * size, fonts.descent(font) * size
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """A labelled part as its figure sees it, in points: what of its ink no later box covers."""
+
+    label: str
+    areas: tuple[Box, ...]  # its box, its turned copy's
+    lines: tuple[Box, ...]
+    glyphs: tuple[tuple[Box, tuple[Box, ...]], ...]  # each glyph's square, with the pieces of it that show
+    fills: tuple[Box, ...]  # the pieces of what it fills that show
+
+    @property
+    def ink(self) -> tuple[Box, ...]:
+        return self.lines + tuple(piece for _, pieces in self.glyphs for piece in pieces) + self.fills
+
+
+def _points(area: Area, card_h: float) -> Box:
+    x, y, w, h = area
+    return x * MM, card_h - (y + h) * MM, (x + w) * MM, card_h - y * MM
+
+
+def _minus(box: Box, cut: Box) -> list[Box]:
+    """What of a box lies outside another: up to four boxes."""
+    x0, y0, x1, y1 = box
+    c0, d0, c1, d1 = cut
+    if c0 >= x1 or c1 <= x0 or d0 >= y1 or d1 <= y0:
+        return [box]
+    out = []
+    if d1 < y1:
+        out.append((x0, d1, x1, y1))
+    if d0 > y0:
+        out.append((x0, y0, x1, d0))
+    low, high = max(y0, d0), min(y1, d1)
+    if c0 > x0:
+        out.append((x0, low, c0, high))
+    if c1 < x1:
+        out.append((c1, low, x1, high))
+    return out
+
+
+def shown(sample: Sample) -> list[_Shown]:
+    """Each labelled part, less what the boxes drawn after it cover: the picture under a badge or
+    a banner is not the picture there."""
+    d = sample.drawing
+    card_h = d.height * MM
+    out = []
+    for i, part in enumerate(sample.parts):
+        if not part.label:
+            continue
+        covers = [_points(a, card_h) for later in sample.parts[i + 1:] for a in later.lines + later.glyphs + later.fills]
+        x, y, w, h = part.area
+        areas = [part.area] + ([(d.width - x - w, d.height - y - h, w, h)] if part.turned else [])
+        out.append(_Shown(part.label, tuple(_points(a, card_h) for a in areas),
+                          tuple(p for a in part.lines for p in _uncovered(_points(a, card_h), covers)),
+                          tuple((_points(a, card_h), _uncovered(_points(a, card_h), covers)) for a in part.glyphs),
+                          tuple(p for a in part.fills for p in _uncovered(_points(a, card_h), covers))))
+    return out
+
+
+def _uncovered(box: Box, covers: list[Box]) -> tuple[Box, ...]:
+    """The pieces of a box that none of the covers lies over."""
+    pieces = [box]
+    for cut in covers:
+        pieces = [piece for whole in pieces for piece in _minus(whole, cut)]
+    return tuple(pieces)
+
+
+def _inside(point: Point, boxes, margin: float = 0.0) -> bool:
+    return any(b[0] + margin <= point[0] <= b[2] - margin and b[1] <= point[1] <= b[3] for b in boxes)
+
+
+def _after_text(x: float, y: float, x0: float, x1: float, texts: list[Box]) -> float:
+    """x, or just after the texts between x0 and x1 that a line at height y would run through."""
+    crossed = [t[2] for t in texts if t[1] - _GAP < y < t[3] + _GAP and t[2] > x0 and t[0] < x1]
+    return max(x, max(crossed) + _GAP) if crossed else x
+
+
+def _heights(middle: float, low: float, high: float, step: float) -> list[float]:
+    """Heights from `middle` outward, `step` apart, between low and high."""
+    out = [middle]
+    for k in range(1, int(max(middle - low, high - middle) / step) + 1):
+        out += [y for y in (middle + k * step, middle - k * step) if low < y < high]
+    return out
+
+
+def _dots(part: _Shown, texts: list[Box]) -> list[Point]:
+    """Where a part's dot may go, best first: on a glyph near its middle (the copy nearest the
+    labels first), else on what it fills, from its middle out, else just after one of its lines,
+    the line nearest the part's middle first. A dot that would sit on a text, or whose line would
+    run through one at once (a badge's own number), goes just after it, if it stays on the part."""
+    out = []
+    for (x0, y0, x1, y1), pieces in sorted(part.glyphs, key=lambda g: -g[0][2]):
+        size = x1 - x0
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        for y in _heights(cy, cy - _CORE[1] * size - 1e-6, cy + _CORE[1] * size + 1e-6, _STEP):
+            x = _after_text(cx, y, x0, x1, texts)
+            if x <= cx + _CORE[0] * size and _inside((x, y), pieces):
+                out.append((x, y))
+    if part.fills:
+        x0, y0, x1, y1 = part.areas[0]
+        mx = (x0 + x1) / 2
+        for y in _heights((y0 + y1) / 2, y0, y1, _STEP * 2):
+            row = [(p[0], p[2]) for p in part.fills if p[1] < y < p[3]]
+            if not row:
+                continue
+            lo, hi = min(row, key=lambda r: 0 if r[0] <= mx <= r[1] else min(abs(r[0] - mx), abs(r[1] - mx)))
+            x = _after_text(min(max(mx, lo + MM), hi - MM), y, lo, hi, texts)
+            if x <= hi - MM:
+                out.append((x, y))
+    middle = (part.areas[0][1] + part.areas[0][3]) / 2
+    for line in sorted(part.lines, key=lambda b: abs((b[1] + b[3]) / 2 - middle)):
+        y = (line[1] + line[3]) / 2
+        # just after the line's own text box as text_boxes measures it: the line's box is the same
+        # words summed another way, a hair (1e-14) to either side, which decided whether the run
+        # from the dot met its own text
+        dot = (_after_text(line[2] + _GAP, y, line[0], line[2], texts), y)
+        if _inside(dot, part.areas, margin=0.5):
+            out.append(dot)
+    return out
+
+
+def _segments(path: tuple[Point, ...]) -> list[Box]:
+    """A leader's straight pieces, each as the box it spans (they run across or up and down)."""
+    return [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(path, path[1:])]
+
+
+def _meets(segment: Box, box: Box, pad: float) -> bool:
+    return segment[0] < box[2] + pad and segment[2] > box[0] - pad and segment[1] < box[3] + pad and segment[3] > box[1] - pad
+
+
+def _gap(a: Box, b: Box) -> float:
+    return math.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3]))
+
+
+def _apart(path: tuple[Point, ...], taken: list[tuple[Point, ...]]) -> bool:
+    """Whether a leader keeps clear of those already routed: its run _SPACING from theirs, every
+    other piece _APART from theirs."""
+    mine = _segments(path)
+    for other in taken:
+        if abs(other[-1][1] - path[-1][1]) < _SPACING:
+            return False
+        theirs = _segments(other)
+        if any(_gap(a, b) < _APART for a in mine for b in theirs):
+            return False
+    return True
+
+
+def _route(part: _Shown, others: list[_Shown], texts: list[Box], taken: list[tuple[Point, ...]],
+           elbow: float, card_h: float) -> tuple[Point, ...] | None:
+    """The leader of a part from its dot to the elbow past the card's edge: straight across
+    from the best dot whose line crosses no other part; else, up or down from one of the best
+    dots to the nearest height from which it can; else the way that crosses fewest. Never
+    through text, never near another leader."""
+    inks = [other.ink for other in others if other.label != part.label]
+    dots = _dots(part, texts)
+
+    def crossings(path) -> int:
+        return sum(1 for ink in inks if any(_meets(s, box, _PAD) for s in _segments(path) for box in ink))
+
+    best: tuple[tuple, tuple[Point, ...]] | None = None
+    for bent in (False, True):
+        for rank, (ax, ay) in enumerate(dots[:_BENT_DOTS] if bent else dots):
+            lanes = _heights(ay, max(MM, ay - _REACH), min(card_h - MM, ay + _REACH), _LANE_STEP)[1:] if bent else [ay]
+            for y in lanes:
+                path = ((ax, ay), (ax, y), (elbow, y)) if bent else ((ax, ay), (elbow, ay))
+                if any(_meets(s, t, _GAP) for s in _segments(path) for t in texts) or not _apart(path, taken):
+                    continue
+                key = (crossings(path), bent, rank, abs(y - ay))
+                if best is None or key < best[0]:
+                    best = (key, path)
+                if key[0] == 0:
+                    return path
+    return best[1] if best else None
+
+
+def _turn(part: _Shown) -> tuple[int, float]:
+    """The order parts are routed in: those that can be pointed at in fewest places first (a
+    line of text, a badge), a picture last; each from the card's top down."""
+    return (0 if part.lines and not part.glyphs and not part.fills else 1 if part.glyphs else 2), -part.areas[0][3]
 
 
 def leaders(sample: Sample, label_x: float, bottom: float, top: float) -> list[Leader]:
-    """Where each part's leader runs: from a dot on the part straight right, between the card's
-    lines of text, to an elbow past the card's edge, then to its label in a column at `label_x`
-    (labels kept between `bottom` and `top`). A run is clear of every text it passes (a text
-    part's dot sits just after its own line); runs are at least _SPACING apart, and labels are
-    in the order of their runs, so no two leaders cross."""
+    """Where each part's leader runs: from a dot on what of the part shows, across the card
+    (up or down first, where that keeps it off the other parts it would cross), to an elbow past
+    the card's edge, then to its label in a column at `label_x` (labels kept between `bottom`
+    and `top`). Labels are in the order of their runs, so no two leaders cross."""
     d = sample.drawing
     card_w, card_h = d.width * MM, d.height * MM
-    elbow = card_w + 4 * MM
     texts = text_boxes(d)
-    taken: list[float] = []
-    found: dict[str, tuple[float, float]] = {}
-    parts = sorted(sample.parts, key=lambda p: p[1][1])
-    # first the parts that can be pointed at just after a line of their own text, then the
-    # rest, between them: a title's dot is not pushed off its line by a badge beside it
-    for own_lines_only in (True, False):
-        for label, (x, y, w, h) in parts:
-            if label in found:
-                continue
-            box = (x * MM, card_h - (y + h) * MM, (x + w) * MM, card_h - y * MM)
-            at = _anchor(box, texts, taken, own_lines_only)
-            if at is not None:  # else no clear way out of it: better unlabelled than struck through
-                taken.append(at[1])
-                found[label] = at
-    anchors = list(found.items())
-    anchors.sort(key=lambda a: -a[1][1])
+    parts = shown(sample)
+    routes: dict[str, tuple[Point, ...]] = {}
+    for part in sorted(parts, key=_turn):
+        route = _route(part, parts, texts, list(routes.values()), card_w + 4 * MM, card_h)
+        if route is not None:  # else no clear way out of it: better unlabelled than struck through
+            routes[part.label] = route
+    ordered = sorted(routes.items(), key=lambda r: -r[1][-1][1])
     up, down = _extent(LABEL_FONT, LABEL_SIZE)
     middle = (up - down) / 2  # a label's middle above its baseline
     line = LABEL_SIZE * 1.45
-    bases = [ay - middle for _, (_, ay) in anchors]
+    bases = [route[-1][1] - middle for _, route in ordered]
     for i in range(1, len(bases)):  # top down, each at least a line below the one above
         bases[i] = min(bases[i], bases[i - 1] - line)
     if bases and bases[-1] - down < bottom:  # then bottom up, back inside
@@ -568,36 +771,12 @@ def leaders(sample: Sample, label_x: float, bottom: float, top: float) -> list[L
         for i in range(len(bases) - 2, -1, -1):
             bases[i] = max(bases[i], bases[i + 1] + line)
     out = []
-    for (label, (ax, ay)), base in zip(anchors, bases):
+    for (label, route), base in zip(ordered, bases):
         base = min(base, top - up)
         width = fonts.width(label, LABEL_FONT, LABEL_SIZE) * MM
-        path = ((ax, ay), (elbow, ay), (label_x - 2 * MM, base + middle))
-        out.append(Leader(label, (ax, ay), path, (label_x, base), (label_x, base - down, label_x + width, base + up)))
+        path = (*route, (label_x - 2 * MM, base + middle))
+        out.append(Leader(label, route[0], path, (label_x, base), (label_x, base - down, label_x + width, base + up)))
     return out
-
-
-def _anchor(box: Box, texts: list[Box], taken: list[float], own_lines_only: bool = False) -> tuple[float, float] | None:
-    """A point on the part from which a line straight to the right meets no text: at the height
-    of one of the part's own lines, just after it, else (unless `own_lines_only`) at the height
-    nearest the part's middle where the way is clear; across the part's middle, or after any
-    text there."""
-    x0, y0, x1, y1 = box
-    own = [t for t in texts if x0 - 1 <= (t[0] + t[2]) / 2 <= x1 + 1 and y0 - 1 <= (t[1] + t[3]) / 2 <= y1 + 1]
-    middle = (y0 + y1) / 2
-    heights = sorted(((t[1] + t[3]) / 2 for t in own), key=lambda y: abs(y - middle))
-    if not own_lines_only:
-        heights += [middle + sign * k * 0.5 for k in range(int((y1 - y0) / 2 / 0.5) + 1) for sign in (1, -1)]
-    for y in heights:
-        if not y0 < y < y1 or any(abs(y - t) < _SPACING for t in taken):
-            continue
-        crossed = [t for t in texts if t[1] - _GAP < y < t[3] + _GAP]
-        after = max((t[2] for t in crossed), default=None)
-        ax = (x0 + x1) / 2
-        if after is not None:
-            ax = max(ax, after + _GAP)
-        if ax <= x1 - 0.5:
-            return ax, y
-    return None
 
 
 class _SampleFlowable(Flowable):
@@ -636,22 +815,28 @@ class _SampleFlowable(Flowable):
         draw_face(c, d)
         c.restoreState()
         c.setFont(fonts.pdf_name(LABEL_FONT), LABEL_SIZE)
-        c.setStrokeColor(self.st.accent)
-        c.setLineWidth(LEADER_WIDTH)
+        # each line and dot over a halo in the paper's colour: seen on a band or a picture of
+        # the book's own colour, as on the paper
+        for colour, width, dot in ((markup.PAPER, LEADER_WIDTH + 2 * HALO, DOT + HALO), (self.st.accent, LEADER_WIDTH, DOT)):
+            c.setStrokeColor(colour)
+            c.setFillColor(colour)
+            c.setLineWidth(width)
+            for leader in self.leaders:
+                path = c.beginPath()
+                path.moveTo(*leader.path[0])
+                for point in leader.path[1:]:
+                    path.lineTo(*point)
+                c.drawPath(path, stroke=1, fill=0)
+                c.circle(*leader.anchor, dot, stroke=0, fill=1)
+        c.setFillColor(markup.INK)
         for leader in self.leaders:
-            c.setFillColor(self.st.accent)
-            path = c.beginPath()
-            path.moveTo(*leader.path[0])
-            for point in leader.path[1:]:
-                path.lineTo(*point)
-            c.drawPath(path, stroke=1, fill=0)
-            c.circle(*leader.anchor, 1.1, stroke=0, fill=1)
-            c.setFillColor(markup.INK)
             c.drawString(*leader.baseline, leader.label)
         c.restoreState()
 
 
 LEADER_WIDTH = 0.6  # points; the figure's leaders are told apart from the card's lines by it
+HALO = 0.7  # points of the paper's colour each side of a leader and round its dot
+DOT = 1.1  # points: the radius of the dot on the part
 
 
 def impose(pdf_bytes: bytes, paper: str) -> bytes:

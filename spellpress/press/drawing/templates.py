@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 import pydantic
 
 from ... import defaults
+from ...core.models import FontRole
 from ...core.models import art_fit as read_fit
 from ...core.models import art_focus as read_focus
 from ...core.problems import Problem, ValidationFailed, did_you_mean, display_path
@@ -30,7 +31,7 @@ from .papers import misfit
 # Constrained numbers as pydantic's confloat and conint make them, spelled as types mypy reads
 Number = Annotated[float, pydantic.Strict(False), pydantic.Field(ge=-50, le=200)]
 Points = Annotated[float, pydantic.Field(ge=7, le=72)]  # never below 7 (issue 14: no card text too small to read at a table)
-Font = Literal["regular", "bold", "italic", "bold-italic"]
+Font = FontRole  # the text face's four styles, or the display face of titles (press/drawing/fonts.py)
 AREAS = ("bleed", "trim", "safe")
 
 

@@ -19,6 +19,7 @@ from ...core import Game, ValidationFailed, gameicons, load_games
 from ...core.problems import Problem, did_you_mean, display_path
 from ...core.yamlsource import read
 from ..drawing import fonts, markup, playmat, rulebook, templatelines, tokens, vision
+from ..drawing.displaylist import Text
 from ..drawing.faces import RENDERER_VERSION, FaceMemo, FaceOut
 from ..drawing.layout import Layouter
 from ..drawing.templates import Layout, Templates
@@ -84,6 +85,7 @@ def plan(options: Options, session: BuildSession | None = None,
                 if not ctype.back and front is not None and back is not None:
                     problems.extend(_sizes_differ(game, front, back, deck.back, seen))
         session.faces[memo] = faces.now  # only this plan's faces: an edited card's old face is let go
+        problems += _missing_glyphs(game, layouter, p)
         if ink == "full" and not layouter.problems and len(problems) == found:  # every face drawn, in colour
             warnings += colour_vision(game, p, templates, layouts)
         if "rulebook" in options.kinds and not layouter.problems and len(problems) == found:  # every face drawn
@@ -178,6 +180,57 @@ def _checked_layouts(game: Game, templates: Templates, layouter: Layouter, root:
     return out
 
 
+def _missing_glyphs(game: Game, layouter: Layouter, p: GamePlan) -> list[Problem]:
+    """Every character a card's text sets in a face that has no glyph for it (it would print as
+    the face's empty box, in the PDF and the PNG alike): for a game's own face, one problem at the
+    line of game.yaml that names it, listing the characters and the first cards that set them;
+    for the package's faces, one at each card."""
+    shown = [(f"card '{key}'", face, _card_at(game, key)) for key, face in p.fronts.items()]
+    backs = {face.key: face for face in (*p.backs.values(), *p.deck_backs.values())}
+    for key, face in backs.items():
+        card = key[:-len("-back")] if key.endswith("-back") else None
+        label = f"the back of card '{card}'" if card else f"the back of deck '{key[len('back-'):]}'"
+        shown.append((label, face, _card_at(game, card) if card else (display_path(game.root / "decks.yaml"), 0, 0)))
+    own: dict[str, dict[str, str]] = {}  # a game's face -> character -> the first face that sets it there
+    problems = []
+    for label, face, (file, line, column) in shown:
+        lacking: dict[str, set[str]] = {}
+        for item in face.drawing.items:
+            if isinstance(item, Text) and (gone := fonts.missing(item.text, item.font)):
+                lacking.setdefault(item.font, set()).update(gone)
+        for font, chars in sorted(lacking.items()):
+            if fonts.own(font):
+                for ch in sorted(chars):
+                    own.setdefault(font, {}).setdefault(ch, label)
+                continue
+            problems.append(Problem(file, line, column, "", (
+                f"{label}: the package's {'display' if font == 'display' else 'text'} face ({fonts.name(font)}) has no "
+                f"glyph for {_chars(chars)}, which would print as an empty box: write the text without it, or name a "
+                f"face that has it in game.yaml (fonts: {{{font}: fonts/Face.ttf}})")))
+    for font, first in own.items():
+        for role in [r for r, k in layouter.faces.items() if k == font]:
+            named, at, col = game.fonts_at[role].rsplit(":", 2)
+            cards = list(dict.fromkeys(first.values()))
+            more = f" and {len(cards) - 3} more" if len(cards) > 3 else ""
+            problems.append(Problem(named, int(at), int(col), f"fonts.{role}", (
+                f"the font '{game.fonts[role].relative_to(game.root).as_posix()}' ({fonts.name(font)}) has no glyph for "
+                f"{_chars(set(first))}, which the cards set in it ({', '.join(cards[:3])}{more}) and which would print "
+                "as an empty box: name a face that has them, or write the text without them")))
+    return problems
+
+
+def _chars(chars: set[str]) -> str:
+    """Characters as a designer can find them: each itself and its code point."""
+    said = [f"'{ch}' (U+{ord(ch):04X})" for ch in sorted(chars)]
+    return ", ".join(said[:8]) + (f" and {len(said) - 8} more" if len(said) > 8 else "")
+
+
+def _card_at(game: Game, card_id: str) -> tuple[str, int, int]:
+    """Where a card is written: its file, line and column."""
+    file, line, column = (game.card(card_id).where or f"{display_path(game.root)}:0:0").rsplit(":", 2)
+    return file, int(line), int(column)
+
+
 def _undrawn_fields(game: Game, layouts: dict[str, Layout], layouter: Layouter) -> list[str]:
     """A warning at each field a card type declares in decks.yaml that no layout of that type
     draws; none for a type whose layouts have problems of their own (said already). Only in a
@@ -263,8 +316,10 @@ def _book(game: Game, root: Path, templates: Templates, layouter: Layouter, p: G
         return None
     parsed = markup.parse(rendered.text)
     shown = _icons_shown(game, templates)
-    if shown:  # CC BY 3.0: the book credits the icons its cards show, whatever its template says
-        credits = markup.parse(gameicons.credits(shown, layouter.game_icons)).blocks
+    if shown or game.fonts:  # CC BY 3.0: the book credits the icons its cards show, whatever its template says;
+        # and with them the faces it and its cards are set in (the package's, under the OFL; a game's own)
+        said = gameicons.credits(shown, layouter.game_icons) if shown else "::: pagebreak\n# Credits\n"
+        credits = markup.parse(f"{said}\n{rulebook.type_credits(game, layouter.faces)}\n").blocks
         parsed = replace(parsed, blocks=(*parsed.blocks, *credits), lines=(*parsed.lines, *(0 for _ in credits)))
     found = len(problems)
 

@@ -12,6 +12,7 @@ export function showCounters(board) {
     const counter = el.dataset.counter;
     const num = $(".num", el);
     const text = String(shown(player, counter));
+    num.style.setProperty("--digits", String(Math.max(2, text.length))); // app.css sizes the number to its room
     if (num.textContent !== text) {
       num.textContent = text;
       el.classList.remove("bump");

@@ -1,24 +1,50 @@
-// Draws: the last one (dice, a coin, who goes first) shown under the title, and the dice sheet's
-// buttons, which ask the server to draw (it writes the draw in the log, for everyone to see).
+// Draws: the last one (dice, a coin, who goes first, a game's own draw) shown under the title
+// until the next move is made, then faded away (the log keeps it); and the dice sheet's buttons,
+// which ask the server to draw (it writes the draw in the log, for everyone to see).
 import { $, $$, api, requestId, toast } from "../shared.js";
-import { accept, id, seat, state } from "./model.js";
+import { fit } from "./fit.js";
+import { accept, id, seat, state, version } from "./model.js";
 import { refusedOffline } from "./status.js";
+
+const FADE = 600; // ms: app.css fades a past draw (.draw.past) as long
+
+let fading = null;
 
 export function showDraw() {
   // Keyed by the draw's event, not its words: heads after heads is a new draw, and looks it.
   const draw = $("#draw");
-  if (state.last_draw && draw.dataset.seq !== String(state.last_draw.seq)) {
-    draw.dataset.seq = String(state.last_draw.seq);
+  const last = state.last_draw;
+  if (!last) {
+    draw.hidden = true;
+    return;
+  }
+  const fresh = draw.dataset.seq !== String(last.seq);
+  if (fresh) {
+    draw.dataset.seq = String(last.seq);
     const number = document.createElement("span");
     number.className = "draw-no";
-    number.textContent = `Draw ${state.last_draw.number || 1}`;
-    draw.replaceChildren(number, " " + state.last_draw.text);
-    draw.hidden = false;
-    draw.classList.remove("fresh");
-    void draw.offsetWidth;
-    draw.classList.add("fresh");
+    number.textContent = `Draw ${last.number || 1}`;
+    const lines = document.createElement("span");
+    lines.className = "draw-lines"; // at most three lines on the screen (app.css); the log has it whole
+    lines.append(number, " " + last.text);
+    draw.replaceChildren(lines);
   }
-  if (!state.last_draw) draw.hidden = true;
+  // The table's latest event is the draw: shown. Anything since (a move, a tap): it fades.
+  if (last.seq >= version) {
+    clearTimeout(fading);
+    draw.classList.remove("past");
+    if (draw.hidden || fresh) {
+      draw.hidden = false;
+      draw.classList.remove("fresh");
+      void draw.offsetWidth;
+      draw.classList.add("fresh");
+    }
+  } else if (!draw.hidden && !draw.classList.contains("past")) {
+    draw.classList.add("past");
+    fading = setTimeout(() => {
+      if (draw.classList.contains("past")) { draw.hidden = true; fit(); }
+    }, FADE);
+  }
 }
 
 export function wireDice() {

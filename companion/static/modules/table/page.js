@@ -2,9 +2,11 @@
 // page shown again after a wake or a lost network, and everything started (drawn, connected,
 // kept awake, the taps left from last time sent, the invite opened for a table just made).
 import { $ } from "../shared.js";
-import { render } from "./board.js";
+import { render, wireNames } from "./board.js";
 import { wireCounters } from "./counters.js";
 import { wireDice } from "./dice.js";
+import { wireEnd } from "./end.js";
+import { fit, wireFit } from "./fit.js";
 import { showFinished, showInvite, wireMenu } from "./menu.js";
 import { drawnBy, load, pending, seat } from "./model.js";
 import { flush, schedule } from "./queue.js";
@@ -18,10 +20,13 @@ import { keepAwake, wireWake } from "./wake.js";
 export function tablePage() {
   load();
   drawnBy(render, (moved) => {
-    if (moved) renderTracker();
+    if (moved) { renderTracker(); fit(); }
     showFinished();
   });
   wireCounters();
+  wireNames();
+  wireEnd();
+  wireFit();
   wireUndo();
   wireDice();
   wireSheets();
@@ -45,6 +50,7 @@ export function tablePage() {
   }
   render();
   renderTracker();
+  fit();
   connect();
   keepAwake();
   if (pending.length) schedule(0);

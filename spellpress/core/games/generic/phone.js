@@ -3,7 +3,7 @@
 // parts it takes; text is only ever set with textContent, never as HTML.
 "use strict";
 
-(function ({ h, button, chip, banner, row, plural, ask, pick }) {
+(function ({ h, button, chip, row, plural, ask, pick }) {
   // A draw pile for each deck (spellpress/core/games/generic/tracker.py): draw a card face up for
   // the table, discard it, gather and reshuffle the deck; the order stays on the server. Where the
   // game's YAML says how it ends, how is said, who is out is marked, and the winner is named.
@@ -26,16 +26,10 @@
     return said.join(" \u00b7 ");
   }
 
-  function winner(ctx) {
-    const t = ctx.state.tracker;
-    return t.winner !== null && t.winner !== undefined ? `${ctx.name(t.winner)} wins!` : "Nobody is left standing.";
-  }
-
   function generic(ctx, panel, extras) {
     const { state } = ctx;
     const decks = state.rules.decks;
     const over = finished(state);
-    if (state.tracker.over) panel.append(banner(winner(ctx), "win"));
     const ends = howItEnds(state);
     if (ends) panel.append(h("p", { class: "hint", "data-act": "how-it-ends" }, ends));
     state.players.forEach((p, i) => {
@@ -71,8 +65,6 @@
     }
   }
 
-  // The winner at the top once the game is over; the table's options until then.
-  const headline = (ctx) => ctx.state.tracker.over ? winner(ctx) : null;
-
-  window.SpellpressTrackers.register("generic", { render: generic, headline });
+  // The winner is said at the top once the game is over (state.end, in the rules core's words).
+  window.SpellpressTrackers.register("generic", { render: generic });
 })(window.SpellpressTrackers.parts);

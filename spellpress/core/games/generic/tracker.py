@@ -20,6 +20,7 @@ from ...models import Game
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import choice
 from ...play.state import (
+    Ending,
     RandBelow,
     TableState,
     name,
@@ -31,6 +32,7 @@ from ...play.state import (
     value,
     with_hidden,
     with_tracker,
+    won_by,
 )
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import plain_text, plural
@@ -141,6 +143,11 @@ def _gone(state: State, i: int) -> str | None:
 def _life(state: State) -> str | None:
     out = _end(state)["out"]
     return out["counter"] if out else None
+
+
+def _the_end(state: State) -> Ending:
+    """The end every phone shows at its top: the first to the YAML's goal, or the last one standing, wins."""
+    return won_by(state, state["tracker"]["winner"], "Nobody is left standing.")
 
 
 def _refuse_if_over(state: State) -> None:
@@ -270,6 +277,7 @@ def _with_pile(state: State, deck: str, change: Any) -> State:
 
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
+    end=_the_end,
     initial=initial,
     settle=settle,
     life=_life,

@@ -3,7 +3,7 @@
 // parts it takes; text is only ever set with textContent, never as HTML.
 "use strict";
 
-(function ({ h, button, chip, banner, row, plural, ask, pick, playerOptions, defaultPlayer, unitLine, amount }) {
+(function ({ h, button, turnButton, chip, row, plural, ask, pick, playerOptions, defaultPlayer, unitLine, amount }) {
   function chanceText(level) {
     if (level.method === "always") return "every spell card spell is Mayhemified";
     if (level.method === "coin") return "a coin flip: heads is Mayhem";
@@ -20,21 +20,22 @@
     return chips;
   }
 
-  function magicka(ctx, panel, extras) {
+  function magicka(ctx, panel, extras, turn) {
     const { state } = ctx;
     const t = state.tracker;
-    if (t.over) panel.append(banner(t.winner !== null ? `${ctx.name(t.winner)} wins!` : "Nobody is left standing.", "win"));
     panel.append(row(
-      h("span", { class: "t-turn" }, t.turn ? ["Turn ", String(t.turn), ": ", h("b", {}, ctx.name(t.player))] : "No turn yet"),
-      !t.over && t.next !== null ? button(t.turn ? `Next: ${ctx.name(t.next)} \u25b8` : `Start: ${ctx.name(t.next)} \u25b8`,
-        () => ctx.act({ type: "start_turn", player: t.next }), {
-          cls: "small primary", act: "next-turn",
-          sub: state.players[t.next].tracker.frozen ? "frozen: skips it" : null,
-        }) : null));
+      h("span", { class: "t-turn" }, t.turn ? ["Turn ", String(t.turn), ": ", h("b", {}, ctx.name(t.player))] : "No turn yet")));
     panel.append(row(
       h("span", { class: "t-line" }, h("b", {}, t.level.name), ": ", chanceText(t.level)),
       button("Change", () => levelSheet(ctx), { cls: "small", act: "level" })));
-    if (!t.over) panel.append(button("Mayhem Muster\u2026", () => musterSheet(ctx), { cls: "big primary wide", act: "muster" }));
+    // The turn's controls, pinned where a thumb reaches them: the next wizard's turn, and a muster.
+    if (!t.over && t.next !== null) {
+      turn.append(turnButton(t.turn ? "Next turn \u25b8" : "First turn \u25b8", ctx.name(t.next),
+        () => ctx.act({ type: "start_turn", player: t.next }), {
+          cls: "primary", act: "next-turn", sub: state.players[t.next].tracker.frozen ? "frozen: skips it" : null,
+        }));
+    }
+    if (!t.over) turn.append(button("Mayhem Muster\u2026", () => musterSheet(ctx), { cls: "primary", act: "muster" }));
     const last = t.last_muster;
     if (last) {
       const box = h("div", { class: "muster", "aria-label": "The last Mayhem Muster" });

@@ -45,6 +45,7 @@ from ...play import units
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
 from ...play.state import (
+    Ending,
     RandBelow,
     TableState,
     mine,
@@ -58,6 +59,7 @@ from ...play.state import (
     value,
     with_mine,
     with_tracker,
+    won_by,
 )
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, and_, plain_text, plural
@@ -425,6 +427,11 @@ def settle(state: State) -> State:
         **f, "units": ready if moved else t["units"], "over": over, "winner": standing[0] if over and standing else None,
         "next": None if over else _next_after(state, t["player"]),
     })
+
+
+def _the_end(state: State) -> Ending:
+    """The end every phone shows at its top: the last wizard standing wins."""
+    return won_by(state, state["tracker"]["winner"], "Nobody is left standing.")
 
 
 def _refuse_if_over(state: State) -> None:
@@ -1783,6 +1790,7 @@ def _govern(state: State, counter: str, who: int | None, delta: int) -> tuple[st
 
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
+    end=_the_end,
     initial=initial,
     settle=settle,
     life=HEALTH,

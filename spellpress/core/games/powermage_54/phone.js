@@ -3,13 +3,12 @@
 // parts it takes; text is only ever set with textContent, never as HTML.
 "use strict";
 
-(function ({ h, button, chip, banner, row, plural, ask, playerOptions, defaultPlayer }) {
-  function powermage(ctx, panel, extras) {
+(function ({ h, button, chip, plural, ask, playerOptions, defaultPlayer }) {
+  function powermage(ctx, panel, extras, turn) {
     const { state } = ctx;
     const t = state.tracker;
     const r = state.rules;
     const kept = state.options.turns === "on";
-    if (t.over) panel.append(banner(t.winner !== null ? `${ctx.name(t.winner)} wins!` : "Everyone is defeated.", "win"));
     if (!t.over && kept) {
       const first = t.player !== null ? t.player : state.first_player;
       panel.append(t.player !== null
@@ -18,12 +17,13 @@
         : h("p", { class: "hint" }, first !== null ? `${ctx.name(first)} goes first.` : "The first play begins turn 1: draw who goes first under Dice, or just play."));
     }
     if (!t.over) {
-      panel.append(row(
-        button("Attack\u2026", () => powermageAttack(ctx), { cls: "big primary", act: "attack" }),
-        button("Heal\u2026", () => powermageHeal(ctx), { cls: "big", act: "heal" }),
-        button("Card\u2026", () => powermagePlay(ctx), { cls: "big", act: "play" })));
-      panel.append(button(kept && t.player !== null ? `End ${ctx.name(t.player)}'s turn\u2026` : "End a turn\u2026", () => powermageEnd(ctx),
-        { cls: "wide", act: "end-turn", sub: "no action play, or an exchange" }));
+      // A turn's plays, pinned where a thumb reaches them.
+      const whose = kept && t.player !== null ? `End ${ctx.name(t.player)}'s turn` : "End a turn";
+      turn.append(
+        button("Attack\u2026", () => powermageAttack(ctx), { cls: "primary", act: "attack" }),
+        button("Heal\u2026", () => powermageHeal(ctx), { act: "heal" }),
+        button("Card\u2026", () => powermagePlay(ctx), { act: "play" }),
+        button("End turn\u2026", () => powermageEnd(ctx), { act: "end-turn", aria: `${whose}: no action play, or an exchange` }));
       panel.append(button("The draw deck ran out", async () => {
         const ok = await ask({ title: "Halve everyone's points?", note: `Everyone still in the game: points divided by ${r.divisor}, rounding down.`, submit: "Halve everyone's points", danger: true });
         if (ok) ctx.act({ type: "halve" });

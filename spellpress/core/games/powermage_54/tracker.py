@@ -28,7 +28,7 @@ from typing import Any, Never, NotRequired, TypedDict, cast
 from ...models import Game
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import card_of
-from ...play.state import TableState, move, name, pad_players, player, put, settled, settled_players, value, with_tracker
+from ...play.state import Ending, TableState, move, name, pad_players, player, put, settled, settled_players, value, with_tracker, won_by
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, and_
 from .options import KEPT, TURNS
@@ -195,6 +195,11 @@ def _next_text(data: Mapping[str, Any], state: State, who: int) -> str:
     if following is None:
         return ""
     return f"; {name(state, who)} takes another turn" if following == who else f"; {name(state, following)}'s turn"
+
+
+def _the_end(state: State) -> Ending:
+    """The end every phone shows at its top: the last player with points wins."""
+    return won_by(state, state["tracker"]["winner"], "Everyone is defeated.")
 
 
 def _refuse_if_over(state: State) -> None:
@@ -513,6 +518,7 @@ def _gone(state: State, i: int) -> str | None:
 
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
+    end=_the_end,
     initial=initial,
     settle=settle,
     life=POINTS,

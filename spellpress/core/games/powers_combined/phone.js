@@ -3,14 +3,12 @@
 // parts it takes; text is only ever set with textContent, never as HTML.
 "use strict";
 
-(function ({ h, button, banner, row, plural, ask, pick }) {
-  function powers(ctx, panel) {
+(function ({ h, button, row, plural, ask, pick }) {
+  function powers(ctx, panel, extras, turn) {
     const { state } = ctx;
     const t = state.tracker;
     const r = state.rules;
     const challenge = state.counters.challenge;
-    if (t.outcome === "won") panel.append(banner("The caves are cleared: the party wins!", "win"));
-    if (t.outcome === "lost") panel.append(banner("No lives left: the party has lost.", "lose"));
     panel.append(h("div", { class: "t-head" },
       h("span", { class: "t-title" }, `Challenge ${challenge} of ${r.last}`),
       h("span", { class: "t-sub" }, `Level ${t.level.number}: ${t.level.name} \u00b7 ` +
@@ -44,9 +42,10 @@
         (t.more > 0 ? " \u00b7 Double Up!: the party may cast one more spell" : "")));
     }
     if (t.over) return;
+    // The turn's controls, pinned where a thumb reaches them: a spell, then the challenge beaten or failed.
     if (t.target && t.more > 0) {
-      panel.append(row(button(t.spells.length ? "Cast the next spell" : "Cast a spell", () => castSheet(ctx),
-        { cls: "big", act: "cast", sub: "its element, power and modifier cards" })));
+      turn.append(button(t.spells.length ? "Next spell" : "Cast a spell", () => castSheet(ctx),
+        { act: "cast", sub: "element, power, modifier" }));
     }
     panel.append(row(
       h("span", { class: "t-line" }, `Runes spent: ${t.spent} of ${r.rune_limit} this turn`),
@@ -54,17 +53,17 @@
         { cls: "small", act: "spend-rune", disabled: t.spent >= r.rune_limit || state.counters.runes <= 0 })));
     if (t.total != null && t.target) {
       const beatenNow = t.total >= t.target.power;
-      panel.append(row(button("End the turn", () => ctx.act({ type: "resolve" }), {
-        cls: "big primary", act: "resolve", sub: beatenNow ? `beaten: +${plural(t.target.runes, "rune")}` : "failed: \u22121 life",
-      })));
+      turn.append(button("End the turn", () => ctx.act({ type: "resolve" }), {
+        cls: "primary", act: "resolve", sub: beatenNow ? `beaten: +${plural(t.target.runes, "rune")}` : "failed: \u22121 life",
+      }));
       return;
     }
-    panel.append(row(
-      button("Beaten", () => beaten(ctx, card), { cls: "big primary", act: "beaten", sub: card ? `+${plural(card.runes, "rune")}` : null }),
+    turn.append(
+      button("Beaten", () => beaten(ctx, card), { cls: "primary", act: "beaten", sub: card ? `+${plural(card.runes, "rune")}` : null }),
       button("Failed", async () => {
         const ok = await ask({ title: `Failed challenge ${challenge}?`, note: "The party loses a life, and the challenge stays.", submit: "Lose a life", danger: true });
         if (ok) ctx.act({ type: "resolve", result: "lost" });
-      }, { cls: "big", act: "failed", sub: "\u22121 life" })));
+      }, { act: "failed", sub: "\u22121 life" }));
   }
 
   function spellCard(rules, id) {

@@ -32,7 +32,7 @@ from typing import Any, Never, TypedDict
 from ...models import Game
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import card_of, choice, flag, whole
-from ...play.state import RandBelow, TableState, move, pad_players, put, settled, value, with_tracker
+from ...play.state import Ending, RandBelow, TableState, move, pad_players, put, settled, value, with_tracker
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, and_, plural
 from .ruleset import Challenge as Face
@@ -318,6 +318,13 @@ def _with_sums(state: State, spells: list[Cast]) -> tuple[State, Data]:
     state = with_tracker(state, lambda f: {**f, "spells": summed, "total": outcome.total, "more": more})
     return state, {"spell": len(spells), "total": summed[-1]["total"], "sum": outcome.total,
                    "target": outcome.target.power, "more": more}
+
+
+def _the_end(state: State) -> Ending:
+    """The end every phone shows at its top: the party wins or loses together, nobody alone."""
+    won = state["tracker"]["outcome"] == "won"
+    return {"text": "The caves are cleared: the party wins!" if won else "No lives left: the party has lost.",
+            "winner": None, "won": won}
 
 
 def _refuse_if_over(state: State) -> None:
@@ -635,6 +642,7 @@ def _govern(state: State, counter: str, who: int | None, delta: int) -> tuple[st
 
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
+    end=_the_end,
     initial=initial,
     settle=settle,
     govern=_govern,

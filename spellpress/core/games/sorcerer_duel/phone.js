@@ -3,12 +3,11 @@
 // parts it takes; text is only ever set with textContent, never as HTML.
 "use strict";
 
-(function ({ h, button, chip, banner, row, plural, ask, pick, unitLine, amount }) {
-  function sorcerer(ctx, panel, extras) {
+(function ({ h, button, turnButton, chip, row, plural, ask, pick, unitLine, amount }) {
+  function sorcerer(ctx, panel, extras, turn) {
     const { state } = ctx;
     const t = state.tracker;
     const r = state.rules;
-    if (t.over) panel.append(banner(t.winner !== null ? `${ctx.name(t.winner)} wins the duel!` : "Both sorcerers fell.", "win"));
     if (t.player !== null) {
       panel.append(h("div", { class: "t-head" }, h("span", { class: "t-title" }, `Turn ${t.turn}: ${ctx.name(t.player)}`),
         h("span", { class: "t-sub" }, t.draw.skipped ? "goes first: no draw this turn" :
@@ -17,9 +16,12 @@
       panel.append(row(
         h("span", { class: "t-line" }, `Converted ${t.conversions} of ${allowed}`),
         !t.over && !t.ended ? button(`Convert +${r.mana_per_conversion} mana`, () => ctx.act({ type: "convert", player: t.player }),
-          { cls: "small", act: "convert", disabled: t.conversions >= allowed }) : null,
-        !t.over && !t.ended ? button("End turn", () => ctx.act({ type: "end_turn", player: t.player }),
-          { cls: "small", act: "end-turn", sub: "end-of-turn damage" }) : null));
+          { cls: "small", act: "convert", disabled: t.conversions >= allowed }) : null));
+      // The turn's controls, pinned where a thumb reaches them: the turn ended, then the next one started.
+      if (!t.over && !t.ended) {
+        turn.append(turnButton("End turn", ctx.name(t.player), () => ctx.act({ type: "end_turn", player: t.player }),
+          { act: "end-turn", sub: "end-of-turn damage" }));
+      }
     }
     for (const waiting of (t.pending || []).slice(0, 1)) {
       // a death's damage: its owner aims it before anything else is played
@@ -29,10 +31,11 @@
     if (!t.over) {
       if (t.player === null && t.next === null) {
         panel.append(h("p", { class: "hint" }, "Who goes first? Draw it under Dice, or start their turn:"));
-        panel.append(row(...state.players.map((p, i) => button(`${p.name} starts`, () => ctx.act({ type: "start_turn", player: i }), { cls: "primary", act: "first-turn" }))));
+        turn.append(...state.players.map((p, i) => turnButton("Starts \u25b8", p.name, () => ctx.act({ type: "start_turn", player: i }),
+          { cls: "primary", act: "first-turn", aria: `${p.name} starts` })));
       } else {
-        panel.append(button(`Start ${ctx.name(t.next)}'s turn \u25b8`, () => ctx.act({ type: "start_turn", player: t.next }),
-          { cls: "big primary wide", act: "next-turn", sub: `mana back to ${r.mana_per_turn}` }));
+        turn.append(turnButton("Next turn \u25b8", ctx.name(t.next), () => ctx.act({ type: "start_turn", player: t.next }),
+          { cls: "primary", act: "next-turn", sub: `mana back to ${r.mana_per_turn}` }));
       }
     }
     state.players.forEach((p, i) => {

@@ -36,6 +36,7 @@ from ...play import units
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import MAX_AMOUNT, card_of, choice, flag, label, whole
 from ...play.state import (
+    Ending,
     TableState,
     mine,
     move,
@@ -48,6 +49,7 @@ from ...play.state import (
     value,
     with_mine,
     with_tracker,
+    won_by,
 )
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, and_, plain_text, plural
@@ -222,6 +224,11 @@ def settle(state: State) -> State:
         **f, "units": ready if moved else t["units"], "over": over, "winner": standing[0] if over and standing else None,
         "next": None if over else following,
     })
+
+
+def _the_end(state: State) -> Ending:
+    """The end every phone shows at its top: the sorcerer left standing wins the duel."""
+    return won_by(state, state["tracker"]["winner"], "Both sorcerers fell.", "{} wins the duel!")
 
 
 def _refuse_if_over(state: State) -> None:
@@ -912,6 +919,7 @@ def _gone(state: State, i: int) -> str | None:
 
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
+    end=_the_end,
     initial=initial,
     settle=settle,
     life=HEALTH,

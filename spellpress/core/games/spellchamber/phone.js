@@ -3,8 +3,8 @@
 // parts it takes; text is only ever set with textContent, never as HTML.
 "use strict";
 
-(function ({ h, button, chip, banner, row, plural, sum, ask, pick, tell, playerOptions }) {
-  function spellchamber(ctx, panel, extras) {
+(function ({ h, button, turnButton, chip, row, plural, sum, ask, pick, tell, playerOptions }) {
+  function spellchamber(ctx, panel, extras, turn) {
     const { state } = ctx;
     const t = state.tracker;
     const r = state.rules;
@@ -13,7 +13,6 @@
     const kindClass = (k) => "kind-" + kinds.indexOf(k);
     const short = shortNames(kinds.map(ammoName));
 
-    if (t.over) panel.append(banner(t.winner !== null ? `${ctx.name(t.winner)} wins!` : "No wizard is left standing.", "win"));
     if (t.round && !t.over) {
       const s = t.scenario;
       panel.append(h("div", { class: "t-head" },
@@ -32,7 +31,7 @@
       } else if (picks.length) {
         const names = t.draft.grid.map((id) => (r.spells[id] || { name: id }).name);
         panel.append(h("p", { class: "hint" }, `Draft: ${ctx.name(picks[0])} picks from ${names.join(", ")}.`));
-        panel.append(button(`${ctx.name(picks[0])} picks\u2026`, () => draftSheet(ctx), { cls: "big primary wide", act: "pick" }));
+        turn.append(turnButton("Pick a spell\u2026", ctx.name(picks[0]), () => draftSheet(ctx), { cls: "primary", act: "pick" }));
       }
       const picture = h("div", {
         class: "chamber", role: "img",
@@ -60,26 +59,29 @@
         const card = r.ammo[shot.card].name;
         panel.append(h("p", { class: "t-line" }, `${ctx.name(shot.shooter)} shot ${ctx.name(shot.target)}: ${card}! ` +
           `${ctx.name(shot.target)}'s powered-up Ricochet: whom does it hit?`));
-        panel.append(row(
-          button(`${ctx.name(shot.target)} takes it`, () => ctx.act({ type: "ricochet", player: shot.target, back: false }), { cls: "small half", act: "ricochet-keep" }),
-          button(`Back at ${ctx.name(shot.shooter)}`, () => ctx.act({ type: "ricochet", player: shot.target, back: true }), { cls: "small half primary", act: "ricochet-back" })));
+        turn.append(
+          turnButton("It hits them", ctx.name(shot.target), () => ctx.act({ type: "ricochet", player: shot.target, back: false }),
+            { act: "ricochet-keep", aria: `${ctx.name(shot.target)} takes it` }),
+          turnButton("Back at\u2026", ctx.name(shot.shooter), () => ctx.act({ type: "ricochet", player: shot.target, back: true }),
+            { cls: "primary", act: "ricochet-back", aria: `Back at ${ctx.name(shot.shooter)}` }));
       }
       const battle = t.turn.player;
       const ghost = state.players[battle].tracker.ghost;
       panel.append(row(h("span", { class: "t-turn" }, "Battle turn: ", h("b", {}, ctx.name(battle))),
         t.turn.extra ? chip("extra turn", "accent") : null));
       if (!t.over && !t.pending && !picks.length) {
+        // The battle turn's controls, pinned where a thumb reaches them: a spell, then the shot.
+        turn.append(button("Play a spell\u2026", () => spellSheet(ctx), { act: "cast" }));
         if (ghost) {
           panel.append(h("p", { class: "hint" }, `${ctx.name(battle)} is a ghost: draft ${plural(r.ghost_drafts, "spell")} first, play spells, then end the turn.`));
-          panel.append(button("End the ghost's turn", () => ctx.act({ type: "pass", player: battle }), { cls: "big primary wide", act: "pass" }));
+          turn.append(turnButton("End the turn", ctx.name(battle), () => ctx.act({ type: "pass", player: battle }),
+            { cls: "primary", act: "pass", aria: "End the ghost's turn" }));
         } else {
-          panel.append(button("Shoot\u2026", () => shootSheet(ctx), { cls: "big primary wide", act: "shoot" }));
+          turn.append(turnButton("Shoot\u2026", ctx.name(battle), () => shootSheet(ctx), { cls: "primary", act: "shoot" }));
         }
         const theirs = state.players[battle];
         const wizard = (r.wizards || {})[(theirs.options || {}).wizard];
-        panel.append(row(
-          button("Draft a spell\u2026", () => draftSheet(ctx), { cls: "small half", act: "draft" }),
-          button("Play a spell\u2026", () => spellSheet(ctx), { cls: "small half", act: "cast" })));
+        panel.append(button("Draft a spell\u2026", () => draftSheet(ctx), { cls: "small wide", act: "draft" }));
         if (wizard && wizard.effect && theirs.tracker.alive && theirs.tracker.powered) {
           panel.append(button(`Use ${wizard.power}\u2026`, () => powerSheet(ctx, wizard), { cls: "small wide", act: "use-power" }));
         }
@@ -94,7 +96,7 @@
       if (t.round) panel.append(h("p", { class: "t-line" }, `Round ${t.round} is over. ${ctx.name(t.next)} will be the battle player.`));
       else panel.append(h("p", { class: "hint" }, "Starting the round draws the scenario and shuffles the chamber on the server. " +
         (state.first_player === null ? `Each wizard's d${r.die_sides} is rolled for the first battle player (or draw who goes first under Dice).` : `${ctx.name(state.first_player)} goes first.`)));
-      panel.append(button(`Start round ${t.round + 1}`, () => ctx.act({ type: "start_round" }), { cls: "big primary wide", act: "start-round" }));
+      turn.append(button(`Start round ${t.round + 1}`, () => ctx.act({ type: "start_round" }), { cls: "primary", act: "start-round" }));
     }
 
     state.players.forEach((p, i) => {
@@ -126,11 +128,10 @@
     });
   }
 
-  // The round and its scenario while the game goes on; the winner once there is one.
+  // The round and its scenario while the game goes on (the end is said at the top: state.end).
   function spellchamberHeadline(ctx) {
     const t = ctx.state.tracker;
-    if (t.over) return t.winner !== null ? `${ctx.name(t.winner)} wins!` : "No wizard is left standing.";
-    if (!t.round) return null;
+    if (t.over || !t.round) return null;
     return `Round ${t.round}: ${t.scenario.name}`;
   }
 

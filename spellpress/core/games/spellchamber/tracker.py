@@ -40,6 +40,7 @@ from ...models import Game
 from ...play.errors import Conflict, Invalid
 from ...play.inputs import flag, whole
 from ...play.state import (
+    Ending,
     Player,
     RandBelow,
     TableState,
@@ -54,6 +55,7 @@ from ...play.state import (
     with_hidden,
     with_mine,
     with_tracker,
+    won_by,
 )
 from ...play.tracker import Action, Data, Sent, Tracker
 from ...play.words import ARROW, plural
@@ -346,6 +348,11 @@ def _scenario(state: State, card_id: str) -> Scenario | None:
             if card["id"] == card_id:
                 return card
     return None
+
+
+def _the_end(state: State) -> Ending:
+    """The end every phone shows at its top: the last wizard standing wins (ghosts do not)."""
+    return won_by(state, state["tracker"]["winner"], "No wizard is left standing.")
 
 
 def _refuse_if_over(state: State) -> None:
@@ -1329,6 +1336,7 @@ def refuse_join(state: State) -> str | None:
 
 TRACKER: Tracker[State] = Tracker(
     rules=rules,
+    end=_the_end,
     initial=initial,
     settle=settle,
     life=LIFE,
