@@ -31,6 +31,14 @@ from spellpress.press.model.plan import plan
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+def drawn_icon(item) -> bool:
+    """Whether a face's item is a shape of an icon or a picture: an outline filled, or cut to its
+    picture's box (a frame's grain, a lattice of lines over the whole card, is an outline too, but
+    stroked only and cut to nothing)."""
+    return isinstance(item, Outline) and (item.fill is not None or item.clip is not None)
+
+
 GAME = """title: Goblin Icons
 pitch: Three cards with icons.
 players: {min: 2, max: 4}
@@ -143,7 +151,7 @@ def test_the_png_is_the_pdfs_picture_edge_for_edge(project):
     """Each icon face's outlines alone, the PDF (rendered by pdfium) against the PNG: they differ
     only along anti-aliased edges (two rasterisers' coverage), by about a grey level on average."""
     for key, face in fronts(project).items():
-        outlines = tuple(item for item in face.drawing.items if isinstance(item, Outline))
+        outlines = tuple(item for item in face.drawing.items if drawn_icon(item))
         if not outlines:
             continue
         drawing = Drawing(face.drawing.width, face.drawing.height, face.drawing.bleed, outlines)
@@ -159,7 +167,7 @@ def test_an_icons_curves_reach_the_pdf_as_curves(project):
     """Vectors, not a picture: the moon's arcs are PDF curve operators, and the face has no image."""
     face = fronts(project)["blaze"]
     assert not any(type(item).__name__ == "Image" for item in face.drawing.items)
-    moons = [item for item in face.drawing.items if isinstance(item, Outline)]
+    moons = [item for item in face.drawing.items if drawn_icon(item)]
     assert len(moons) == 2  # its shadow, then the icon
     assert all(any(len(segment) == 6 for segment in moon.subpaths[0][1:]) for moon in moons)
     buffer = io.BytesIO()
@@ -169,7 +177,7 @@ def test_an_icons_curves_reach_the_pdf_as_curves(project):
 
 
 def test_a_card_without_art_keeps_its_generated_art(project):
-    assert not any(isinstance(item, Outline) for item in fronts(project)["gust"].drawing.items)
+    assert not any(drawn_icon(item) for item in fronts(project)["gust"].drawing.items)
 
 
 # -- problems, said by validate as by build
@@ -201,9 +209,9 @@ def test_a_layouts_game_icon_is_the_default_of_every_card_of_its_type(project):
     (project / "templates" / "card.yaml").write_text((project / "templates" / "card.yaml").read_text().replace(
         "art: {kind: art,", "art: {kind: art, icon: 'game-icons:holed-frame',"))
     faces = fronts(project)
-    gust = [item for item in faces["gust"].drawing.items if isinstance(item, Outline)]
+    gust = [item for item in faces["gust"].drawing.items if drawn_icon(item)]
     assert gust and all(item.evenodd for item in gust)  # the type's icon: the holed frame
-    assert not any(item.evenodd for item in faces["mist"].drawing.items if isinstance(item, Outline))  # its own wins
+    assert not any(item.evenodd for item in faces["mist"].drawing.items if drawn_icon(item))  # its own wins
 
 
 HOSTILE = [
@@ -293,7 +301,7 @@ def test_an_svg_picture_is_drawn_as_vectors_alike_in_pdf_and_png(project):
     (project / "cards" / "goblin" / "art" / "bolt.svg").write_text(SVG.format(extra=""))
     cards(project, "art: game-icons:frame", "art: art/bolt.svg")
     face = fronts(project)["mist"]
-    outlines = tuple(item for item in face.drawing.items if isinstance(item, Outline))
+    outlines = tuple(item for item in face.drawing.items if drawn_icon(item))
     assert not any(type(item).__name__ == "Image" for item in face.drawing.items)
     assert any(o.stroke is not None and not o.closed for o in outlines)  # the polyline, stroked only
     assert all(o.clip == (4.2, 13.2, 55.1, 30.5) for o in outlines)  # cut to the art box (cover)

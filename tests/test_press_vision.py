@@ -296,3 +296,31 @@ def test_the_elements_are_checked_where_game_yaml_writes_them(game_copy, capsys)
     line = 1 + text[:arcane.start()].count("\n")
     assert any(f"cards/magicka-mayhem/game.yaml:{line}:" in w and "element Water" in w and "element Arcane" in w
                and "deuteranopia" in w for w in said), said
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_in_mono_a_kinds_grounds_are_light_and_its_medallion_stands_out(slug, mono):
+    """Mono prints light grounds (docs/printing.md): what tells a kind apart in colour (its inner
+    frame, its band, its back's ground) is light in mono (L* 70 or more), and the icon of each
+    medallion stands out from its disc by 3:1 at least (WCAG's for graphics): a dark disc hides a
+    dark outline icon, and then the kind has no shape to be told by."""
+    dark, faint = [], []
+    for name, drawing in faces(mono[slug]):
+        grounds: dict[str, list[Primitive]] = {}
+        for mark in drawing.marks:
+            if mark.tells:
+                grounds.setdefault(mark.tells, []).extend(drawing.items[mark.start:mark.end])
+            if mark.box.endswith(":flank"):
+                disc, *rest = drawing.items[mark.start:mark.end]  # two medallions: a disc (and its ring), an icon, each
+                icon = [i for i in rest if not (isinstance(i, Ellipse) and isinstance(disc, Ellipse) and i.rx > 0.4 * disc.rx * 2)]
+                inks = {c for item in icon for c in (getattr(item, "fill", None), getattr(item, "stroke", None)) if c}
+                if isinstance(disc, Ellipse) and disc.fill is not None and inks:
+                    least = min(vision.contrast(disc.fill, ink) for ink in inks if ink != disc.fill)
+                    if least < 3:
+                        faint.append(f"{name} {mark.box}: {least:.1f}:1")
+        for tells, items in grounds.items():
+            seen = vision.seen_items(drawing, items)
+            if seen is not None and seen["normal vision"][0] < 70:
+                dark.append(f"{name} {tells}: L* {seen['normal vision'][0]:.0f}")
+    assert not dark, f"{slug}: in mono, dark grounds: {dark[:5]}"
+    assert not faint, f"{slug}: in mono, medallions whose icon hardly shows: {faint[:5]}"

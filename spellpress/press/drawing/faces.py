@@ -19,7 +19,9 @@ from .displaylist import Drawing, Image
 from .icons import IconSet
 from .layout import Layouter
 
-RENDERER_VERSION = "7"  # bump when a change to the drawing code changes pictures (6: Cinzel and Literata; 7: frames with depth)
+# bump when a change to the drawing code changes pictures (6: Cinzel and Literata; 7: frames with depth;
+# 8: gradients in fewer slices)
+RENDERER_VERSION = "8"
 
 
 @dataclass

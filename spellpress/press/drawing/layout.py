@@ -1154,18 +1154,21 @@ def pattern(box: Box, x, y, w, h, fill: Color | None, stroke: Color | None) -> l
             pts = [(cx, cy), (cx + reach * math.cos(a0), cy + reach * math.sin(a0)), (cx + reach * math.cos(a1), cy + reach * math.sin(a1))]
             out.append(Poly(tuple(_clip_triangle(pts, x, y, w, h)), fill=fill or (0, 0, 0)))
         return out
-    # lattice: lines at +-60 degrees from the horizontal, through points `spacing` apart along it
+    # lattice: lines at +-60 degrees from the horizontal, through points `spacing` apart along it,
+    # all of them one path (a frame's fine grain is a hundred lines and more: one primitive to lay
+    # out, to compare at a card's edge, and to stroke in the PDF)
     slope = math.tan(math.radians(60))
     span = h / slope
     k = 0.0
+    lines = []
     while k <= w + span:
         for sign in (1, -1):
             x0 = x + k if sign == 1 else x + w - k
             seg = _clip_segment((x0, y), (x0 - sign * span, y + h), x, y, w, h)
             if seg:
-                out.append(Poly(seg, stroke=stroke or (0, 0, 0), width=box.width, closed=False))
+                lines.append(seg)
         k += box.spacing
-    return out
+    return [displaylist.Path(tuple(lines), fill=None, stroke=stroke or (0, 0, 0), width=box.width, closed=False)] if lines else []
 
 
 def _clip_segment(a, b, x, y, w, h):

@@ -68,7 +68,15 @@ def render(drawing: Drawing, dpi: float = PRINT_DPI, *, bleed: bool = True) -> P
 
 def _path(image: PILImage.Image, item: Path, k: float, off: float) -> None:
     """The outline filled by its rule and or stroked, anti-aliased (vectors.fill_mask,
-    vectors.stroke_mask), over the pixels its bounds cover, cut to its clip box."""
+    vectors.stroke_mask), over the pixels its bounds cover, cut to its clip box. Open straight
+    lines and nothing else (a pattern's lattice) are drawn as a Poly's lines are."""
+    if item.fill is None and not item.closed and item.clip is None and item.stroke is not None \
+            and all(len(seg) == 2 for sub in item.subpaths for seg in sub):
+        draw = ImageDraw.Draw(image)
+        for sub in item.subpaths:
+            draw.line([((x + off) * k, (y + off) * k) for x, y in sub], fill=item.stroke,
+                      width=max(1, round(item.width * k)), joint="curve")
+        return
     pad = item.width / 2 if item.stroke is not None else 0.0
     xs = [v for sub in item.subpaths for seg in sub for v in seg[0::2]]
     ys = [v for sub in item.subpaths for seg in sub for v in seg[1::2]]

@@ -2,10 +2,11 @@
 
 Both backends draw it alike because it is made of the primitives they already draw: horizontal
 slices of the box (a rounded box's slices cut to its corners), each filled with one colour, one
-slice per step of 8-bit colour between the two ends (so no step shows) and never thinner than
-MIN_SLICE. Each slice reaches a hair into the next, drawn over it, so that no seam of paper shows
-between two in a viewer that smooths the edges of shapes. No PDF shading is used: a shading is a
-resource of its document, and a face's drawing must name none to be kept and reused (pdf.cacheable).
+slice per LEVELS steps of 8-bit colour between the two ends (a step of two levels does not show
+in a subtle gradient) and never thinner than MIN_SLICE. Each slice reaches a hair into the next,
+drawn over it, so that no seam of paper shows between two in a viewer that smooths the edges of
+shapes. No PDF shading is used: a shading is a resource of its document, and a face's drawing
+must name none to be kept and reused (pdf.cacheable).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import math
 
 from .displaylist import Color, Poly, Primitive, Rect
 
-MIN_SLICE = 0.3  # mm: the thinnest slice
-MAX_SLICES = 64
+MIN_SLICE = 0.5  # mm: the thinnest slice
+MAX_SLICES = 48
+LEVELS = 2  # 8-bit steps of colour a slice
 OVERLAP = 0.06  # mm that each slice reaches into the one below it
 CORNER_STEPS = 8  # straight pieces to a rounded corner's quarter circle
 
@@ -60,7 +62,7 @@ def _slab(poly: list[tuple[float, float]], top: float, bottom: float) -> list[tu
 
 def slices(steps: int, h: float) -> int:
     """How many slices a gradient of `steps` levels of colour takes over a height of h mm."""
-    return max(1, min(MAX_SLICES, steps, int(h / MIN_SLICE)))
+    return max(1, min(MAX_SLICES, math.ceil(steps / LEVELS), int(h / MIN_SLICE)))
 
 
 def gradient(x: float, y: float, w: float, h: float, radius: float, top: Color, bottom: Color,

@@ -32,7 +32,6 @@ a formula), so nothing is added to the dependencies; the pixels go through Pillo
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import math
 from collections import Counter
@@ -163,7 +162,7 @@ def _pixels(image) -> Iterable:
     return flattened() if flattened is not None else image.getdata()
 
 
-_SEEN: dict[bytes, Seen | None] = {}
+_SEEN: dict[tuple, Seen | None] = {}
 
 
 def seen_items(drawing: Drawing, items: Sequence[Primitive]) -> Seen | None:
@@ -179,7 +178,7 @@ def seen_items(drawing: Drawing, items: Sequence[Primitive]) -> Seen | None:
     fills = tuple(f for f in map(_filled, items) if f is not None)
     if not fills:
         return None
-    key = hashlib.sha256(repr((drawing.width, drawing.height, drawing.bleed, items)).encode()).digest()
+    key = (drawing.width, drawing.height, drawing.bleed, items)  # faces of a kind draw these alike: seen once
     if key not in _SEEN:
         size = drawing.width, drawing.height, drawing.bleed
         cover = raster.render(Drawing(*size, fills), DPI).convert("L").filter(ImageFilter.MaxFilter(1 + 2 * EDGE))
